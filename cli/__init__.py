@@ -1,0 +1,1 @@
+"""The ``deduce`` command line: a thin click layer over the :mod:`deduce` library."""

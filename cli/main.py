@@ -1,0 +1,90 @@
+"""The root ``deduce`` command group and its commands."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from cli.options import emit, output_options
+from deduce import __version__
+from deduce.errors import DeduceError
+from deduce.games.abbey import report as abbey_report
+from deduce.games.abbey.deck import load_deck_file
+from deduce.games.abbey.solve import ENGINES, solve_abbey
+from deduce.logs.io import SYNTAXES, detect_syntax, read_log, write_log
+
+#: Exit status of ``solve`` when the log contradicts itself.
+EXIT_INCONSISTENT = 3
+#: Exit status on an unexpected internal error.
+EXIT_INTERNAL = 70
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="deduce")
+def cli() -> None:
+    """Exact deduction for Mystery of the Abbey, The Name of the Rose and The Black Rose."""
+
+
+@cli.command()
+@click.argument("log", type=click.Path(dir_okay=False))
+@click.option("--deck", "deck_file", type=click.Path(dir_okay=False),
+              help="Abbey deck file (JSON list of cards) replacing the bundled default deck.")
+@click.option("--engine", type=click.Choice(ENGINES), default="count", show_default=True,
+              help="count: exact counting; csp: python-constraint search, checked against it.")
+@click.option("--hard", is_flag=True, help="Ignore soft (behaviour) events.")
+@output_options
+def solve(log: str, deck_file: str | None, engine: str, hard: bool, output: str) -> None:
+    """Solve LOG (canonical JSON Lines or line syntax): candidates and exact probabilities.
+
+    Exits with status 3 when the log contradicts itself.
+    """
+    del hard  # abbey logs have no soft events
+    deck = load_deck_file(deck_file) if deck_file else None
+    game_log = read_log(log, deck)
+    if game_log.header.game != "abbey":
+        raise DeduceError(f"{log}: solving {game_log.header.game} logs is not supported yet")
+    solution = solve_abbey(game_log, deck, engine)
+    emit(output, solution.to_json(), abbey_report.tables(solution))
+    if not solution.consistent:
+        sys.exit(EXIT_INCONSISTENT)
+
+
+@cli.command()
+@click.argument("log", type=click.Path(dir_okay=False))
+@click.option("--to", "syntax", type=click.Choice(SYNTAXES),
+              help="Target syntax (default: the other one).")
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False),
+              help="Write to this file (atomically) instead of standard output.")
+@click.option("--deck", "deck_file", type=click.Path(dir_okay=False),
+              help="Abbey deck file used to check card names.")
+def convert(log: str, syntax: str | None, out: str | None, deck_file: str | None) -> None:
+    """Convert LOG between the canonical JSON Lines and the line syntax, without loss."""
+    deck = load_deck_file(deck_file) if deck_file else None
+    game_log = read_log(log, deck)
+    target = syntax or next(s for s in SYNTAXES if s != detect_syntax(log))
+    write_log(game_log, out or "-", target)
+
+
+def main() -> None:
+    """Console entry point: library errors become one-line messages, never tracebacks."""
+    try:
+        cli.main(standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(1)
+    except DeduceError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(1)
+    except Exception as exc:  # the user gets one line, never a traceback
+        if os.environ.get("DEDUCE_DEBUG"):
+            raise
+        click.echo(f"Error: internal error ({type(exc).__name__}: {exc}); "
+                   "set DEDUCE_DEBUG=1 for details and please report it", err=True)
+        sys.exit(EXIT_INTERNAL)

@@ -1,0 +1,37 @@
+"""Output options shared by commands: ``--json``, ``--csv`` and ``--fmt`` for tables."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import click
+
+from deduce.report import Table, render, to_csv
+
+
+def output_options(command: Callable) -> Callable:
+    """Add ``--json``, ``--csv`` and ``--fmt`` to a command (passed on as ``output``)."""
+    @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+    @click.option("--csv", "as_csv", is_flag=True, help="Print the main table as CSV.")
+    @click.option("--fmt", default="simple", show_default=True, metavar="FORMAT",
+                  help="Table format (any tabulate format: simple, github, grid, plain, ...).")
+    @functools.wraps(command)
+    def wrapper(*args: Any, as_json: bool, as_csv: bool, fmt: str, **kwargs: Any) -> Any:
+        if as_json and as_csv:
+            raise click.UsageError("--json and --csv cannot be used together")
+        output = "json" if as_json else "csv" if as_csv else fmt
+        return command(*args, output=output, **kwargs)
+    return wrapper
+
+
+def emit(output: str, data: dict[str, Any], tables: Sequence[Table]) -> None:
+    """Print ``data`` as JSON, the last table as CSV, or every table in a tabulate format."""
+    if output == "json":
+        click.echo(json.dumps(data, ensure_ascii=False))
+    elif output == "csv":
+        click.echo(to_csv(tables[-1]), nl=False)
+    else:
+        click.echo(render(tables, output))

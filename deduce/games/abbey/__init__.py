@@ -1,0 +1,1 @@
+"""Mystery of the Abbey: deck, timeline, constraint model and solvers."""

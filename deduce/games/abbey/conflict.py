@@ -1,0 +1,61 @@
+"""Minimal sets of conflicting events, found by deletion.
+
+Transfers stay in place as the game's structure; the search removes
+observations only. First the shortest inconsistent prefix of the log is found
+(its last observation belongs to every minimal set within the prefix), then
+each earlier observation is dropped in turn and kept out whenever the rest
+still conflicts. Only when the transfers' own known cards conflict with each
+other, with no observation at all, are those cards searched the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from deduce.games.abbey.csp import CspEngine
+from deduce.games.abbey.model import build_model
+from deduce.games.abbey.setup import AbbeySetup
+from deduce.games.abbey.timeline import TRANSFERS, Timeline
+from deduce.logs.model import Event
+
+
+def has_history(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
+                skip: frozenset[int] = frozenset()) -> bool:
+    """Whether some complete history agrees with every event not on a ``skip`` line."""
+    return CspEngine(build_model(setup, timeline, events, skip)).consistent_model()
+
+
+def minimal_conflict(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event]) -> list[int]:
+    """Lines of a minimal set of events that cannot all hold (the log must be inconsistent)."""
+    observed = [e.line for e in events if e.type not in TRANSFERS]
+    known_cards = [e.line for e in events if e.type in TRANSFERS and _carries_cards(e)]
+
+    def conflicts(kept: Sequence[int], pool: Sequence[int]) -> bool:
+        return not has_history(setup, timeline, events, frozenset(pool) - set(kept))
+
+    if conflicts([], observed):
+        pool = known_cards + observed
+        return _shrink(known_cards, lambda kept: conflicts(kept, pool))
+    return _shrink(observed, lambda kept: conflicts(kept, observed))
+
+
+def _carries_cards(event: Event) -> bool:
+    """Whether a transfer names the cards it moved."""
+    return any(key in event.fields for key in ("card", "gave", "got"))
+
+
+def _shrink(lines: Sequence[int], conflicts: Callable[[Sequence[int]], bool]) -> list[int]:
+    """A minimal subset of ``lines`` for which ``conflicts`` holds (it holds for all of them)."""
+    lo, hi = 0, len(lines)
+    while lo < hi:  # shortest prefix that still conflicts
+        mid = (lo + hi) // 2
+        if conflicts(lines[:mid]):
+            hi = mid
+        else:
+            lo = mid + 1
+    kept = list(lines[:lo])
+    for line in reversed(lines[:lo - 1] if lo else []):
+        trial = [k for k in kept if k != line]
+        if conflicts(trial):
+            kept = trial
+    return sorted(kept)

@@ -1,0 +1,181 @@
+"""Suspect cards: the five trait groups, deck validation and the bundled default deck.
+
+The rulebook prints the trait totals of the 24 suspects but not the cards
+themselves. The bundled deck (``deduce/data/abbey-deck.json``) is a default
+that meets every printed total; it is not the printed card list. Users load
+their own with ``--deck FILE`` or an inline ``deck`` in the log header.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from deduce.errors import LogError
+
+#: The five trait groups; every card has exactly one trait of each.
+TRAIT_GROUPS: dict[str, tuple[str, ...]] = {
+    "order": ("templar", "franciscan", "benedictine"),
+    "title": ("father", "brother", "novice"),
+    "hood": ("hooded", "bareheaded"),
+    "face": ("bearded", "shaven"),
+    "girth": ("fat", "thin"),
+}
+TRAITS: tuple[str, ...] = tuple(t for group in TRAIT_GROUPS.values() for t in group)
+GROUP_OF: dict[str, str] = {t: g for g, ts in TRAIT_GROUPS.items() for t in ts}
+
+#: How many of the 24 suspects carry each trait (rulebook, "Setting up the Game").
+RULEBOOK_TOTALS: dict[str, int] = {
+    "templar": 8, "franciscan": 8, "benedictine": 8,
+    "father": 6, "brother": 9, "novice": 9,
+    "hooded": 12, "bareheaded": 12,
+    "bearded": 12, "shaven": 12,
+    "fat": 12, "thin": 12,
+}
+
+ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
+DEFAULT_DECK_FILE = "abbey-deck.json"
+
+
+@dataclass(frozen=True)
+class Card:
+    """A suspect card: lowercase id, display name and its five traits."""
+
+    id: str
+    name: str
+    traits: frozenset[str]
+
+    def has_traits(self, traits: Iterable[str]) -> bool:
+        """Whether the card has every one of ``traits``."""
+        return self.traits.issuperset(traits)
+
+    def to_json(self) -> dict[str, Any]:
+        """The card as written in a log header or deck file (traits in group order)."""
+        return {"id": self.id, "name": self.name,
+                "traits": [t for t in TRAITS if t in self.traits]}
+
+
+@dataclass(frozen=True)
+class Deck:
+    """An ordered, validated list of cards. ``default`` marks the bundled deck."""
+
+    cards: tuple[Card, ...]
+    default: bool = False
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """Card ids in deck order."""
+        return tuple(c.id for c in self.cards)
+
+    def card(self, card_id: str) -> Card:
+        """The card with this id (``KeyError`` if absent)."""
+        return self._index[card_id]
+
+    @property
+    def _index(self) -> dict[str, Card]:
+        return _index(self.cards)
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """The deck as an inline header list."""
+        return [c.to_json() for c in self.cards]
+
+
+@cache
+def _index(cards: tuple[Card, ...]) -> dict[str, Card]:
+    return {c.id: c for c in cards}
+
+
+def parse_traits(raw: Any, where: tuple[str, int | None], what: str = "traits") -> tuple[str, ...]:
+    """Validate a list of trait names (no repeats, at most one per group) and return it."""
+    path, line = where
+    if not isinstance(raw, (list, tuple)) or not raw:
+        raise LogError(path, line, f"{what} must be a non-empty list of traits")
+    seen_groups: set[str] = set()
+    for trait in raw:
+        if not isinstance(trait, str) or trait not in GROUP_OF:
+            raise LogError(path, line, f"unknown trait {trait!r} (traits: {', '.join(TRAITS)})")
+        group = GROUP_OF[trait]
+        if group in seen_groups:
+            raise LogError(path, line, f"{what} name two traits of the {group} group")
+        seen_groups.add(group)
+    return tuple(raw)
+
+
+def deck_from_json(raw: Any, path: str, line: int | None = None) -> Deck:
+    """Build a deck from its JSON list form, checking ids, names and traits.
+
+    A 24-card deck must also meet the rulebook's trait totals.
+    """
+    if not isinstance(raw, list) or not raw:
+        raise LogError(path, line, "a deck must be a non-empty list of cards")
+    cards: list[Card] = []
+    seen: set[str] = set()
+    for i, item in enumerate(raw, 1):
+        if not isinstance(item, dict):
+            raise LogError(path, line, f"deck card {i} must be an object with id, name and traits")
+        unknown = set(item) - {"id", "name", "traits"}
+        if unknown:
+            raise LogError(path, line, f"deck card {i}: unknown key {sorted(unknown)[0]!r}")
+        cid, name, traits = item.get("id"), item.get("name", item.get("id")), item.get("traits")
+        if not isinstance(cid, str) or not ID_PATTERN.match(cid):
+            raise LogError(path, line, f"deck card {i}: id must match [a-z0-9][a-z0-9_-]*")
+        if cid in GROUP_OF:
+            raise LogError(path, line, f"deck card {i}: id {cid!r} is a trait name")
+        if cid in seen:
+            raise LogError(path, line, f"deck card {i}: duplicate id {cid!r}")
+        if not isinstance(name, str) or not name.strip():
+            raise LogError(path, line, f"deck card {cid!r}: name must be a non-empty string")
+        parsed = parse_traits(traits, (path, line), f"deck card {cid!r} traits")
+        if len(parsed) != len(TRAIT_GROUPS):
+            missing = sorted(set(TRAIT_GROUPS) - {GROUP_OF[t] for t in parsed})
+            raise LogError(path, line, f"deck card {cid!r} has no {missing[0]} trait")
+        seen.add(cid)
+        cards.append(Card(cid, name, frozenset(parsed)))
+    if len(cards) == 24:
+        check_rulebook_totals(cards, path, line)
+    return Deck(tuple(cards))
+
+
+def check_rulebook_totals(cards: Sequence[Card], path: str, line: int | None) -> None:
+    """Raise unless the 24 cards carry each trait as many times as the rulebook says."""
+    counts = Counter(t for c in cards for t in c.traits)
+    for trait, expected in RULEBOOK_TOTALS.items():
+        if counts[trait] != expected:
+            raise LogError(path, line, f"a 24-card deck needs {expected} {trait} cards "
+                           f"(rulebook totals), this one has {counts[trait]}")
+
+
+@cache
+def default_deck() -> Deck:
+    """The bundled default deck (not the printed cards: see the module docstring)."""
+    text = resources.files("deduce.data").joinpath(DEFAULT_DECK_FILE).read_text("utf-8")
+    deck = deck_from_json(json.loads(text)["cards"], DEFAULT_DECK_FILE)
+    return Deck(deck.cards, default=True)
+
+
+def load_deck_file(path: str) -> Deck:
+    """Read a deck file: a JSON list of cards, or an object with a ``cards`` list."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            raw = json.load(handle)
+    except OSError as exc:
+        raise LogError(path, None, f"cannot read deck file: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise LogError(path, None, "deck file is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise LogError(path, exc.lineno, f"deck file is not valid JSON: {exc.msg}") from None
+    if isinstance(raw, dict):
+        unknown = set(raw) - {"cards", "note"}
+        if unknown:
+            raise LogError(path, None, f"unknown key {sorted(unknown)[0]!r} in deck file")
+        raw = raw.get("cards")
+    return deck_from_json(raw, path)

@@ -1,0 +1,244 @@
+"""The constraint model of an Abbey log: card paths and tallies.
+
+Glossary
+--------
+path
+    The holder of one card at every epoch (see :mod:`timeline`). A history of
+    the game is one path per card; all histories are equally likely under the
+    spec's prior, because every chance step picks uniformly among a number of
+    options that the public hand sizes fix.
+domain
+    The paths a card may still take, as a layered graph: ``nodes[e]`` are the
+    holders it may have at epoch ``e`` and ``steps[t]`` the (from, to) pairs it
+    may follow at transfer ``t`` (``from == to``: it stays).
+tally
+    A counting constraint: the number of cards in ``cards`` whose path is at
+    ``holder`` at epoch ``time`` (kind ``at``), or moves ``holder -> dest`` at
+    transfer ``time`` (kind ``move``), lies in ``[lo, hi]``. The deal and the
+    transfers are structural tallies (``line is None``); ``count`` and
+    ``show``-by-traits observations are tallies with their line. Structural
+    tallies marked ``redundant`` (every holder's size at every later epoch)
+    follow from the others; they only strengthen propagation.
+unary fact
+    An observation about one card (``has``, ``lacks``, ``hand``, a known
+    transferred card, ``gave``/``got``, accusations, ``culprit``), applied
+    directly to that card's domain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from deduce.games.abbey.setup import AbbeySetup
+from deduce.games.abbey.timeline import CULPRIT, Timeline
+from deduce.logs.model import Event
+
+INFINITY = 10**9
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Between ``lo`` and ``hi`` of ``cards`` satisfy the location test (see module glossary)."""
+
+    kind: str  # "at" or "move"
+    time: int
+    holder: int
+    dest: int
+    cards: frozenset[int]
+    lo: int
+    hi: int
+    line: int | None = None
+    redundant: bool = False
+
+    def hit(self, path: Sequence[int]) -> bool:
+        """Whether a path satisfies the location test (card membership checked separately)."""
+        if self.kind == "at":
+            return path[self.time] == self.holder
+        return path[self.time - 1] == self.holder and path[self.time] == self.dest
+
+
+@dataclass
+class Domain:
+    """The paths one card may take, as a layered graph (see module glossary)."""
+
+    nodes: list[set[int]]
+    steps: list[set[tuple[int, int]]]  # steps[t - 1] for transfer t
+
+    def copy(self) -> Domain:
+        """An independent copy."""
+        return Domain([set(n) for n in self.nodes], [set(s) for s in self.steps])
+
+    def prune(self) -> bool:
+        """Keep only nodes and steps on some complete path; False if none is left."""
+        nodes, steps = self.nodes, self.steps
+        while True:
+            before = sum(map(len, nodes)) + sum(map(len, steps))
+            for t, step in enumerate(steps, 1):
+                step.intersection_update({(a, b) for a, b in step
+                                          if a in nodes[t - 1] and b in nodes[t]})
+                nodes[t - 1].intersection_update(a for a, _ in step)
+                nodes[t].intersection_update(b for _, b in step)
+            if sum(map(len, nodes)) + sum(map(len, steps)) == before:
+                return bool(nodes[0])
+
+    def can(self, tally: Tally) -> bool:
+        """Whether some path of the domain satisfies the tally's location test."""
+        if tally.kind == "at":
+            return tally.holder in self.nodes[tally.time]
+        return (tally.holder, tally.dest) in self.steps[tally.time - 1]
+
+    def must(self, tally: Tally) -> bool:
+        """Whether every path of the domain satisfies the tally's location test."""
+        if tally.kind == "at":
+            return self.nodes[tally.time] == {tally.holder}
+        return self.steps[tally.time - 1] == {(tally.holder, tally.dest)}
+
+    def force(self, tally: Tally, value: bool) -> None:
+        """Keep only the paths that satisfy (``value``) or fail the tally's test."""
+        if tally.kind == "at":
+            if value:
+                self.nodes[tally.time] &= {tally.holder}
+            else:
+                self.nodes[tally.time].discard(tally.holder)
+        else:
+            edge = (tally.holder, tally.dest)
+            if value:
+                self.steps[tally.time - 1] &= {edge}
+            else:
+                self.steps[tally.time - 1].discard(edge)
+
+    def paths(self) -> list[tuple[int, ...]]:
+        """Every path of the domain, explicitly (exponential: for small domains and tests)."""
+        partial = [(h,) for h in sorted(self.nodes[0])]
+        for step in self.steps:
+            partial = [(*p, b) for p in partial for a, b in sorted(step) if a == p[-1]]
+        return partial
+
+
+@dataclass
+class Model:
+    """Card domains plus tallies; ``unary_lines[c]`` lists the lines that shaped card c's domain."""
+
+    setup: AbbeySetup
+    timeline: Timeline
+    domains: list[Domain]
+    tallies: list[Tally]
+    unary_lines: list[set[int]] = field(default_factory=list)
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """Card ids, in deck order (card index = position)."""
+        return self.setup.deck.ids
+
+    def copy(self) -> Model:
+        """A copy whose domains can be narrowed without touching this one."""
+        return Model(self.setup, self.timeline, [d.copy() for d in self.domains],
+                     list(self.tallies), [set(s) for s in self.unary_lines])
+
+
+def build_model(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
+                skip: Iterable[int] = ()) -> Model:
+    """Translate every event into domains and tallies, leaving out observations on ``skip`` lines.
+
+    Transfers are never skipped: they are the game's structure.
+    """
+    skipped = set(skip)
+    deck = setup.deck
+    n_cards, n_epochs = len(deck), timeline.last_epoch + 1
+    domains = [_free_domain(timeline, n_epochs) for _ in range(n_cards)]
+    unary_lines: list[set[int]] = [set() for _ in range(n_cards)]
+    tallies = structural_tallies(timeline, n_cards)
+    card_index = {cid: i for i, cid in enumerate(deck.ids)}
+    players = {name: i for i, name in enumerate(timeline.holders)}
+    transfer_no = 0
+    for event in events:
+        if event.type in ("draw", "take", "mass"):
+            transfer_no += 1
+        if event.line in skipped:
+            continue
+        epoch = timeline.epoch_of[event.line]
+        for card, test in _unary_facts(setup, event, players, transfer_no):
+            c = card_index[card]
+            test(domains[c], epoch)
+            unary_lines[c].add(event.line)
+        tallies.extend(_observation_tallies(setup, event, epoch, players, card_index))
+    return Model(setup, timeline, domains, tallies, unary_lines)
+
+
+def _free_domain(timeline: Timeline, n_epochs: int) -> Domain:
+    """All paths the structure allows: the culprit stays put, cards move only along edges."""
+    everyone = set(range(len(timeline.holders)))
+    steps = []
+    for transfer in timeline.transfers:
+        step = {(h, h) for h in everyone}
+        step.update((src, dst) for src, dst, _ in transfer.moves)
+        steps.append(step)
+    return Domain([set(everyone) for _ in range(n_epochs)], steps)
+
+
+def structural_tallies(timeline: Timeline, n_cards: int) -> list[Tally]:
+    """The deal sizes and the exact moves of every transfer, plus redundant later sizes."""
+    every = frozenset(range(n_cards))
+    tallies = [Tally("at", 0, h, h, every, k, k) for h, k in enumerate(timeline.sizes[0])]
+    for t, transfer in enumerate(timeline.transfers, 1):
+        tallies.extend(Tally("move", t, src, dst, every, k, k) for src, dst, k in transfer.moves)
+        tallies.extend(Tally("at", t, h, h, every, k, k, redundant=True)
+                       for h, k in enumerate(timeline.sizes[t]))
+    return tallies
+
+
+def _at(holder: int, value: bool):
+    """A unary test: the card is (or is not) at ``holder`` at the event's epoch."""
+    def apply(domain: Domain, epoch: int) -> None:
+        domain.force(Tally("at", epoch, holder, holder, frozenset(), 0, 0), value)
+    return apply
+
+
+def _moved(src: int, dst: int, transfer_no: int):
+    """A unary test: the card moved ``src -> dst`` at this transfer."""
+    def apply(domain: Domain, _epoch: int) -> None:
+        domain.force(Tally("move", transfer_no, src, dst, frozenset(), 0, 0), True)
+    return apply
+
+
+def _unary_facts(setup: AbbeySetup, event: Event, players: dict[str, int], transfer_no: int):
+    """The (card, test) pairs that an event states about single cards."""
+    kind, get = event.type, event.get
+    if kind == "hand":
+        listed = set(get("cards"))
+        holder = players[get("player")]
+        return [(c, _at(holder, c in listed)) for c in setup.deck.ids]
+    if kind in ("has", "lacks"):
+        return [(get("card"), _at(players[get("player")], kind == "has"))]
+    if kind == "show" and "card" in event.fields:
+        return [(get("card"), _at(players[get("player")], True))]
+    if kind == "draw" and "card" in event.fields:
+        return [(get("card"), _moved(1, players[get("player")], transfer_no))]
+    if kind == "take" and "card" in event.fields:
+        return [(get("card"), _moved(players[get("from")], players[get("player")], transfer_no))]
+    if kind == "mass" and setup.me is not None:
+        me, right = players[setup.me], players[setup.right_of(setup.me)]
+        left = players[setup.left_of(setup.me)]
+        return ([(c, _moved(me, left, transfer_no)) for c in get("gave")]
+                + [(c, _moved(right, me, transfer_no)) for c in get("got")])
+    if kind == "accuse":
+        facts = [(get("card"), _at(CULPRIT, get("correct")))]
+        if "shown_by" in event.fields:
+            facts.append((get("card"), _at(players[get("shown_by")], True)))
+        return facts
+    if kind == "culprit":
+        return [(get("card"), _at(CULPRIT, True))]
+    return []
+
+
+def _observation_tallies(setup: AbbeySetup, event: Event, epoch: int,
+                         players: dict[str, int], card_index: dict[str, int]) -> list[Tally]:
+    """Tallies stated by ``count`` and ``show``-by-traits events."""
+    if event.type not in ("count", "show") or "traits" not in event.fields:
+        return []
+    traits = event.get("traits")
+    cards = frozenset(card_index[c.id] for c in setup.deck.cards if c.has_traits(traits))
+    holder = players[event.get("player")]
+    lo, hi = (event.get("n"), event.get("n")) if event.type == "count" else (1, INFINITY)
+    return [Tally("at", epoch, holder, holder, cards, lo, hi, line=event.line)]

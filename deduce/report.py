@@ -1,0 +1,53 @@
+"""Tables shared by every command: a title, headers and rows, printed by the CLI."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from tabulate import tabulate
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of a report."""
+
+    title: str
+    headers: Sequence[str]
+    rows: Sequence[Sequence[Any]]
+
+
+def percent(p: Fraction | float) -> str:
+    """A probability for people: ``33.3%``; never shows a possible case as 0% or a doubt as 100%."""
+    if p == 0:
+        return ""
+    if p == 1:
+        return "100%"
+    value = float(p) * 100
+    if value < 0.1:
+        return "<0.1%"
+    if value > 99.9:
+        return ">99.9%"
+    return f"{value:.1f}%"
+
+
+def render(tables: Sequence[Table], fmt: str = "simple") -> str:
+    """Tables as text in a tabulate format, each under its title."""
+    parts = []
+    for table in tables:
+        body = tabulate(table.rows, headers=table.headers, tablefmt=fmt, disable_numparse=True)
+        parts.append(f"{table.title}\n{body}" if table.title else body)
+    return "\n\n".join(parts)
+
+
+def to_csv(table: Table) -> str:
+    """One table as CSV text with a header row."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(table.headers)
+    writer.writerows(table.rows)
+    return out.getvalue()
