@@ -13,7 +13,15 @@ from deduce.errors import DeduceError
 from deduce.games.abbey import report as abbey_report
 from deduce.games.abbey.deck import load_deck_file
 from deduce.games.abbey.solve import ENGINES, solve_abbey
-from deduce.logs.io import SYNTAXES, detect_syntax, read_log, write_log
+from deduce.logs.io import (
+    SYNTAXES,
+    detect_syntax,
+    format_log,
+    parse_log,
+    read_log,
+    read_log_text,
+    write_log,
+)
 
 #: Exit status of ``solve`` when the log contradicts itself.
 EXIT_INCONSISTENT = 3
@@ -28,8 +36,8 @@ def cli() -> None:
 
 
 @cli.command()
-@click.argument("log", type=click.Path(dir_okay=False))
-@click.option("--deck", "deck_file", type=click.Path(dir_okay=False),
+@click.argument("log")
+@click.option("--deck", "deck_file", metavar="FILE",
               help="Abbey deck file (JSON list of cards) replacing the bundled default deck.")
 @click.option("--engine", type=click.Choice(ENGINES), default="count", show_default=True,
               help="count: exact counting; csp: python-constraint search, checked against it.")
@@ -52,19 +60,23 @@ def solve(log: str, deck_file: str | None, engine: str, hard: bool, output: str)
 
 
 @cli.command()
-@click.argument("log", type=click.Path(dir_okay=False))
+@click.argument("log")
 @click.option("--to", "syntax", type=click.Choice(SYNTAXES),
               help="Target syntax (default: the other one).")
-@click.option("-o", "--output", "out", type=click.Path(dir_okay=False),
+@click.option("-o", "--output", "out", metavar="FILE",
               help="Write to this file (atomically) instead of standard output.")
-@click.option("--deck", "deck_file", type=click.Path(dir_okay=False),
+@click.option("--deck", "deck_file", metavar="FILE",
               help="Abbey deck file used to check card names.")
 def convert(log: str, syntax: str | None, out: str | None, deck_file: str | None) -> None:
     """Convert LOG between the canonical JSON Lines and the line syntax, without loss."""
     deck = load_deck_file(deck_file) if deck_file else None
-    game_log = read_log(log, deck)
-    target = syntax or next(s for s in SYNTAXES if s != detect_syntax(log))
-    write_log(game_log, out or "-", target)
+    text = read_log_text(log)
+    game_log = parse_log(text, log, deck)
+    target = syntax or next(s for s in SYNTAXES if s != detect_syntax(text))
+    if out:
+        write_log(game_log, out, target)
+    else:
+        click.echo(format_log(game_log, target), nl=False)
 
 
 def main() -> None:

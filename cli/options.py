@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
+from tabulate import tabulate_formats
 
 from deduce.report import Table, render, to_csv
 
@@ -16,8 +17,9 @@ def output_options(command: Callable) -> Callable:
     """Add ``--json``, ``--csv`` and ``--fmt`` to a command (passed on as ``output``)."""
     @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
     @click.option("--csv", "as_csv", is_flag=True, help="Print the main table as CSV.")
-    @click.option("--fmt", default="simple", show_default=True, metavar="FORMAT",
-                  help="Table format (any tabulate format: simple, github, grid, plain, ...).")
+    @click.option("--fmt", default="simple", show_default=True,
+                  type=click.Choice(sorted(tabulate_formats)), metavar="FORMAT",
+                  help="Table format: any tabulate format (simple, github, grid, plain, ...).")
     @functools.wraps(command)
     def wrapper(*args: Any, as_json: bool, as_csv: bool, fmt: str, **kwargs: Any) -> Any:
         if as_json and as_csv:

@@ -84,8 +84,11 @@ def test_conflicts_are_minimal(game):
     if enumerate_posterior(setup, events).consistent:
         return
     timeline = _timeline(setup, events)
-    lines = minimal_conflict(setup, timeline, events)
+    conflict = minimal_conflict(setup, timeline, events)
+    lines = conflict.lines
     assert lines
+    assert {e.line for e in events if e.line in conflict.transfers} <= {
+        e.line for e in events if e.type in TRANSFERS}
 
     def keep(kept):
         return [e for e in events if e.type in TRANSFERS or e.line in kept]

@@ -1,0 +1,1 @@
+"""Bundled data files: default decks and suspect lists (defaults, not printed cards)."""

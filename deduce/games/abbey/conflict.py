@@ -4,13 +4,16 @@ Transfers stay in place as the game's structure; the search removes
 observations only. First the shortest inconsistent prefix of the log is found
 (its last observation belongs to every minimal set within the prefix), then
 each earlier observation is dropped in turn and kept out whenever the rest
-still conflicts. Only when the transfers' own known cards conflict with each
-other, with no observation at all, are those cards searched the same way.
+still conflicts. The same search then finds which transfers' known cards the
+contradiction relies on, so that the explanation can name them. When the
+transfers' known cards conflict with each other, with no observation at all,
+those transfers are the conflict.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from deduce.games.abbey.csp import CspEngine
 from deduce.games.abbey.model import build_model
@@ -25,18 +28,28 @@ def has_history(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
     return CspEngine(build_model(setup, timeline, events, skip)).consistent_model()
 
 
-def minimal_conflict(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event]) -> list[int]:
-    """Lines of a minimal set of events that cannot all hold (the log must be inconsistent)."""
+@dataclass(frozen=True)
+class Conflict:
+    """A minimal contradiction: the conflicting lines, and the transfers whose cards it uses."""
+
+    lines: tuple[int, ...]
+    transfers: tuple[int, ...] = ()
+
+
+def minimal_conflict(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event]) -> Conflict:
+    """A minimal set of events that cannot all hold (the log must be inconsistent)."""
     observed = [e.line for e in events if e.type not in TRANSFERS]
     known_cards = [e.line for e in events if e.type in TRANSFERS and _carries_cards(e)]
+    pool = known_cards + observed
 
-    def conflicts(kept: Sequence[int], pool: Sequence[int]) -> bool:
+    def conflicts(kept: Sequence[int]) -> bool:
         return not has_history(setup, timeline, events, frozenset(pool) - set(kept))
 
-    if conflicts([], observed):
-        pool = known_cards + observed
-        return _shrink(known_cards, lambda kept: conflicts(kept, pool))
-    return _shrink(observed, lambda kept: conflicts(kept, observed))
+    if conflicts(known_cards):  # the transfers' own cards cannot all be right
+        return Conflict(tuple(_shrink(known_cards, conflicts)))
+    lines = _shrink(observed, lambda kept: conflicts([*known_cards, *kept]))
+    used = _shrink(known_cards, lambda kept: conflicts([*kept, *lines]))
+    return Conflict(tuple(lines), tuple(used))
 
 
 def _carries_cards(event: Event) -> bool:
@@ -54,7 +67,7 @@ def _shrink(lines: Sequence[int], conflicts: Callable[[Sequence[int]], bool]) ->
         else:
             lo = mid + 1
     kept = list(lines[:lo])
-    for line in reversed(lines[:lo - 1] if lo else []):
+    for line in reversed(lines[:lo - 1] if lo else []):  # the last one is needed
         trial = [k for k in kept if k != line]
         if conflicts(trial):
             kept = trial

@@ -59,10 +59,14 @@ def describe(setup: AbbeySetup, event: Event) -> str:
     return f"the culprit is {_card(setup, get('card'))}"
 
 
-def explain_conflict(setup: AbbeySetup, events: Sequence[Event], lines: Sequence[int]) -> list[str]:
-    """Sentences explaining why the events on ``lines`` cannot all be true."""
+def explain_conflict(setup: AbbeySetup, events: Sequence[Event], lines: Sequence[int],
+                     transfers: Sequence[int] = ()) -> list[str]:
+    """Sentences explaining why the events on ``lines`` cannot all be true.
+
+    ``transfers`` are the transfers whose known cards the contradiction uses.
+    """
     by_line = {e.line: e for e in events}
-    chosen = [by_line[line] for line in lines]
+    chosen = sorted((by_line[line] for line in {*lines, *transfers}), key=lambda e: e.line)
     sentences = [f"line {e.line} says {describe(setup, e)}" for e in chosen]
     if len(chosen) < 2:
         return ["These events cannot all be true:", *sentences]

@@ -68,9 +68,9 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "count") -
     if engine == "csp":
         _check_agreement(CspEngine(model).closure(), counts.holders, log.path)
     if not counts.total:
-        lines = minimal_conflict(setup, timeline, log.events)
-        return AbbeySolution(setup, False, conflict=tuple(lines),
-                             explanation=tuple(explain_conflict(setup, log.events, lines)))
+        conflict = minimal_conflict(setup, timeline, log.events)
+        explanation = explain_conflict(setup, log.events, conflict.lines, conflict.transfers)
+        return AbbeySolution(setup, False, conflict=conflict.lines, explanation=tuple(explanation))
     names = timeline.holders
     probabilities = counts.probabilities()
     holders = {card: {names[h]: p for h, p in row.items()}

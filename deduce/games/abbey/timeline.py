@@ -19,6 +19,10 @@ from deduce.games.abbey.setup import AbbeySetup
 from deduce.logs.model import Event
 
 CULPRIT, PILE = 0, 1
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
 TRANSFERS = ("draw", "take", "mass")
 
 
@@ -109,7 +113,7 @@ def _moves(setup: AbbeySetup, event: Event, size: list[int], index: dict[str, in
             if key not in event.fields:
                 raise LogError(path, line, f"{me} is the observer: a mass needs {key!r}")
             if len(event.get(key)) != passes[who]:
-                raise LogError(path, line, f"{key} lists {len(event.get(key))} cards but "
+                raise LogError(path, line, f"{key} lists {_cards(len(event.get(key)))} but "
                                f"{who} passes {passes[who]} at this mass")
     return tuple((index[p], index[setup.left_of(p)], k) for p, k in passes.items() if k)
 
@@ -121,12 +125,12 @@ def _check_observation_sizes(setup: AbbeySetup, event: Event, size: list[int],
     if event.type == "hand":
         player, cards = event.get("player"), event.get("cards")
         if len(cards) != size[index[player]]:
-            raise LogError(path, line, f"hand lists {len(cards)} cards but {player} holds "
+            raise LogError(path, line, f"hand lists {_cards(len(cards))} but {player} holds "
                            f"{size[index[player]]} at this point")
     elif event.type == "count":
         player, n = event.get("player"), event.get("n")
         if n > size[index[player]]:
-            raise LogError(path, line, f"count {n} is more than the {size[index[player]]} "
-                           f"cards {player} holds at this point")
+            raise LogError(path, line, f"count {n} is more than the "
+                           f"{_cards(size[index[player]])} {player} holds at this point")
     elif event.type == "show" and event.get("to") == setup.me and "card" not in event.fields:
         raise LogError(path, line, f"{setup.me} is the observer: a card shown to them needs its id")

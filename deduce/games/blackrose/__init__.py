@@ -1,0 +1,1 @@
+"""The Black Rose: suspects, roles and the deduction of the Rector's two accomplices."""

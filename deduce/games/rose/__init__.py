@@ -1,0 +1,1 @@
+"""The Name of the Rose: monk colours, identities and the colour deduction."""
