@@ -30,31 +30,31 @@ class TalliesConstraint(Constraint):
 
     def __call__(self, variables, domains, assignments, forwardcheck=False) -> bool:  # noqa: D102
         n = len(self.tallies)
-        sums, can, must = [0] * n, [0] * n, [0] * n
+        sums = [0] * n
         for card, value in assignments.items():
             for j in self.contributions[card][value]:
                 sums[j] += 1
-        spread = {}
-        for card in variables:
-            if card in assignments:
-                continue
-            domain = domains[card]
-            if not domain:
+        free = [card for card in variables if card not in assignments]
+        while True:  # with forward checking: until no value is hidden
+            if any(not domains[card] for card in free):
                 return False
-            hits = Counter(j for value in domain for j in self.contributions[card][value])
-            spread[card] = hits
-            for j, k in hits.items():
-                can[j] += 1
-                must[j] += k == len(domain)
-        for j, tally in enumerate(self.tallies):
-            if sums[j] + can[j] < tally.lo or sums[j] + must[j] > tally.hi:
-                return False
-        if forwardcheck:
-            return self._forward_check(domains, sums, can, must, spread)
-        return True
+            spread = {card: Counter(j for value in domains[card]
+                                    for j in self.contributions[card][value]) for card in free}
+            can, must = [0] * n, [0] * n
+            for card, hits in spread.items():
+                size = len(domains[card])
+                for j, k in hits.items():
+                    can[j] += 1
+                    must[j] += k == size
+            for j, tally in enumerate(self.tallies):
+                if sums[j] + can[j] < tally.lo or sums[j] + must[j] > tally.hi:
+                    return False
+            if not forwardcheck or not self._forward_check(domains, sums, can, must, spread):
+                return True
 
     def _forward_check(self, domains, sums, can, must, spread) -> bool:
-        """Hide values that would break a tally with no slack left; False if a domain empties."""
+        """Hide the values that would break a tally with no slack left; whether any was hidden."""
+        hidden = False
         for j, tally in enumerate(self.tallies):
             if can[j] == must[j]:
                 continue
@@ -70,9 +70,8 @@ class TalliesConstraint(Constraint):
                     for value in domain[:]:
                         if (j in self.contributions[card][value]) != keep:
                             domain.hideValue(value)
-                    if not domain:
-                        return False
-        return True
+                            hidden = True
+        return hidden
 
 
 def _contains(domain: Domain, path: Sequence[int]) -> bool:
@@ -87,7 +86,7 @@ class CspEngine:
     def __init__(self, model: Model) -> None:
         self.model = model.copy()
         self.consistent = propagate(self.model)
-        self.tallies = [t for t in self.model.tallies if not t.redundant]
+        self.tallies = self.model.tallies  # redundant size tallies prune the search too
         self.paths = [d.paths() for d in self.model.domains] if self.consistent else []
         self.contributions = [
             [tuple(j for j, t in enumerate(self.tallies) if c in t.cards and t.hit(p)) for p in ps]
@@ -129,7 +128,3 @@ class CspEngine:
                     for other, path in enumerate(witness):
                         possible[other].add(path[-1])
         return possible
-
-    def consistent_model(self) -> bool:
-        """Whether any complete history exists."""
-        return self.consistent and self.solution() is not None
