@@ -19,7 +19,7 @@ transfer whose card is unknown adds a tally.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 
 from deduce.games.abbey.model import Domain, Tally
 
@@ -27,13 +27,20 @@ State = tuple[int, ...]
 Holders = tuple[dict[int, int], ...]
 
 
-def count_by_cards(domains: Sequence[Domain], tallies: Sequence[Tally],
-                   budget: int | None = None) -> tuple[int, Holders] | None:
-    """Histories in total and per (card, current holder); None when a step passes ``budget`` states.
+#: Units of work (states, matrices) between two pauses of the counting generators.
+SLICE = 200
 
-    ``domains`` must already be propagated; ``tallies`` exclude redundant ones.
+Work = Generator[None, None, tuple[int, Holders]]
+
+
+def count_by_cards(domains: Sequence[Domain], tallies: Sequence[Tally]) -> Work:
+    """Count histories in total and per (card, current holder), as a generator.
+
+    It yields after every slice of work, so that a caller can run it against
+    another method, and returns ``(total, holders)``. ``domains`` must already
+    be propagated; ``tallies`` exclude redundant ones.
     """
-    return _Counter(domains, tallies).run(budget)
+    return _Counter(domains, tallies).run()
 
 
 def single_path(domain: Domain) -> tuple[int, ...] | None:
@@ -44,147 +51,147 @@ def single_path(domain: Domain) -> tuple[int, ...] | None:
 
 
 class _Counter:
-    """One counting run: the card order, open tallies and the forward-backward passes."""
+    """One counting run: card order, the packed state layout, forward and backward passes.
+
+    A state packs the running value ``v`` of every tally into one integer:
+    tally ``j`` owns ``width[j]`` bits plus one guard bit above them and
+    stores ``v + offset[j]``, where the offset makes ``v == hi + 1`` set the
+    guard bit. A card adds at most one to each tally, so applying a card's
+    effect is one integer addition, and a single mask test rejects every
+    state that passed a maximum. A tally whose last card has been applied is
+    checked against its minimum and cleared, so equal futures share a state.
+    """
 
     def __init__(self, domains: Sequence[Domain], tallies: Sequence[Tally]) -> None:
-        self.domains = domains
-        self.last = len(domains[0].nodes) - 1
         self.fixed = {c: p for c, d in enumerate(domains) if (p := single_path(d)) is not None}
-        free = sorted((c for c in range(len(domains)) if c not in self.fixed),
-                      key=lambda c: sum(len(n) for n in domains[c].nodes))
-        self.order = free
+        self.order = sorted((c for c in range(len(domains)) if c not in self.fixed),
+                            key=lambda c: sum(len(n) for n in domains[c].nodes))
+        self.n_cards = len(domains)
         self.feasible = True
-        self.tallies: list[tuple[int, int, list[int], Tally]] = []  # (lo, hi, contributors, t)
+        position = {c: i for i, c in enumerate(self.order)}
+        kept: list[tuple[int, int, list[int], Tally]] = []
         for tally in tallies:
             lo, hi = tally.lo, tally.hi
             for c, path in self.fixed.items():
                 if c in tally.cards and tally.hit(path):
                     lo, hi = lo - 1, hi - 1
-            able = [i for i, c in enumerate(free) if c in tally.cards and domains[c].can(tally)]
-            if not able:
-                self.feasible &= lo <= 0 <= hi
-            else:
-                self.tallies.append((lo, hi, able, tally))
-        self._plan()
+            able = sorted(position[c] for c in tally.cards
+                          if c in position and domains[c].can(tally))
+            hi = min(hi, len(able))
+            if lo > hi or hi < 0:
+                self.feasible = False
+            elif able:
+                kept.append((max(lo, 0), hi, able, tally))
+        self._layout(kept)
+        self.effects = [self._card_effects(domains[c], i, kept) for i, c in enumerate(self.order)]
+        self.checks = [self._checks(i, kept, domains) for i in range(len(self.order))]
 
-    def _plan(self) -> None:
-        """Per card position: the open tallies before it, and its increments and checks."""
-        n = len(self.order)
-        span = [(able[0], able[-1]) for _, _, able, _ in self.tallies]
-        self.open_before = [[j for j, (a, b) in enumerate(span) if a < i <= b]
-                            for i in range(n + 1)]
-        self.cards = [self._card_plan(i, span) for i in range(n)]
+    def _layout(self, kept: list[tuple[int, int, list[int], Tally]]) -> None:
+        """Give every tally its bit field; the start state holds every offset."""
+        self.shift, self.field, self.offset = [], [], []
+        self.start = self.guard = 0
+        bit = 0
+        for _, hi, _, _ in kept:
+            width = hi.bit_length()
+            offset = (1 << width) - 1 - hi
+            self.shift.append(bit)
+            self.field.append((1 << (width + 1)) - 1)
+            self.offset.append(offset)
+            self.start |= offset << bit
+            self.guard |= 1 << (bit + width)
+            bit += width + 1
 
-    def _card_plan(self, i: int, span: list[tuple[int, int]]):
-        """Card ``i``'s distinct effects and the checks that close its position."""
-        domain = self.domains[self.order[i]]
-        active = [j for j, (a, b) in enumerate(span) if a <= i <= b]
-        pos = {j: p for p, j in enumerate(active)}
-        at_inc: dict[tuple[int, int], list[int]] = defaultdict(list)
-        move_inc: dict[tuple[int, int, int], list[int]] = defaultdict(list)
-        for j in active:
-            if i in self.tallies[j][2]:
-                tally = self.tallies[j][3]
+    def _card_effects(self, domain: Domain, i: int,
+                      kept: list[tuple[int, int, list[int], Tally]]) -> list[tuple[int, int, int]]:
+        """(packed increment, final holder, paths) for every distinct effect of card ``i``."""
+        at_inc: dict[tuple[int, int], int] = defaultdict(int)
+        move_inc: dict[tuple[int, int, int], int] = defaultdict(int)
+        for j, (_, _, able, tally) in enumerate(kept):
+            if i in able:
                 if tally.kind == "at":
-                    at_inc[tally.time, tally.holder].append(pos[j])
+                    at_inc[tally.time, tally.holder] += 1 << self.shift[j]
                 else:
-                    move_inc[tally.time, tally.holder, tally.dest].append(pos[j])
-        his = [self.tallies[j][1] for j in active]
-        effects = _effects(domain, at_inc, move_inc, his)
-        after = self.open_before[i + 1]
-        checks = [(pos[j], self.tallies[j][0], self.tallies[j][1])
-                  for j in active if span[j][1] == i]
-        checks += [(pos[j], *self._remaining(j, i + 1)) for j in after]
-        before = [pos[j] for j in self.open_before[i]]
-        return len(active), before, effects, checks, his, [pos[j] for j in after]
+                    move_inc[tally.time, tally.holder, tally.dest] += 1 << self.shift[j]
+        layer: dict[tuple[int, int], int] = defaultdict(int)
+        for h in domain.nodes[0]:
+            layer[at_inc[0, h], h] += 1
+        for t, step in enumerate(domain.steps, 1):
+            nxt: dict[tuple[int, int], int] = defaultdict(int)
+            for (inc, h), ways in layer.items():
+                for a, b in step:
+                    if a == h:
+                        nxt[inc + move_inc[t, a, b] + at_inc[t, b], b] += ways
+            layer = nxt
+        return [(inc, h, ways) for (inc, h), ways in layer.items()]
 
-    def _remaining(self, j: int, i: int) -> tuple[int, int]:
-        """The range a partial tally j must lie in, given what cards at positions >= i can add."""
-        lo, hi, able, tally = self.tallies[j]
-        later = [k for k in able if k >= i]
-        must = sum(self.domains[self.order[k]].must(tally) for k in later)
-        return lo - len(later), hi - must
+    def _checks(self, i: int, kept, domains) -> tuple[list, int]:
+        """After card ``i``: (field, shift, least stored, most stored) bounds, and the closing mask.
 
-    def chain(self, i: int, state: State) -> dict[tuple[State, int], int]:
-        """Card ``i`` applied to an open-tally state: {(next state, final holder): ways}."""
-        width, before, effects, checks, his, after = self.cards[i]
-        base = [0] * width
-        for p, v in zip(before, state):
-            base[p] = v
-        out: dict[tuple[State, int], int] = defaultdict(int)
-        for (inc, holder), ways in effects.items():
-            vec = [b + d for b, d in zip(base, inc)]
-            if any(v > hi for v, hi in zip(vec, his)):
+        Closing tallies (card ``i`` is their last) must have reached their
+        minimum; open ones must still be able to reach their range with the
+        cards left.
+        """
+        bounds, closing = [], 0
+        for j, (lo, hi, able, tally) in enumerate(kept):
+            if not able[0] <= i <= able[-1]:
                 continue
-            if any(not lo <= vec[p] <= hi for p, lo, hi in checks):
+            later = [k for k in able if k > i]
+            must = sum(domains[self.order[k]].must(tally) for k in later)
+            least, most = lo - len(later), hi - must
+            if least > 0 or most < hi:
+                bounds.append((self.field[j], self.shift[j], least + self.offset[j],
+                               most + self.offset[j]))
+            if not later:
+                closing |= self.field[j] << self.shift[j]
+        return bounds, closing
+
+    def _advance(self, i: int, state: int) -> list[tuple[int, int, int]]:
+        """Card ``i`` applied to a state: [(next state, final holder, ways)]."""
+        bounds, closing = self.checks[i]
+        guard = self.guard
+        out = []
+        for inc, holder, ways in self.effects[i]:
+            new = state + inc
+            if new & guard:
                 continue
-            out[tuple(vec[p] for p in after), holder] += ways
+            if any(not least <= (new >> shift) & field <= most
+                   for field, shift, least, most in bounds):
+                continue
+            out.append((new & ~closing, holder, ways))
         return out
 
-    def run(self, budget: int | None) -> tuple[int, Holders] | None:
-        """Forward pass, backward pass, then exact marginals (None past ``budget`` states)."""
-        n_cards = len(self.domains)
-        holders: list[dict[int, int]] = [defaultdict(int) for _ in range(n_cards)]
+    def run(self) -> Work:
+        """Forward pass, then a backward pass that also gathers the exact marginals."""
+        holders: list[dict[int, int]] = [defaultdict(int) for _ in range(self.n_cards)]
         if not self.feasible:
             return 0, tuple({} for _ in holders)
         n = len(self.order)
-        forward: list[dict[State, int]] = [{(): 1}]
-        chains: list[dict[State, dict[tuple[State, int], int]]] = []
+        forward: list[dict[int, int]] = [{self.start: 1}]
         for i in range(n):
-            step: dict[State, int] = defaultdict(int)
-            made = {s: self.chain(i, s) for s in forward[i]}
-            for s, ways in forward[i].items():
-                for (s2, _), w in made[s].items():
-                    step[s2] += ways * w
-            chains.append(made)
+            step: dict[int, int] = defaultdict(int)
+            for done, (state, ways) in enumerate(forward[i].items(), 1):
+                for new, _, w in self._advance(i, state):
+                    step[new] += ways * w
+                if done % SLICE == 0:
+                    yield
             forward.append(step)
-            if budget is not None and len(step) > budget:
-                return None
-        backward: list[dict[State, int]] = [{} for _ in range(n)] + [{(): 1}]
+        ahead: dict[int, int] = dict.fromkeys(forward[n], 1)
         for i in range(n - 1, -1, -1):
-            nxt = backward[i + 1]
-            backward[i] = {s: sum(w * nxt.get(s2, 0) for (s2, _), w in made.items())
-                           for s, made in chains[i].items()}
-        total = backward[0].get((), 0)
-        for i, card in enumerate(self.order):
-            nxt = backward[i + 1]
-            for s, ways in forward[i].items():
-                for (s2, h), w in chains[i][s].items():
-                    holders[card][h] += ways * w * nxt.get(s2, 0)
+            behind: dict[int, int] = {}
+            row = holders[self.order[i]]
+            for done, (state, ways) in enumerate(forward[i].items(), 1):
+                if done % SLICE == 0:
+                    yield
+                total = 0
+                for new, holder, w in self._advance(i, state):
+                    b = ahead.get(new, 0)
+                    if b:
+                        total += w * b
+                        row[holder] += ways * w * b
+                if total:
+                    behind[state] = total
+            ahead = behind
+        total = ahead.get(self.start, 0)
         for card, path in self.fixed.items():
             holders[card][path[-1]] = total
         return total, tuple({h: k for h, k in row.items() if k} for row in holders)
-
-
-def _effects(domain: Domain, at_inc, move_inc, his: Sequence[int]):
-    """Every distinct (tally increments, final holder) a card's paths produce, with path counts.
-
-    The card's paths are followed epoch by epoch, so this costs epochs x holders x
-    distinct increments rather than the number of paths.
-    """
-    width = len(his)
-
-    def bump(vec: State, positions: Sequence[int]) -> State | None:
-        out = list(vec)
-        for p in positions:
-            out[p] += 1
-            if out[p] > his[p]:
-                return None
-        return tuple(out)
-
-    layer: dict[tuple[State, int], int] = defaultdict(int)
-    for h in domain.nodes[0]:
-        vec = bump((0,) * width, at_inc.get((0, h), ()))
-        if vec is not None:
-            layer[vec, h] += 1
-    for t, step in enumerate(domain.steps, 1):
-        nxt: dict[tuple[State, int], int] = defaultdict(int)
-        for a, b in step:
-            positions = move_inc.get((t, a, b), []) + at_inc.get((t, b), [])
-            for (vec, h), ways in layer.items():
-                if h == a:
-                    new = bump(vec, positions) if positions else vec
-                    if new is not None:
-                        nxt[new, b] += ways
-        layer = nxt
-    return dict(layer)

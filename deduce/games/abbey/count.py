@@ -4,23 +4,26 @@ Two exact methods count the same model, each fast where the other is slow:
 card by card over open tallies (:mod:`cardwise`: many cards, few unseen
 transfers) and epoch by epoch over the counts of interchangeable card classes
 (:mod:`epochwise`: few kinds of card, many transfers, small decks, spectators).
-They take turns under a state budget that grows tenfold each round, so a
-position costs about as much as the cheaper method needs; the last round has
-no budget. Both are checked against the brute-force enumerator.
+Both are generators that pause after every short slice of work; by default
+they run in turns, the one that has used less time going next, and the first
+to finish gives the answer, so a position costs about twice what the faster
+method needs. Both are checked against the
+brute-force enumerator.
 """
 
 from __future__ import annotations
 
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from time import perf_counter
 
 from deduce.games.abbey.cardwise import count_by_cards
 from deduce.games.abbey.epochwise import count_by_epochs
 from deduce.games.abbey.model import Model
 from deduce.games.abbey.propagate import propagate
 
-#: State budgets of the successive rounds (None: unlimited).
-BUDGETS = (2_000, 20_000, 200_000, None)
+METHODS = ("cards", "epochs")
 
 
 @dataclass(frozen=True)
@@ -38,26 +41,36 @@ class Counts:
                 for row in self.holders]
 
 
-def count_histories(model: Model, method: str | None = None) -> Counts:
+def count_histories(model: Model, methods: Sequence[str] = METHODS,
+                    max_slices: int | None = None) -> Counts | None:
     """Count the histories of ``model`` (a copy is narrowed first; the argument is untouched).
 
-    ``method`` forces ``"cards"`` or ``"epochs"``; by default they take turns.
+    ``methods`` run in turns, one slice of work at a time, the one that has
+    used the least time going next; the first to finish answers. With
+    ``max_slices``, None comes back when no method has finished after that
+    many slices in all.
     """
     model = model.copy()
     if not propagate(model):
         return Counts(0, tuple({} for _ in model.domains))
     tallies = [t for t in model.tallies if not t.redundant]
+    start = {"cards": lambda: count_by_cards(model.domains, tallies),
+             "epochs": lambda: count_by_epochs(model.domains, tallies, model.timeline)}
+    found = _race([start[m]() for m in methods], max_slices)
+    return None if found is None else Counts(*found)
 
-    def by_cards(budget: int | None):
-        return count_by_cards(model.domains, tallies, budget)
 
-    def by_epochs(budget: int | None):
-        return count_by_epochs(model.domains, tallies, model.timeline, budget)
-
-    methods = {"cards": [by_cards], "epochs": [by_epochs], None: [by_epochs, by_cards]}[method]
-    for budget in BUDGETS:
-        for run in methods:
-            found = run(budget)
-            if found is not None:
-                return Counts(*found)
-    raise AssertionError("the last round has no budget")
+def _race(runs: list[Generator], max_slices: int | None):
+    """Advance whichever generator has used the least time; the value of the first to finish."""
+    spent = [0.0] * len(runs)
+    slices = 0
+    while max_slices is None or slices < max_slices:
+        i = spent.index(min(spent))
+        start = perf_counter()
+        try:
+            next(runs[i])
+        except StopIteration as finished:
+            return finished.value
+        spent[i] += perf_counter() - start
+        slices += 1
+    return None

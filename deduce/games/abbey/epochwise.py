@@ -17,10 +17,11 @@ every card singled out by name, and every new trait asked about, adds some.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from itertools import product
 from math import comb, factorial, prod
 
+from deduce.games.abbey.cardwise import SLICE
 from deduce.games.abbey.model import Domain, Tally
 from deduce.games.abbey.timeline import Timeline
 
@@ -28,25 +29,24 @@ Matrix = tuple[tuple[int, ...], ...]  # matrix[class][holder]
 Holders = tuple[dict[int, int], ...]
 
 
-def count_by_epochs(domains: Sequence[Domain], tallies: Sequence[Tally], timeline: Timeline,
-                    budget: int | None = None) -> tuple[int, Holders] | None:
-    """Histories in total and per (card, current holder); None when an epoch passes ``budget``.
+def count_by_epochs(domains: Sequence[Domain], tallies: Sequence[Tally],
+                    timeline: Timeline) -> Generator[None, None, tuple[int, Holders]]:
+    """Count histories in total and per (card, current holder), as a generator.
 
-    ``domains`` must already be propagated.
+    Like :func:`cardwise.count_by_cards` it yields after every slice of work
+    and returns ``(total, holders)``. ``domains`` must already be propagated.
     """
     observed = [t for t in tallies if t.line is not None]
     members = _classes(domains, observed)
+    counts_in = {id(t): [k for k, cards in enumerate(members) if _counts(domains, t, cards[0])]
+                 for t in observed}
     sweep = _Sweep([domains[cards[0]] for cards in members], [len(c) for c in members],
+                   len(timeline.holders),
                    [[t for t in observed if t.time == e] for e in range(len(timeline.sizes))],
-                   {id(t): [k for k, cards in enumerate(members) if cards[0] in t.cards]
-                    for t in observed})
-    weights = sweep.deal(timeline.sizes[0], budget)
+                   counts_in)
+    weights = yield from sweep.deal(timeline.sizes[0])
     for t, transfer in enumerate(timeline.transfers, 1):
-        if weights is None:
-            return None
-        weights = sweep.transfer(weights, t, transfer.moves, budget)
-    if weights is None:
-        return None
+        weights = yield from sweep.transfer(weights, t, transfer.moves)
     total = sum(weights.values())
     holders: list[dict[int, int]] = [{} for _ in domains]
     for k, cards in enumerate(members):
@@ -61,13 +61,21 @@ def count_by_epochs(domains: Sequence[Domain], tallies: Sequence[Tally], timelin
     return total, tuple(holders)
 
 
+def _counts(domains: Sequence[Domain], tally: Tally, card: int) -> bool:
+    """Whether the card is one the tally counts and can satisfy its location test."""
+    return card in tally.cards and domains[card].can(tally)
+
+
 def _classes(domains: Sequence[Domain], observed: Sequence[Tally]) -> list[list[int]]:
-    """Cards grouped by identical domain and identical membership in observation tallies."""
+    """Cards grouped by identical domain and the observation tallies they can count in.
+
+    A tally that a card can never satisfy does not set it apart.
+    """
     groups: dict[tuple, list[int]] = {}
     for card, domain in enumerate(domains):
         key = (tuple(frozenset(n) for n in domain.nodes),
                tuple(frozenset(s) for s in domain.steps),
-               tuple(card in t.cards for t in observed))
+               tuple(_counts(domains, t, card) for t in observed))
         groups.setdefault(key, []).append(card)
     return list(groups.values())
 
@@ -75,43 +83,56 @@ def _classes(domains: Sequence[Domain], observed: Sequence[Tally]) -> list[list[
 class _Sweep:
     """The class structure of one counting run and its deal, transfer and observation steps."""
 
-    def __init__(self, domains: Sequence[Domain], sizes: Sequence[int],
+    def __init__(self, domains: Sequence[Domain], sizes: Sequence[int], n_holders: int,
                  observed_at: Sequence[Sequence[Tally]],
                  tally_classes: dict[int, list[int]]) -> None:
         self.domains = domains  # one representative domain per class
         self.sizes = sizes
         self.observed_at = observed_at
         self.tally_classes = tally_classes  # id(tally) -> classes whose cards it counts
+        # reach[k][h]: how many cards of classes k, k+1, ... may be dealt to holder h
+        self.reach = [[0] * n_holders]
+        for domain, size in zip(reversed(domains), reversed(sizes)):
+            self.reach.insert(0, [n + (size if h in domain.nodes[0] else 0)
+                                  for h, n in enumerate(self.reach[0])])
 
-    def deal(self, column: Sequence[int], budget: int | None) -> dict[Matrix, int] | None:
+    def deal(self, column: Sequence[int]) -> Generator[None, None, dict[Matrix, int]]:
         """Every deal matrix with its number of labelled deals, filtered by epoch-0 facts."""
         weights: dict[Matrix, int] = {}
-        for matrix in self._fill(0, list(column), []):
-            if self._allowed(matrix, 0):
+        for done, matrix in enumerate(self._fill(0, list(column), []), 1):
+            if matrix is not None and self._allowed(matrix, 0):
                 weights[matrix] = prod(factorial(self.sizes[k]) // prod(map(factorial, row))
                                        for k, row in enumerate(matrix))
-                if budget is not None and len(weights) > budget:
-                    return None
+            if done % SLICE == 0:
+                yield
         return weights
 
-    def _fill(self, k: int, room: list[int], rows: list[tuple[int, ...]]) -> Iterator[Matrix]:
-        """Distribute class ``k`` onward over the holders' remaining room (all room used)."""
+    def _fill(self, k: int, room: list[int],
+              rows: list[tuple[int, ...]]) -> Iterator[Matrix | None]:
+        """Distribute class ``k`` onward over the holders' remaining room, using it all.
+
+        Yields each complete matrix, and None for each dead end (so callers
+        can pause on long searches).
+        """
         if k == len(self.sizes):
-            if not any(room):
-                yield tuple(rows)
+            yield tuple(rows)
+            return
+        if any(r > self.reach[k][h] for h, r in enumerate(room)):
+            yield None  # the classes left cannot fill some holder
             return
         allowed = self.domains[k].nodes[0]
         caps = [r if h in allowed else 0 for h, r in enumerate(room)]
         for row in _compositions(self.sizes[k], caps):
             yield from self._fill(k + 1, [r - n for r, n in zip(room, row)], [*rows, row])
 
-    def transfer(self, weights: dict[Matrix, int], t: int,
-                 moves: Sequence[tuple[int, int, int]], budget: int | None
-                 ) -> dict[Matrix, int] | None:
+    def transfer(self, weights: dict[Matrix, int], t: int, moves: Sequence[tuple[int, int, int]]
+                 ) -> Generator[None, None, dict[Matrix, int]]:
         """The matrices after transfer ``t`` (``moves``: source, destination, count)."""
         out: dict[Matrix, int] = defaultdict(int)
         steps = [domain.steps[t - 1] for domain in self.domains]
-        for matrix, ways in weights.items():
+        for done, (matrix, ways) in enumerate(weights.items(), 1):
+            if done % SLICE == 0:
+                yield
             choices = [list(self._movers(matrix, steps, src, dst, k)) for src, dst, k in moves]
             for picked in product(*choices):
                 rows = [list(row) for row in matrix]
@@ -126,8 +147,6 @@ class _Sweep:
                 new = tuple(tuple(row) for row in rows)
                 if self._allowed(new, t):
                     out[new] += ways * factor
-            if budget is not None and len(out) > budget:
-                return None
         return out
 
     @staticmethod
