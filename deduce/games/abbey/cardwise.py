@@ -23,7 +23,6 @@ from collections.abc import Generator, Sequence
 
 from deduce.games.abbey.model import Domain, Tally
 
-State = tuple[int, ...]
 Holders = tuple[dict[int, int], ...]
 
 

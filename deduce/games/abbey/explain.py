@@ -74,7 +74,7 @@ def explain_conflict(setup: AbbeySetup, events: Sequence[Event], lines: Sequence
     named = {v for e in chosen for k, v in e.fields.items() if k in ("player", "shown_by")}
     between = [e for e in events if first < e.line < last and e.type in ("draw", "take", "mass")]
     for player in sorted(named, key=setup.players.index):
-        arrivals = [e.line for e in between if _reaches(setup, e, player)]
+        arrivals = [e.line for e in between if _reaches(e, player)]
         if not arrivals:
             sentences.append(f"no card reached {player} between lines {first} and {last}")
         else:
@@ -84,7 +84,7 @@ def explain_conflict(setup: AbbeySetup, events: Sequence[Event], lines: Sequence
     return ["These events cannot all be true:", *sentences]
 
 
-def _reaches(setup: AbbeySetup, event: Event, player: str) -> bool:
+def _reaches(event: Event, player: str) -> bool:
     """Whether a transfer can put a card into ``player``'s hand."""
     if event.type == "mass":
         return True

@@ -28,7 +28,7 @@ unary fact
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from deduce.games.abbey.setup import AbbeySetup
 from deduce.games.abbey.timeline import CULPRIT, Timeline
@@ -118,13 +118,12 @@ class Domain:
 
 @dataclass
 class Model:
-    """Card domains plus tallies; ``unary_lines[c]`` lists the lines that shaped card c's domain."""
+    """Card domains plus tallies."""
 
     setup: AbbeySetup
     timeline: Timeline
     domains: list[Domain]
     tallies: list[Tally]
-    unary_lines: list[set[int]] = field(default_factory=list)
 
     @property
     def cards(self) -> tuple[str, ...]:
@@ -134,7 +133,7 @@ class Model:
     def copy(self) -> Model:
         """A copy whose domains can be narrowed without touching this one."""
         return Model(self.setup, self.timeline, [d.copy() for d in self.domains],
-                     list(self.tallies), [set(s) for s in self.unary_lines])
+                     list(self.tallies))
 
 
 def build_model(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
@@ -147,7 +146,6 @@ def build_model(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
     deck = setup.deck
     n_cards, n_epochs = len(deck), timeline.last_epoch + 1
     domains = [_free_domain(timeline, n_epochs) for _ in range(n_cards)]
-    unary_lines: list[set[int]] = [set() for _ in range(n_cards)]
     tallies = structural_tallies(timeline, n_cards)
     card_index = {cid: i for i, cid in enumerate(deck.ids)}
     players = {name: i for i, name in enumerate(timeline.holders)}
@@ -161,9 +159,8 @@ def build_model(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
         for card, test in _unary_facts(setup, event, players, transfer_no):
             c = card_index[card]
             test(domains[c], epoch)
-            unary_lines[c].add(event.line)
         tallies.extend(_observation_tallies(setup, event, epoch, players, card_index))
-    return Model(setup, timeline, domains, tallies, unary_lines)
+    return Model(setup, timeline, domains, tallies)
 
 
 def _free_domain(timeline: Timeline, n_epochs: int) -> Domain:

@@ -29,7 +29,7 @@ def propagate(model: Model) -> bool:
         queued.discard(j)
         tally = tallies[j]
         able = [c for c in tally.cards if domains[c].can(tally)]
-        bound = [c for c in able if domains[c].must(tally)]
+        bound = {c for c in able if domains[c].must(tally)}
         if len(able) < tally.lo or len(bound) > tally.hi:
             return False
         if len(able) == len(bound):
