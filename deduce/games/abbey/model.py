@@ -28,7 +28,7 @@ unary fact
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from deduce.games.abbey.setup import AbbeySetup
 from deduce.games.abbey.timeline import CULPRIT, Timeline
@@ -70,17 +70,26 @@ class Domain:
         return Domain([set(n) for n in self.nodes], [set(s) for s in self.steps])
 
     def prune(self) -> bool:
-        """Keep only nodes and steps on some complete path; False if none is left."""
+        """Keep only nodes and steps on some complete path; False if none is left.
+
+        One forward pass keeps what the first epoch reaches, one backward pass
+        what reaches the last; in a layered graph that is exactly the nodes and
+        steps on complete paths.
+        """
         nodes, steps = self.nodes, self.steps
-        while True:
-            before = sum(map(len, nodes)) + sum(map(len, steps))
-            for t, step in enumerate(steps, 1):
-                step.intersection_update({(a, b) for a, b in step
-                                          if a in nodes[t - 1] and b in nodes[t]})
-                nodes[t - 1].intersection_update(a for a, _ in step)
-                nodes[t].intersection_update(b for _, b in step)
-            if sum(map(len, nodes)) + sum(map(len, steps)) == before:
-                return bool(nodes[0])
+        for t, step in enumerate(steps, 1):
+            before, after = nodes[t - 1], nodes[t]
+            kept = {(a, b) for a, b in step if a in before and b in after}
+            if len(kept) != len(step):
+                step.intersection_update(kept)
+            after.intersection_update({b for _, b in kept})
+        for t in range(len(steps), 0, -1):
+            step, after = steps[t - 1], nodes[t]
+            kept = {(a, b) for a, b in step if b in after}
+            if len(kept) != len(step):
+                step.intersection_update(kept)
+            nodes[t - 1].intersection_update({a for a, _ in kept})
+        return bool(nodes[0])
 
     def can(self, tally: Tally) -> bool:
         """Whether some path of the domain satisfies the tally's location test."""
@@ -124,6 +133,8 @@ class Model:
     timeline: Timeline
     domains: list[Domain]
     tallies: list[Tally]
+    _tallies_of: tuple[list[list[int]], tuple[Tally, ...]] | None = field(
+        default=None, repr=False, compare=False)
 
     @property
     def cards(self) -> tuple[str, ...]:
@@ -132,8 +143,22 @@ class Model:
 
     def copy(self) -> Model:
         """A copy whose domains can be narrowed without touching this one."""
-        return Model(self.setup, self.timeline, [d.copy() for d in self.domains],
+        twin = Model(self.setup, self.timeline, [d.copy() for d in self.domains],
                      list(self.tallies))
+        twin._tallies_of = self._tallies_of
+        return twin
+
+    def tallies_of(self) -> list[list[int]]:
+        """For each card, the indices of the tallies it may count in (cached)."""
+        cached = self._tallies_of
+        if (cached is None or len(cached[1]) != len(self.tallies)
+                or not all(a is b for a, b in zip(cached[1], self.tallies))):
+            by_card: list[list[int]] = [[] for _ in self.domains]
+            for j, tally in enumerate(self.tallies):
+                for c in tally.cards:
+                    by_card[c].append(j)
+            self._tallies_of = (by_card, tuple(self.tallies))
+        return self._tallies_of[0]
 
 
 def build_model(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
@@ -159,7 +184,7 @@ def build_model(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
         for card, test in _unary_facts(setup, event, players, transfer_no):
             c = card_index[card]
             test(domains[c], epoch)
-        tallies.extend(_observation_tallies(setup, event, epoch, players, card_index))
+        tallies.extend(_observation_tallies(setup, timeline, event, epoch, players, card_index))
     return Model(setup, timeline, domains, tallies)
 
 
@@ -229,13 +254,21 @@ def _unary_facts(setup: AbbeySetup, event: Event, players: dict[str, int], trans
     return []
 
 
-def _observation_tallies(setup: AbbeySetup, event: Event, epoch: int,
+def _observation_tallies(setup: AbbeySetup, timeline: Timeline, event: Event, epoch: int,
                          players: dict[str, int], card_index: dict[str, int]) -> list[Tally]:
-    """Tallies stated by ``count`` and ``show``-by-traits events."""
+    """Tallies stated by ``count`` and ``show``-by-traits events, each with its complement.
+
+    The complement (the cards without the traits, out of the hand's size) is
+    redundant; it lets propagation see that a hand is full of the others.
+    """
     if event.type not in ("count", "show") or "traits" not in event.fields:
         return []
     traits = event.get("traits")
     cards = frozenset(card_index[c.id] for c in setup.deck.cards if c.has_traits(traits))
     holder = players[event.get("player")]
     lo, hi = (event.get("n"), event.get("n")) if event.type == "count" else (1, INFINITY)
-    return [Tally("at", epoch, holder, holder, cards, lo, hi, line=event.line)]
+    size = timeline.sizes[epoch][holder]
+    others = frozenset(range(len(setup.deck))) - cards
+    return [Tally("at", epoch, holder, holder, cards, lo, hi, line=event.line),
+            Tally("at", epoch, holder, holder, others, max(0, size - hi), size - lo,
+                  line=event.line, redundant=True)]

@@ -10,19 +10,27 @@ complete history) but not complete: the engines decide the rest.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from deduce.games.abbey.model import Model
 
 
-def propagate(model: Model) -> bool:
-    """Narrow ``model``'s domains in place; False when some tally or domain cannot be met."""
+def propagate(model: Model, changed: Iterable[int] | None = None) -> bool:
+    """Narrow ``model``'s domains in place; False when some tally or domain cannot be met.
+
+    With ``changed``, only those cards' domains were narrowed since the model
+    was last propagated, and only their tallies are looked at first.
+    """
     domains, tallies = model.domains, model.tallies
-    if not all(domain.prune() for domain in domains):
+    by_card = model.tallies_of()
+    if changed is None:
+        queue = list(range(len(tallies)))
+        cards: Iterable[int] = range(len(domains))
+    else:
+        cards = list(changed)
+        queue = sorted({j for c in cards for j in by_card[c]})
+    if not all(domains[c].prune() for c in cards):
         return False
-    by_card: list[list[int]] = [[] for _ in domains]
-    for j, tally in enumerate(tallies):
-        for c in tally.cards:
-            by_card[c].append(j)
-    queue = list(range(len(tallies)))
     queued = set(queue)
     while queue:
         j = queue.pop()
