@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from deduce.games.abbey.count import count_histories
 from deduce.games.abbey.model import build_model
+from deduce.games.abbey.search import find_history
 from deduce.games.abbey.setup import AbbeySetup
 from deduce.games.abbey.timeline import TRANSFERS, Timeline
 from deduce.logs.model import Event
@@ -25,7 +25,7 @@ from deduce.logs.model import Event
 def has_history(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
                 skip: frozenset[int] = frozenset()) -> bool:
     """Whether some complete history agrees with every event not on a ``skip`` line."""
-    return count_histories(build_model(setup, timeline, events, skip)).total > 0
+    return find_history(build_model(setup, timeline, events, skip)) is not None
 
 
 @dataclass(frozen=True)

@@ -42,13 +42,14 @@ class Counts:
 
 
 def count_histories(model: Model, methods: Sequence[str] = METHODS,
-                    max_slices: int | None = None) -> Counts | None:
+                    max_slices: int | None = None, deadline: float | None = None
+                    ) -> Counts | None:
     """Count the histories of ``model`` (a copy is narrowed first; the argument is untouched).
 
     ``methods`` run in turns, one slice of work at a time, the one that has
-    used the least time going next; the first to finish answers. With
-    ``max_slices``, None comes back when no method has finished after that
-    many slices in all.
+    used the least time going next; the first to finish answers. None comes
+    back when no method has finished after ``max_slices`` slices in all, or
+    by ``deadline`` (a :func:`time.perf_counter` reading).
     """
     model = model.copy()
     if not propagate(model):
@@ -56,15 +57,16 @@ def count_histories(model: Model, methods: Sequence[str] = METHODS,
     tallies = [t for t in model.tallies if not t.redundant]
     start = {"cards": lambda: count_by_cards(model.domains, tallies),
              "epochs": lambda: count_by_epochs(model.domains, tallies, model.timeline)}
-    found = _race([start[m]() for m in methods], max_slices)
+    found = _race([start[m]() for m in methods], max_slices, deadline)
     return None if found is None else Counts(*found)
 
 
-def _race(runs: list[Generator], max_slices: int | None):
+def _race(runs: list[Generator], max_slices: int | None, deadline: float | None):
     """Advance whichever generator has used the least time; the value of the first to finish."""
     spent = [0.0] * len(runs)
     slices = 0
-    while max_slices is None or slices < max_slices:
+    while ((max_slices is None or slices < max_slices)
+           and (deadline is None or perf_counter() < deadline)):
         i = spent.index(min(spent))
         start = perf_counter()
         try:

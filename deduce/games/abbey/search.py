@@ -66,16 +66,19 @@ def _branch(model: Model) -> tuple[int, int] | None:
 
 
 def closure(model: Model, witnesses: Iterable[Sequence[Path]] = (),
-            rng: random.Random | None = None) -> list[set[int]] | None:
+            covered: Sequence[set[int]] = (), rng: random.Random | None = None
+            ) -> list[set[int]] | None:
     """Each card's possible current holders, or None when no history exists.
 
-    ``witnesses`` are known complete histories of ``model``; they spare the
-    search every pair they cover.
+    ``witnesses`` are known complete histories of ``model`` and ``covered``
+    (card by card) current holders already seen in some complete history;
+    they spare the search every pair they cover.
     """
     base = model.copy()
     if not propagate(base):
         return None
-    possible: list[set[int]] = [set() for _ in base.domains]
+    possible: list[set[int]] = [set(holders) for holders in covered] or [
+        set() for _ in base.domains]
     for history in witnesses:
         _cover(possible, history)
     if not any(possible):
@@ -100,3 +103,14 @@ def _cover(possible: list[set[int]], history: Sequence[Path]) -> None:
     """Mark every card's current holder in ``history`` as possible."""
     for card, path in enumerate(history):
         possible[card].add(path[-1])
+
+
+def is_history(model: Model, history: Sequence[Path]) -> bool:
+    """Whether ``history`` (a path per card) lies in every domain and meets every tally."""
+    for domain, path in zip(model.domains, history, strict=True):
+        if any(h not in nodes for h, nodes in zip(path, domain.nodes, strict=True)):
+            return False
+        if any((path[t - 1], path[t]) not in step for t, step in enumerate(domain.steps, 1)):
+            return False
+    return all(tally.lo <= sum(1 for c in tally.cards if tally.hit(history[c])) <= tally.hi
+               for tally in model.tallies)

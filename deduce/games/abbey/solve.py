@@ -1,9 +1,17 @@
-"""Solve an Abbey log: culprit candidates, current holders, exact probabilities, conflicts."""
+"""Solve an Abbey log: culprit candidates, current holders, probabilities, conflicts.
+
+Probabilities are exact unless a time budget is given and the exact count
+does not finish within its share of it; then they are estimated by
+:mod:`sample` (``exact`` false, with ``error``), while the candidate sets
+stay exact: they come from the complete search of :mod:`search`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from random import Random
+from time import perf_counter
 from typing import Any
 
 from deduce.errors import DeduceError
@@ -12,25 +20,38 @@ from deduce.games.abbey.count import count_histories
 from deduce.games.abbey.csp import CspEngine
 from deduce.games.abbey.deck import Deck
 from deduce.games.abbey.explain import explain_conflict
-from deduce.games.abbey.model import build_model
+from deduce.games.abbey.model import Model, build_model
+from deduce.games.abbey.propagate import propagate
+from deduce.games.abbey.sample import sample_holders
+from deduce.games.abbey.search import closure, find_history
 from deduce.games.abbey.setup import AbbeySetup, setup_from_header
 from deduce.games.abbey.timeline import CULPRIT, build_timeline
 from deduce.logs.model import GameLog
 
 ENGINES = ("count", "csp")
+#: Share of the time budget given to the exact count before estimating instead.
+EXACT_SHARE = 0.6
+#: Independent Markov chains behind an estimate.
+CHAINS = 4
 
 
 @dataclass(frozen=True)
 class AbbeySolution:
-    """What can still be true. Probabilities are exact fractions; zero entries are left out."""
+    """What can still be true; impossible entries are left out.
+
+    Probabilities are exact fractions, or floats within ``error`` of the
+    truth (95% confidence) when ``exact`` is false; an entry that is possible
+    is present even when its estimate is zero.
+    """
 
     setup: AbbeySetup
     consistent: bool
-    culprit: dict[str, Fraction] = field(default_factory=dict)
-    holders: dict[str, dict[str, Fraction]] = field(default_factory=dict)
+    culprit: dict[str, Fraction | float] = field(default_factory=dict)
+    holders: dict[str, dict[str, Fraction | float]] = field(default_factory=dict)
     conflict: tuple[int, ...] = ()
     explanation: tuple[str, ...] = ()
     exact: bool = True
+    error: float = 0.0
 
     @property
     def candidates(self) -> list[str]:
@@ -43,41 +64,77 @@ class AbbeySolution:
         if not self.consistent:
             return {"game": "abbey", "consistent": False, "exact": self.exact,
                     "conflict": list(self.conflict)}
-        return {
-            "game": "abbey", "consistent": True, "exact": self.exact,
-            "culprit": {"candidates": self.candidates,
-                        "probabilities": {c: float(self.culprit[c]) for c in self.candidates}},
-            "holders": {card: {h: float(p) for h, p in row.items()}
-                        for card, row in self.holders.items()},
-        }
+        out: dict[str, Any] = {"game": "abbey", "consistent": True, "exact": self.exact}
+        if not self.exact:
+            out["error"] = round(self.error, 6)
+        out["culprit"] = {"candidates": self.candidates,
+                          "probabilities": {c: float(self.culprit[c]) for c in self.candidates}}
+        out["holders"] = {card: {h: float(p) for h, p in row.items()}
+                          for card, row in self.holders.items()}
+        return out
 
 
-def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "count") -> AbbeySolution:
+def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "count",
+                budget: float | None = None, seed: int = 0) -> AbbeySolution:
     """Solve a validated abbey log.
 
     ``engine`` picks how candidates are closed: ``count`` reads them off the
     exact counts; ``csp`` searches python-constraint solutions and checks that
-    they agree with the counts.
+    they agree with the counts (it always counts exactly). With ``budget``
+    (seconds), the exact count gets part of it and, if it cannot finish,
+    the probabilities are estimated (seeded by ``seed``) until the budget is
+    spent; the exact closure may take longer.
     """
     if engine not in ENGINES:
         raise DeduceError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
     setup = setup_from_header(log.header, log.path, deck)
     timeline = build_timeline(setup, log.events, log.path)
     model = build_model(setup, timeline, log.events)
-    counts = count_histories(model)
-    if engine == "csp":
+    start = perf_counter()
+    exact_until = None if budget is None or engine == "csp" else start + budget * EXACT_SHARE
+    counts = count_histories(model, deadline=exact_until)
+    if counts is None:
+        solution = _estimate(setup, model, start + (budget or 0), seed)
+        if solution is not None:
+            return solution
+    elif engine == "csp":
         _check_agreement(CspEngine(model).closure(), counts.holders, log.path)
-    if not counts.total:
+    if counts is None or not counts.total:
         conflict = minimal_conflict(setup, timeline, log.events)
         explanation = explain_conflict(setup, log.events, conflict.lines, conflict.transfers)
         return AbbeySolution(setup, False, conflict=conflict.lines, explanation=tuple(explanation))
-    names = timeline.holders
-    probabilities = counts.probabilities()
+    return _solution(setup, model, counts.probabilities())
+
+
+def _solution(setup: AbbeySetup, model: Model, probabilities: list[dict[int, Fraction | float]],
+              error: float | None = None) -> AbbeySolution:
+    """The solution object from each card's current-holder probabilities."""
+    names = model.timeline.holders
     holders = {card: {names[h]: p for h, p in row.items()}
                for card, row in zip(setup.deck.ids, probabilities)}
     culprit = {card: row[CULPRIT] for card, row in zip(setup.deck.ids, probabilities)
                if CULPRIT in row}
-    return AbbeySolution(setup, True, culprit, holders)
+    if error is None:
+        return AbbeySolution(setup, True, culprit, holders)
+    return AbbeySolution(setup, True, culprit, holders, exact=False, error=error)
+
+
+def _estimate(setup: AbbeySetup, model: Model, deadline: float, seed: int) -> AbbeySolution | None:
+    """Exact candidates with estimated probabilities; None when no history exists."""
+    base = model.copy()
+    if not propagate(base):
+        return None
+    rng = Random(seed)
+    starts = [find_history(base, Random(rng.random())) for _ in range(CHAINS)]
+    if starts[0] is None:
+        return None
+    found = sample_holders(base, starts, seed, deadline=deadline)
+    possible = closure(base, covered=[set(row) for row in found.probabilities])
+    assert possible is not None  # a history was found above
+    probabilities: list[dict[int, Fraction | float]] = [
+        {h: found.probabilities[card].get(h, 0.0) for h in sorted(holders)}
+        for card, holders in enumerate(possible)]
+    return _solution(setup, model, probabilities, found.error)
 
 
 def _check_agreement(closure: list[set[int]] | None, counted: tuple[dict[int, int], ...],
