@@ -42,9 +42,15 @@ def cli() -> None:
 @click.option("--engine", type=click.Choice(ENGINES), default="count", show_default=True,
               help="count: exact counting; csp: python-constraint search, checked against it.")
 @click.option("--hard", is_flag=True, help="Ignore soft (behaviour) events.")
+@click.option("--budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+              help="Time for exact probabilities; past it they are estimated (candidates "
+                   "stay exact). Default: no limit, always exact.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the estimate's random moves (with --budget).")
 @output_options
-def solve(log: str, deck_file: str | None, engine: str, hard: bool, output: str) -> None:
-    """Solve LOG (canonical JSON Lines or line syntax): candidates and exact probabilities.
+def solve(log: str, deck_file: str | None, engine: str, hard: bool, budget: float | None,
+          seed: int, output: str) -> None:
+    """Solve LOG (canonical JSON Lines or line syntax): candidates and probabilities.
 
     Exits with status 3 when the log contradicts itself.
     """
@@ -53,7 +59,7 @@ def solve(log: str, deck_file: str | None, engine: str, hard: bool, output: str)
     game_log = read_log(log, deck)
     if game_log.header.game != "abbey":
         raise DeduceError(f"{log}: solving {game_log.header.game} logs is not supported yet")
-    solution = solve_abbey(game_log, deck, engine)
+    solution = solve_abbey(game_log, deck, engine, budget=budget, seed=seed)
     emit(output, solution.to_json(), abbey_report.tables(solution))
     if not solution.consistent:
         sys.exit(EXIT_INCONSISTENT)

@@ -503,3 +503,18 @@ def test_directory_gives_one_line(tmp_path):
     done = console("solve", "logs", cwd=tmp_path)
     assert done.returncode == 1
     assert len(done.stderr.splitlines()) == 1, done.stderr
+
+
+def test_budget_past_which_probabilities_are_estimated(tmp_path, runner):
+    log = put(tmp_path, "g.log", GAME4)
+    exact = json.loads(run(runner, "solve", log, "--json").stdout)
+    quick = json.loads(run(runner, "solve", log, "--json", "--budget", "0").stdout)
+    assert exact["exact"] is True and "error" not in exact
+    assert quick["exact"] is False and 0 < quick["error"] <= 1
+    assert set(quick["culprit"]["candidates"]) == set(exact["culprit"]["candidates"])
+    assert {c: set(row) for c, row in quick["holders"].items()} == {
+        c: set(row) for c, row in exact["holders"].items()}
+    table = run(runner, "solve", log, "--budget", "0", "--seed", "3").stdout
+    assert "probabilities estimated, within" in table
+    assert json.loads(run(runner, "solve", log, "--json", "--budget", "60").stdout) == exact
+    run(runner, "solve", log, "--budget", "-1", code=2)

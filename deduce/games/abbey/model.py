@@ -16,9 +16,11 @@ tally
     ``holder`` at epoch ``time`` (kind ``at``), or moves ``holder -> dest`` at
     transfer ``time`` (kind ``move``), lies in ``[lo, hi]``. The deal and the
     transfers are structural tallies (``line is None``); ``count`` and
-    ``show``-by-traits observations are tallies with their line. Structural
-    tallies marked ``redundant`` (every holder's size at every later epoch)
-    follow from the others; they only strengthen propagation.
+    ``show``-by-traits observations are tallies with their line. Tallies
+    marked ``redundant`` (every holder's size at every later epoch, and each
+    observation's complement: the hand's other cards) follow from the
+    others; they only strengthen propagation and search, and counting and
+    sampling leave them out.
 unary fact
     An observation about one card (``has``, ``lacks``, ``hand``, a known
     transferred card, ``gave``/``got``, accusations, ``culprit``), applied
@@ -117,6 +119,85 @@ class Domain:
             else:
                 self.steps[tally.time - 1].discard(edge)
 
+    def narrow(self, tally: Tally, value: bool) -> list[int] | None:
+        """:meth:`force`, then keep the domain path-consistent by local sweeps.
+
+        Returns the layers that changed (epoch ``e`` is layer ``e``, transfer
+        ``t`` layer ``epochs + t - 1``), or None when no path is left. The
+        domain must have been pruned before.
+        """
+        nodes, steps = self.nodes, self.steps
+        epochs = len(nodes)
+        if tally.kind == "at":
+            before = len(nodes[tally.time])
+            self.force(tally, value)
+            if not nodes[tally.time]:
+                return None
+            if len(nodes[tally.time]) == before:
+                return []
+            changed = [tally.time]
+            ok = (self._sweep_forward(tally.time, changed)
+                  and self._sweep_backward(tally.time, changed))
+            return changed if ok else None
+        t = tally.time
+        before = len(steps[t - 1])
+        self.force(tally, value)
+        if len(steps[t - 1]) == before:
+            return []
+        changed = [epochs + t - 1]
+        ok = True
+        targets = {b for _, b in steps[t - 1]}
+        if not targets >= nodes[t]:
+            nodes[t] &= targets
+            changed.append(t)
+            ok = bool(nodes[t]) and self._sweep_forward(t, changed)
+        sources = {a for a, _ in steps[t - 1]}
+        if ok and not sources >= nodes[t - 1]:
+            nodes[t - 1] &= sources
+            changed.append(t - 1)
+            ok = bool(nodes[t - 1]) and self._sweep_backward(t - 1, changed)
+        return changed if ok else None
+
+    def _sweep_forward(self, epoch: int, changed: list[int]) -> bool:
+        """The holders at ``epoch`` shrank: drop what they no longer reach, epoch after epoch."""
+        nodes, steps = self.nodes, self.steps
+        epochs = len(nodes)
+        for e in range(epoch, epochs - 1):
+            step, source, after = steps[e], nodes[e], nodes[e + 1]
+            kept = {(a, b) for a, b in step if a in source}
+            if len(kept) == len(step):
+                return True
+            step.intersection_update(kept)
+            changed.append(epochs + e)
+            targets = {b for _, b in kept}
+            if targets >= after:
+                return True
+            after &= targets
+            changed.append(e + 1)
+            if not after:
+                return False
+        return True
+
+    def _sweep_backward(self, epoch: int, changed: list[int]) -> bool:
+        """The holders at ``epoch`` shrank: drop what no longer reaches them, epoch before epoch."""
+        nodes, steps = self.nodes, self.steps
+        epochs = len(nodes)
+        for e in range(epoch, 0, -1):
+            step, target, before = steps[e - 1], nodes[e], nodes[e - 1]
+            kept = {(a, b) for a, b in step if b in target}
+            if len(kept) == len(step):
+                return True
+            step.intersection_update(kept)
+            changed.append(epochs + e - 1)
+            sources = {a for a, _ in kept}
+            if sources >= before:
+                return True
+            before &= sources
+            changed.append(e - 1)
+            if not before:
+                return False
+        return True
+
     def paths(self) -> list[tuple[int, ...]]:
         """Every path of the domain, explicitly (exponential: for small domains and tests)."""
         partial = [(h,) for h in sorted(self.nodes[0])]
@@ -133,7 +214,7 @@ class Model:
     timeline: Timeline
     domains: list[Domain]
     tallies: list[Tally]
-    _tallies_of: tuple[list[list[int]], tuple[Tally, ...]] | None = field(
+    _tallies_of: tuple[list[list[list[int]]], list[Tally], int] | None = field(
         default=None, repr=False, compare=False)
 
     @property
@@ -142,22 +223,28 @@ class Model:
         return self.setup.deck.ids
 
     def copy(self) -> Model:
-        """A copy whose domains can be narrowed without touching this one."""
-        twin = Model(self.setup, self.timeline, [d.copy() for d in self.domains],
-                     list(self.tallies))
+        """A copy whose domains can be narrowed without touching this one (tallies are shared)."""
+        twin = Model(self.setup, self.timeline, [d.copy() for d in self.domains], self.tallies)
         twin._tallies_of = self._tallies_of
         return twin
 
-    def tallies_of(self) -> list[list[int]]:
-        """For each card, the indices of the tallies it may count in (cached)."""
+    def tallies_of(self) -> list[list[list[int]]]:
+        """Card by card, layer by layer, the tallies the card may count in (cached).
+
+        Layer ``e`` is the card's holder at epoch ``e`` (``at`` tallies at that
+        time), layer ``epochs + t - 1`` its step at transfer ``t`` (``move``
+        tallies), so that a narrowed layer wakes only the tallies it can change.
+        """
         cached = self._tallies_of
-        if (cached is None or len(cached[1]) != len(self.tallies)
-                or not all(a is b for a, b in zip(cached[1], self.tallies))):
-            by_card: list[list[int]] = [[] for _ in self.domains]
+        if cached is None or cached[1] is not self.tallies or cached[2] != len(self.tallies):
+            epochs = self.timeline.last_epoch + 1
+            layers = 2 * epochs - 1
+            by_card: list[list[list[int]]] = [[[] for _ in range(layers)] for _ in self.domains]
             for j, tally in enumerate(self.tallies):
+                layer = tally.time if tally.kind == "at" else epochs + tally.time - 1
                 for c in tally.cards:
-                    by_card[c].append(j)
-            self._tallies_of = (by_card, tuple(self.tallies))
+                    by_card[c][layer].append(j)
+            self._tallies_of = (by_card, self.tallies, len(self.tallies))
         return self._tallies_of[0]
 
 

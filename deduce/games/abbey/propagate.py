@@ -10,50 +10,82 @@ complete history) but not complete: the engines decide the rest.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 
-from deduce.games.abbey.model import Model
+from deduce.games.abbey.model import Domain, Model, Tally
 
 
-def propagate(model: Model, changed: Iterable[int] | None = None) -> bool:
-    """Narrow ``model``'s domains in place; False when some tally or domain cannot be met.
-
-    With ``changed``, only those cards' domains were narrowed since the model
-    was last propagated, and only their tallies are looked at first.
-    """
-    domains, tallies = model.domains, model.tallies
-    by_card = model.tallies_of()
-    if changed is None:
-        queue = list(range(len(tallies)))
-        cards: Iterable[int] = range(len(domains))
-    else:
-        cards = list(changed)
-        queue = sorted({j for c in cards for j in by_card[c]})
-    if not all(domains[c].prune() for c in cards):
+def propagate(model: Model) -> bool:
+    """Narrow ``model``'s domains in place; False when some tally or domain cannot be met."""
+    if not all(domain.prune() for domain in model.domains):
         return False
+    return _fixpoint(model, list(range(len(model.tallies))))
+
+
+def restrict(model: Model, card: int, epoch: int, holder: int,
+             blame: list[int] | None = None) -> bool:
+    """Put ``card`` at ``holder`` at ``epoch`` in a propagated model, and propagate.
+
+    Only the tallies of the layers that changed are looked at first. A tally
+    found impossible gains one in ``blame`` (indexed like the tallies).
+    """
+    test = Tally("at", epoch, holder, holder, frozenset(), 0, 0)
+    changed = model.domains[card].narrow(test, True)
+    if changed is None:
+        return False
+    return _fixpoint(model, _woken(model, card, changed), blame)
+
+
+def _woken(model: Model, card: int, layers: list[int]) -> list[int]:
+    """The tallies of the card's changed layers."""
+    by_layer = model.tallies_of()[card]
+    return [j for layer in layers for j in by_layer[layer]]
+
+
+def _fixpoint(model: Model, queue: list[int], blame: list[int] | None = None) -> bool:
+    """Revise the queued tallies, and those of every card they narrow, until nothing changes."""
+    domains, tallies = model.domains, model.tallies
     queued = set(queue)
     while queue:
         j = queue.pop()
         queued.discard(j)
         tally = tallies[j]
-        able = [c for c in tally.cards if domains[c].can(tally)]
-        bound = {c for c in able if domains[c].must(tally)}
-        if len(able) < tally.lo or len(bound) > tally.hi:
+        able, loose = _able(tally, domains)
+        if len(able) < tally.lo or len(able) - len(loose) > tally.hi:
+            if blame is not None:
+                blame[j] += 1
             return False
-        if len(able) == len(bound):
+        if not loose:
             continue
         if len(able) == tally.lo:
-            changed, value = [c for c in able if c not in bound], True
-        elif len(bound) == tally.hi:
-            changed, value = [c for c in able if c not in bound], False
+            changed, value = loose, True
+        elif len(able) - len(loose) == tally.hi:
+            changed, value = loose, False
         else:
             continue
         for c in changed:
-            domains[c].force(tally, value)
-            if not domains[c].prune():
+            layers = domains[c].narrow(tally, value)
+            if layers is None:
+                if blame is not None:
+                    blame[j] += 1
                 return False
-            for k in by_card[c]:
+            for k in _woken(model, c, layers):
                 if k not in queued:
                     queued.add(k)
                     queue.append(k)
     return True
+
+
+def _able(tally: Tally, domains: Sequence[Domain]) -> tuple[list[int], list[int]]:
+    """The tally's cards that can pass its location test, and those of them that need not.
+
+    The same as :meth:`Domain.can` and :meth:`Domain.must`, inlined: this is
+    the innermost loop of every search.
+    """
+    if tally.kind == "at":
+        e, holder = tally.time, tally.holder
+        able = [c for c in tally.cards if holder in domains[c].nodes[e]]
+        return able, [c for c in able if len(domains[c].nodes[e]) > 1]
+    t, edge = tally.time - 1, (tally.holder, tally.dest)
+    able = [c for c in tally.cards if edge in domains[c].steps[t]]
+    return able, [c for c in able if len(domains[c].steps[t]) > 1]

@@ -15,17 +15,27 @@ def candidate_table(solution: AbbeySolution) -> Table:
     for cid in solution.candidates:
         card = deck.card(cid)
         traits = " ".join(t for t in TRAITS if t in card.traits)
-        rows.append([cid, card.name, traits, percent(solution.culprit[cid])])
+        rows.append([cid, card.name, traits, _shown(solution.culprit, cid)])
     title = f"Culprit: {len(rows)} candidate{'s' if len(rows) != 1 else ''}"
+    if not solution.exact:
+        title += (f" (exact; probabilities estimated, within {100 * solution.error:.1f} points"
+                  " at 95% confidence)")
     return Table(title, ["card", "name", "traits", "probability"], rows)
 
 
 def holder_table(solution: AbbeySolution) -> Table:
     """Every card against every possible current holder (blank: impossible)."""
     names = holder_names(solution.setup)
-    rows = [[cid, *(percent(solution.holders[cid].get(h, 0)) for h in names)]
+    rows = [[cid, *(_shown(solution.holders[cid], h) for h in names)]
             for cid in solution.setup.deck.ids]
     return Table("Who holds each card now", ["card", *names], rows)
+
+
+def _shown(row: dict, key: str) -> str:
+    """A cell: blank when impossible; a possible case never reads as blank, even estimated at 0."""
+    if key not in row:
+        return ""
+    return percent(row[key]) or "~0%"
 
 
 def conflict_table(solution: AbbeySolution) -> Table:

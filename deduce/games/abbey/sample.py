@@ -146,7 +146,8 @@ class Chain:
             layer: dict[State, int] = {}
             if all(a == b for a, b in moves):
                 for s, w in layers[-1].items():
-                    if self._ok(block, t, s, need):
+                    if (all((h, h) in self.steps[c][t - 1] for h, c in zip(s, block))
+                            and self._ok(block, t, s, need)):
                         layer[s] = w
                 links.append(None)
             else:

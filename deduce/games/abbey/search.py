@@ -16,7 +16,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from deduce.games.abbey.model import Model
-from deduce.games.abbey.propagate import propagate
+from deduce.games.abbey.propagate import propagate, restrict
 
 Path = tuple[int, ...]
 History = list[Path]
@@ -30,39 +30,83 @@ def find_history(model: Model, rng: random.Random | None = None) -> History | No
     model = model.copy()
     if not propagate(model):
         return None
-    return _search(model, rng)
+    return _Search(model, rng).run(model)
 
 
-def _search(model: Model, rng: random.Random | None) -> History | None:
-    """Depth-first search below a propagated model."""
-    choice = _branch(model)
-    if choice is None:
-        return [tuple(next(iter(nodes)) for nodes in d.nodes) for d in model.domains]
-    card, epoch = choice
-    values = sorted(model.domains[card].nodes[epoch])
-    if rng is not None:
-        rng.shuffle(values)
-    for holder in values:
-        trial = model.copy()
-        trial.domains[card].nodes[epoch] = {holder}
-        if propagate(trial, [card]):
-            found = _search(trial, rng)
-            if found is not None:
-                return found
-    return None
+class _Limit(Exception):
+    """A search run used up its node allowance; the next run starts over with a larger one."""
 
 
-def _branch(model: Model) -> tuple[int, int] | None:
-    """(card, epoch) to branch on: the undecided card with fewest options, its first open epoch."""
-    best, best_size = None, 0
-    for card, domain in enumerate(model.domains):
-        size = sum(len(nodes) for nodes in domain.nodes)
-        if size > len(domain.nodes) and (best is None or size < best_size):
-            best, best_size = card, size
-    if best is None:
+class _Search:
+    """Depth-first search with failure-weighted branching and restarts.
+
+    Each tally that makes propagation fail gains weight; the next card to
+    branch on is the one with the fewest options per unit of weight of its
+    tallies (``dom/wdeg``), so the search turns first to the cards behind
+    the contradictions it has met. A run that exceeds its node allowance
+    starts over, keeping the weights, with an allowance half as large again;
+    a run that ends within its allowance is complete, so the search is too.
+    """
+
+    FIRST_ALLOWANCE = 64
+
+    def __init__(self, model: Model, rng: random.Random | None) -> None:
+        self.rng = rng or random.Random(0)
+        self.shuffle = rng is not None
+        self.weights = [0] * len(model.tallies)
+        self.of_card = [sorted({j for layer in layers for j in layer})
+                        for layers in model.tallies_of()]
+        self.left = 0
+        self.guide: Sequence[Path] | None = None
+
+    def run(self, model: Model) -> History | None:
+        """Restart with growing allowances until a run ends within its own."""
+        allowance = self.FIRST_ALLOWANCE
+        while True:
+            self.left = allowance
+            try:
+                return self._dive(model)
+            except _Limit:
+                allowance += allowance // 2
+                self.shuffle = True
+
+    def _dive(self, model: Model) -> History | None:
+        """Depth-first search below a propagated model."""
+        self.left -= 1
+        if self.left < 0:
+            raise _Limit
+        choice = self._branch(model)
+        if choice is None:
+            return [tuple(next(iter(nodes)) for nodes in d.nodes) for d in model.domains]
+        card, epoch = choice
+        values = sorted(model.domains[card].nodes[epoch])
+        if self.shuffle:
+            self.rng.shuffle(values)
+        if self.guide is not None and self.guide[card][epoch] in values:
+            values.remove(self.guide[card][epoch])
+            values.insert(0, self.guide[card][epoch])
+        for holder in values:
+            trial = model.copy()
+            if restrict(trial, card, epoch, holder, self.weights):
+                found = self._dive(trial)
+                if found is not None:
+                    return found
         return None
-    nodes = model.domains[best].nodes
-    return best, next(e for e, n in enumerate(nodes) if len(n) > 1)
+
+    def _branch(self, model: Model) -> tuple[int, int] | None:
+        """(card, epoch) to branch on: fewest options per weight, its widest epoch."""
+        best, best_score = None, 0.0
+        weights = self.weights
+        for card, domain in enumerate(model.domains):
+            options = sum(len(nodes) for nodes in domain.nodes) - len(domain.nodes)
+            if options:
+                score = options / (1 + sum(weights[j] for j in self.of_card[card]))
+                if best is None or score < best_score:
+                    best, best_score = card, score
+        if best is None:
+            return None
+        nodes = model.domains[best].nodes
+        return best, max(range(len(nodes)), key=lambda e: (len(nodes[e]), -e))
 
 
 def closure(model: Model, witnesses: Iterable[Sequence[Path]] = (),
@@ -79,23 +123,26 @@ def closure(model: Model, witnesses: Iterable[Sequence[Path]] = (),
         return None
     possible: list[set[int]] = [set(holders) for holders in covered] or [
         set() for _ in base.domains]
-    for history in witnesses:
+    known = list(witnesses)
+    for history in known:
         _cover(possible, history)
-    if not any(possible):
-        first = _search(base, rng)
-        if first is None:
+    search = _Search(base, rng)
+    search.guide = known[0] if known else None
+    if search.guide is None:
+        search.guide = search.run(base)
+        if search.guide is None:
             return None
-        _cover(possible, first)
+        _cover(possible, search.guide)
     for card, domain in enumerate(base.domains):
         for holder in sorted(domain.nodes[-1] - possible[card]):
             if holder in possible[card]:
                 continue
             narrowed = base.copy()
-            narrowed.domains[card].nodes[-1] = {holder}
-            if propagate(narrowed, [card]):
-                found = _search(narrowed, rng)
+            if restrict(narrowed, card, len(domain.nodes) - 1, holder, search.weights):
+                found = search.run(narrowed)
                 if found is not None:
                     _cover(possible, found)
+                    search.guide = found
     return possible
 
 
