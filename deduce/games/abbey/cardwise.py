@@ -150,38 +150,40 @@ class _Counter:
             layer = nxt
         return [(inc, h, ways) for (inc, h), ways in layer.items()]
 
-    def _checks(self, i: int, kept, domains) -> tuple[list, int]:
-        """After card ``i``: (field, shift, least stored, most stored) bounds, and the closing mask.
+    def _checks(self, i: int, kept, domains) -> tuple[int, int, int]:
+        """After card ``i``: (upper bias, lower bounds, closing mask), all packed like states.
 
         Closing tallies (card ``i`` is their last) must have reached their
         minimum; open ones must still be able to reach their range with the
-        cards left.
+        cards left. Both tests run on every field at once: adding the
+        *upper bias* ``hi - most`` to a field carries into its guard bit
+        exactly when its value passed ``most``; subtracting the packed
+        *lower bounds* from the state with every guard bit set clears a
+        field's guard bit exactly when its value is under ``least``.
         """
-        bounds, closing = [], 0
+        upper = lower = closing = 0
         for j, (lo, hi, able, tally) in enumerate(kept):
             if not able[0] <= i <= able[-1]:
                 continue
             later = [k for k in able if k > i]
             must = sum(domains[self.order[k]].must(tally) for k in later)
             least, most = lo - len(later), hi - must
-            if least > 0 or most < hi:
-                bounds.append((self.field[j], self.shift[j], least + self.offset[j],
-                               most + self.offset[j]))
+            if most < hi:  # past -1 no value fits; a larger bias could carry out of the field
+                upper |= (hi - max(most, -1)) << self.shift[j]
+            if least > 0:
+                lower |= (least + self.offset[j]) << self.shift[j]
             if not later:
                 closing |= self.field[j] << self.shift[j]
-        return bounds, closing
+        return upper, lower, closing
 
     def _advance(self, i: int, state: int) -> list[tuple[int, int, int]]:
         """Card ``i`` applied to a state: [(next state, final holder, ways)]."""
-        bounds, closing = self.checks[i]
+        upper, lower, closing = self.checks[i]
         guard = self.guard
         out = []
         for inc, holder, ways in self.effects[i]:
             new = state + inc
-            if new & guard:
-                continue
-            if any(not least <= (new >> shift) & field <= most
-                   for field, shift, least, most in bounds):
+            if (new | (new + upper)) & guard or ((new | guard) - lower) & guard != guard:
                 continue
             out.append((new & ~closing, holder, ways))
         return out

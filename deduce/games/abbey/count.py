@@ -19,11 +19,13 @@ from fractions import Fraction
 from time import perf_counter
 
 from deduce.games.abbey.cardwise import count_by_cards
-from deduce.games.abbey.epochwise import count_by_epochs
+from deduce.games.abbey.epochwise import count_by_epochs, deal_bound
 from deduce.games.abbey.model import Model
 from deduce.games.abbey.propagate import propagate
 
 METHODS = ("cards", "epochs")
+#: Past this many possible deal matrices, the epoch-by-epoch method is not raced.
+EPOCH_DEALS = 100_000
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,10 @@ def count_histories(model: Model, methods: Sequence[str] = METHODS,
     """Count the histories of ``model`` (a copy is narrowed first; the argument is untouched).
 
     ``methods`` run in turns, one slice of work at a time, the one that has
-    used the least time going next; the first to finish answers. None comes
+    used the least time going next; the first to finish answers. When there
+    are several, the epoch-by-epoch method is left out once the deal alone
+    could have more than ``EPOCH_DEALS`` matrices: full decks with many
+    kinds of card, where it never wins and its slices grow long. None comes
     back when no method has finished after ``max_slices`` slices in all, or
     by ``deadline`` (a :func:`time.perf_counter` reading).
     """
@@ -55,6 +60,8 @@ def count_histories(model: Model, methods: Sequence[str] = METHODS,
     if not propagate(model):
         return Counts(0, tuple({} for _ in model.domains))
     tallies = [t for t in model.tallies if not t.redundant]
+    if len(methods) > 1 and deal_bound(model.domains, tallies) > EPOCH_DEALS:
+        methods = [m for m in methods if m != "epochs"]
     start = {"cards": lambda: count_by_cards(model.domains, tallies),
              "epochs": lambda: count_by_epochs(model.domains, tallies, model.timeline)}
     found = _race([start[m]() for m in methods], max_slices, deadline)

@@ -61,6 +61,19 @@ def count_by_epochs(domains: Sequence[Domain], tallies: Sequence[Tally],
     return total, tuple(holders)
 
 
+def deal_bound(domains: Sequence[Domain], tallies: Sequence[Tally]) -> int:
+    """An upper bound on the deal matrices this method would go through.
+
+    Each class spreads its cards over the holders its domain allows at the
+    deal, in at most ``C(size + holders - 1, holders - 1)`` ways.
+    """
+    bound = 1
+    for cards in _classes(domains, [t for t in tallies if t.line is not None]):
+        holders = len(domains[cards[0]].nodes[0])
+        bound *= comb(len(cards) + holders - 1, holders - 1)
+    return bound
+
+
 def _counts(domains: Sequence[Domain], tally: Tally, card: int) -> bool:
     """Whether the card is one the tally counts and can satisfy its location test."""
     return card in tally.cards and domains[card].can(tally)
