@@ -74,7 +74,7 @@ def _by_method(method, model):
     return counts
 
 
-@pytest.mark.parametrize("method", ["cards", "epochs"])
+@pytest.mark.parametrize("method", ["cards", "epochs", "paths"])
 @checks
 @given(game=corrupted_games(**TINY))
 def test_each_method_matches_brute_force(method, game):

@@ -1,9 +1,11 @@
 """Exact counting of complete histories, and of each card's current holder.
 
-Two exact methods count the same model, each fast where the other is slow:
-card by card over open tallies (:mod:`cardwise`: many cards, few unseen
-transfers) and epoch by epoch over the counts of interchangeable card classes
-(:mod:`epochwise`: few kinds of card, many transfers, small decks, spectators).
+Three exact methods count the same model, each fast where the others are
+slow: card by card over open tallies (:mod:`cardwise`: few holders, few
+questions), epoch by epoch over the counts of interchangeable card classes
+(:mod:`epochwise`: few kinds of card, many transfers, small decks,
+spectators) and path by path over the classes of unplaced cards
+(:mod:`pathwise`: many holders, few unseen transfers).
 Both are generators that pause after every short slice of work; by default
 they run in turns, the one that has used less time going next, and the first
 to finish gives the answer, so a position costs about twice what the faster
@@ -21,9 +23,10 @@ from time import perf_counter
 from deduce.games.abbey.cardwise import count_by_cards
 from deduce.games.abbey.epochwise import count_by_epochs, deal_bound
 from deduce.games.abbey.model import Model
+from deduce.games.abbey.pathwise import count_by_paths
 from deduce.games.abbey.propagate import propagate
 
-METHODS = ("cards", "epochs")
+METHODS = ("cards", "epochs", "paths")
 #: Past this many possible deal matrices, the epoch-by-epoch method is not raced.
 EPOCH_DEALS = 100_000
 
@@ -63,23 +66,30 @@ def count_histories(model: Model, methods: Sequence[str] = METHODS,
     if len(methods) > 1 and deal_bound(model.domains, tallies) > EPOCH_DEALS:
         methods = [m for m in methods if m != "epochs"]
     start = {"cards": lambda: count_by_cards(model.domains, tallies),
-             "epochs": lambda: count_by_epochs(model.domains, tallies, model.timeline)}
+             "epochs": lambda: count_by_epochs(model.domains, tallies, model.timeline),
+             "paths": lambda: count_by_paths(model.domains, tallies)}
     found = _race([start[m]() for m in methods], max_slices, deadline)
     return None if found is None else Counts(*found)
 
 
 def _race(runs: list[Generator], max_slices: int | None, deadline: float | None):
-    """Advance whichever generator has used the least time; the value of the first to finish."""
+    """Advance whichever generator has used the least time; the value of the first to finish.
+
+    A method that finishes with None declines the model and leaves the race.
+    """
     spent = [0.0] * len(runs)
     slices = 0
-    while ((max_slices is None or slices < max_slices)
-           and (deadline is None or perf_counter() < deadline)):
+    while runs and ((max_slices is None or slices < max_slices)
+                    and (deadline is None or perf_counter() < deadline)):
         i = spent.index(min(spent))
         start = perf_counter()
         try:
             next(runs[i])
         except StopIteration as finished:
-            return finished.value
+            if finished.value is not None:
+                return finished.value
+            del runs[i], spent[i]
+            continue
         spent[i] += perf_counter() - start
         slices += 1
     return None
