@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from constraint import BacktrackingSolver, Constraint, Problem
 
-from deduce.games.abbey.model import Domain, Model, Tally
+from deduce.games.abbey.model import Model, Tally
 from deduce.games.abbey.propagate import propagate
 
 
@@ -74,12 +74,6 @@ class TalliesConstraint(Constraint):
         return hidden
 
 
-def _contains(domain: Domain, path: Sequence[int]) -> bool:
-    """Whether a path lies in a domain."""
-    return (all(h in nodes for h, nodes in zip(path, domain.nodes))
-            and all((path[t - 1], path[t]) in step for t, step in enumerate(domain.steps, 1)))
-
-
 class CspEngine:
     """Closure by python-constraint over a propagated model."""
 
@@ -98,7 +92,7 @@ class CspEngine:
         problem = Problem(BacktrackingSolver(forwardcheck=True))
         for c, paths in enumerate(self.paths):
             domain = self.model.domains[c] if model is None else model.domains[c]
-            values = [i for i, p in enumerate(paths) if model is None or _contains(domain, p)]
+            values = [i for i, p in enumerate(paths) if model is None or domain.contains(p)]
             if not values:
                 return None
             problem.addVariable(c, values)

@@ -198,6 +198,11 @@ class Domain:
                 return False
         return True
 
+    def contains(self, path: Sequence[int]) -> bool:
+        """Whether a path (a holder per epoch) lies in the domain."""
+        return (all(h in nodes for h, nodes in zip(path, self.nodes, strict=True))
+                and all((path[t - 1], path[t]) in step for t, step in enumerate(self.steps, 1)))
+
     def paths(self) -> list[tuple[int, ...]]:
         """Every path of the domain, explicitly (exponential: for small domains and tests)."""
         partial = [(h,) for h in sorted(self.nodes[0])]

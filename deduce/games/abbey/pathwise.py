@@ -89,7 +89,7 @@ class _Plan:
             done = sum(1 for c, p in fixed.items() if c in tally.cards and tally.hit(p))
             self.lo.append(max(tally.lo - done, 0))
             self.hi.append(tally.hi - done)
-        compat = {p: frozenset(c for c in free if _contains(domains[c], p)) for p in paths}
+        compat = {p: frozenset(c for c in free if domains[c].contains(p)) for p in paths}
         hits = {p: [j for j, t in enumerate(tallies) if t.hit(p) and t.cards & compat[p]]
                 for p in paths if compat[p]}
         self.order = _order(list(hits), hits, len(tallies))
@@ -258,12 +258,6 @@ def _paths(domain: Domain, limit: int) -> list[Path]:
         if len(partial) > limit:
             return partial
     return partial
-
-
-def _contains(domain: Domain, path: Path) -> bool:
-    """Whether a path lies in a domain."""
-    return (all(h in nodes for h, nodes in zip(path, domain.nodes))
-            and all((path[t - 1], path[t]) in step for t, step in enumerate(domain.steps, 1)))
 
 
 def _order(paths: list[Path], hits: dict[Path, list[int]], n_tallies: int) -> list[Path]:

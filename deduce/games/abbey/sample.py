@@ -17,7 +17,12 @@ cards each transfer moved), and since the set of histories reachable this
 way is the same from each of its members, the move leaves the uniform
 distribution invariant. A small dynamic program over the epochs counts the
 block's consistent recombinations (at most the block size factorial per
-epoch) and draws one.
+epoch) and draws one. Blocks are drawn at random, or two cards from each of
+two hands at a random epoch (a choice whose chance depends only on the
+block's flow and the public sizes, so it stays symmetric). Most moves are
+cheaper: two cards swap whole paths, or their futures where they share a
+holder, and the move is kept when the history stays consistent (a
+Metropolis step with a symmetric proposal).
 
 Several independent chains start from different witnesses (histories found
 by :mod:`search`); the estimate is their mean, and the error bound a 95%
@@ -59,6 +64,7 @@ class Chain:
     def __init__(self, model: Model, start: Sequence[Path], rng: random.Random) -> None:
         self.rng = rng
         self.paths = list(start)
+        self.domains = model.domains
         self.nodes = [d.nodes for d in model.domains]
         self.steps = [d.steps for d in model.domains]
         self.free = [c for c, d in enumerate(model.domains)
@@ -118,7 +124,7 @@ class Chain:
         if e >= 0 and a[e] != b[e]:
             return None
         drawn = [b, a] if e < 0 else [a[:e + 1] + b[e + 1:], b[:e + 1] + a[e + 1:]]
-        if not all(self._fits(c, p) for c, p in zip(pair, drawn)):
+        if not all(self.domains[c].contains(p) for c, p in zip(pair, drawn)):
             return None
         room = self._room(pair, (a, b))
         for j, tally in enumerate(self.tallies):
@@ -126,12 +132,6 @@ class Chain:
             if not room[j][0] <= k <= room[j][1]:
                 return None
         return drawn
-
-    def _fits(self, card: int, path: Path) -> bool:
-        """Whether ``path`` lies in the card's domain."""
-        nodes, steps = self.nodes[card], self.steps[card]
-        return (all(h in nodes[e] for e, h in enumerate(path))
-                and all((path[t - 1], path[t]) in steps[t - 1] for t in range(1, len(path))))
 
     def _draw(self, block: Sequence[int]) -> list[Path]:
         """Uniformly, new paths for the block with the same flow, in a consistent history."""

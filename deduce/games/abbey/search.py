@@ -154,10 +154,7 @@ def _cover(possible: list[set[int]], history: Sequence[Path]) -> None:
 
 def is_history(model: Model, history: Sequence[Path]) -> bool:
     """Whether ``history`` (a path per card) lies in every domain and meets every tally."""
-    for domain, path in zip(model.domains, history, strict=True):
-        if any(h not in nodes for h, nodes in zip(path, domain.nodes, strict=True)):
-            return False
-        if any((path[t - 1], path[t]) not in step for t, step in enumerate(domain.steps, 1)):
-            return False
+    if not all(d.contains(p) for d, p in zip(model.domains, history, strict=True)):
+        return False
     return all(tally.lo <= sum(1 for c in tally.cards if tally.hit(history[c])) <= tally.hi
                for tally in model.tallies)
