@@ -40,6 +40,8 @@ from deduce.games.abbey.model import Domain, Tally
 MAX_PATHS = 160
 #: Past this many starting classes the method declines: picks multiply too fast.
 MAX_CLASSES = 10
+#: Up to this many paths, the path order is chosen by the classes each path leaves.
+CLASS_ORDER_PATHS = 40
 
 Path = tuple[int, ...]
 State = tuple[tuple[int, ...], tuple[int, ...]]  # (unplaced per class, open tally values)
@@ -92,7 +94,7 @@ class _Plan:
         compat = {p: frozenset(c for c in free if domains[c].contains(p)) for p in paths}
         hits = {p: [j for j, t in enumerate(tallies) if t.hit(p) and t.cards & compat[p]]
                 for p in paths if compat[p]}
-        self.order = _order(list(hits), hits, len(tallies))
+        self.order = _order(list(hits), hits, compat, tallies)
         self.hits = [hits[p] for p in self.order]
         self.compat = [compat[p] for p in self.order]
         # tallies that count every card the path can take: they cap a pick's size
@@ -260,25 +262,34 @@ def _paths(domain: Domain, limit: int) -> list[Path]:
     return partial
 
 
-def _order(paths: list[Path], hits: dict[Path, list[int]], n_tallies: int) -> list[Path]:
-    """Paths in an order that keeps few tallies open: each next path leaves the fewest open."""
-    left = [0] * n_tallies
+def _order(paths: list[Path], hits: dict[Path, list[int]], compat: dict[Path, frozenset[int]],
+           tallies: Sequence[Tally]) -> list[Path]:
+    """Paths in an order that merges classes early: each next path leaves the fewest classes.
+
+    Ties go to the path that leaves the fewest tallies open. With many paths
+    only the open tallies are weighed, which is cheaper.
+    """
+    cards = sorted(set().union(*compat.values())) if compat else []
+    pending = list(paths)
+    order: list[Path] = []
+    left = [0] * len(tallies)
     for p in paths:
         for j in hits[p]:
             left[j] += 1
-    started: set[int] = set()
-    order: list[Path] = []
-    pending = list(paths)
 
-    def still_open(p: Path) -> int:
-        mine = set(hits[p])
-        return sum(1 for j in started | mine if left[j] - (j in mine) > 0)
+    def score(p: Path) -> tuple[int, int]:
+        rest = [q for q in pending if q != p]
+        live = [j for j in range(len(tallies)) if left[j] - (j in hits[p]) > 0]
+        if len(paths) > CLASS_ORDER_PATHS:
+            return 0, len(live)
+        keys = {(tuple(q for q in rest if c in compat[q]),
+                 tuple(c in tallies[j].cards for j in live)) for c in cards}
+        return len(keys), len(live)
 
     while pending:
-        path = min(pending, key=still_open)
+        path = min(pending, key=score)
         pending.remove(path)
         order.append(path)
-        started.update(hits[path])
         for j in hits[path]:
             left[j] -= 1
     return order
