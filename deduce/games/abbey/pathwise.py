@@ -109,6 +109,11 @@ class _Plan:
         self.feasible = all(hi >= 0 for hi in self.hi) and all(
             self.lo[j] == 0 for j in range(len(tallies)) if j not in self.last)
         self.classes = [self._classes(i) for i in range(len(self.order) + 1)]
+        self.into = [self._merge(i) for i in range(len(self.order))]
+        # per step, for each tally the path hits, the classes whose cards it counts
+        self.members = [[(j, {k for k, cards in enumerate(self.classes[i])
+                              if cards[0] in tallies[j].cards}) for j in self.hits[i]]
+                        for i in range(len(self.order))]
         self.open = [[j for j in sorted(self.last) if self.first[j] < i <= self.last[j]]
                      for i in range(len(self.order) + 1)]
 
@@ -134,9 +139,8 @@ class _Plan:
         path_cards = self.compat[i]
         takers = [k for k, cards in enumerate(classes) if cards[0] in path_cards and pool[k]]
         now = {j: v for j, v in zip(self.open[i], values)}
-        members = [(j, [k for k in takers if classes[k][0] in self.tallies[j].cards])
-                   for j in self.hits[i]]
-        into = self._merge(i)
+        members = [(j, [k for k in takers if k in counted]) for j, counted in self.members[i]]
+        into = self.into[i]
         cap = min((self.hi[j] - now.get(j, 0) for j in self.capping[i]), default=len(self.free))
         out = []
         for pick, ways in _compositions(takers, pool, cap):
