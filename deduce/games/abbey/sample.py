@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 import random
 import statistics
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 from time import perf_counter
@@ -65,13 +65,15 @@ class Chain:
         self.rng = rng
         self.paths = list(start)
         self.domains = model.domains
-        self.nodes = [d.nodes for d in model.domains]
-        self.steps = [d.steps for d in model.domains]
         self.free = [c for c, d in enumerate(model.domains)
                      if any(len(n) > 1 for n in d.nodes)]
         self.tallies = [t for t in model.tallies if t.line is not None and not t.redundant]
         self.value = [sum(1 for c in t.cards if t.hit(self.paths[c])) for t in self.tallies]
-        self.epochs = len(self.nodes[0]) if self.nodes else 0
+        self.of_card: list[list[int]] = [[] for _ in self.paths]
+        for j, tally in enumerate(self.tallies):
+            for c in tally.cards:
+                self.of_card[c].append(j)
+        self.epochs = len(self.paths[0]) if self.paths else 0
         self.at_epoch: list[list[int]] = [[] for _ in range(self.epochs)]
         for j, tally in enumerate(self.tallies):
             self.at_epoch[tally.time].append(j)
@@ -126,8 +128,10 @@ class Chain:
         drawn = [b, a] if e < 0 else [a[:e + 1] + b[e + 1:], b[:e + 1] + a[e + 1:]]
         if not all(self.domains[c].contains(p) for c, p in zip(pair, drawn)):
             return None
-        room = self._room(pair, (a, b))
-        for j, tally in enumerate(self.tallies):
+        touched = {j for c in pair for j in self.of_card[c]}  # no other tally can change
+        room = self._room(pair, (a, b), touched)
+        for j in touched:
+            tally = self.tallies[j]
             k = sum(1 for c, p in zip(pair, drawn) if c in tally.cards and tally.hit(p))
             if not room[j][0] <= k <= room[j][1]:
                 return None
@@ -146,7 +150,7 @@ class Chain:
             layer: dict[State, int] = {}
             if all(a == b for a, b in moves):
                 for s, w in layers[-1].items():
-                    if (all((h, h) in self.steps[c][t - 1] for h, c in zip(s, block))
+                    if (all((h, h) in self.domains[c].steps[t - 1] for h, c in zip(s, block))
                             and self._ok(block, t, s, need)):
                         layer[s] = w
                 links.append(None)
@@ -155,7 +159,7 @@ class Chain:
                 orders = set(permutations(moves))
                 for s, w in layers[-1].items():
                     for order in orders:
-                        if all(a == h and (a, b) in self.steps[c][t - 1]
+                        if all(a == h and (a, b) in self.domains[c].steps[t - 1]
                                for (a, b), h, c in zip(order, s, block)):
                             nxt = tuple(b for _, b in order)
                             if nxt in link or self._ok(block, t, nxt, need):
@@ -180,10 +184,12 @@ class Chain:
                 return state
         raise AssertionError("weights exhausted")
 
-    def _room(self, block: Sequence[int], old: Sequence[Path]) -> dict[int, tuple[int, int]]:
-        """For every observation tally, how many of the block's cards it may count."""
+    def _room(self, block: Sequence[int], old: Sequence[Path],
+              tallies: Iterable[int] | None = None) -> dict[int, tuple[int, int]]:
+        """For the observation tallies (all, or those given): how many block cards may count."""
         room = {}
-        for j, tally in enumerate(self.tallies):
+        for j in range(len(self.tallies)) if tallies is None else tallies:
+            tally = self.tallies[j]
             mine = sum(1 for c, p in zip(block, old) if c in tally.cards and tally.hit(p))
             rest = self.value[j] - mine
             room[j] = (tally.lo - rest, tally.hi - rest)
@@ -192,7 +198,7 @@ class Chain:
     def _ok(self, block: Sequence[int], epoch: int, state: State,
             room: dict[int, tuple[int, int]]) -> bool:
         """Whether the block may sit at ``state`` at ``epoch``: domains and that epoch's tallies."""
-        if any(h not in self.nodes[c][epoch] for c, h in zip(block, state)):
+        if any(h not in self.domains[c].nodes[epoch] for c, h in zip(block, state)):
             return False
         for j in self.at_epoch[epoch]:
             tally = self.tallies[j]
@@ -206,9 +212,9 @@ class Chain:
         """Install the block's new paths, keeping tallies and time shares up to date."""
         for c, path in zip(block, drawn):
             old = self.paths[c]
-            for j, tally in enumerate(self.tallies):
-                if c in tally.cards:
-                    self.value[j] += tally.hit(path) - tally.hit(old)
+            for j in self.of_card[c]:
+                tally = self.tallies[j]
+                self.value[j] += tally.hit(path) - tally.hit(old)
             if path[-1] != old[-1]:
                 holder, row = old[-1], self.time_at[c]
                 row[holder] = row.get(holder, 0) + self.moves - self.since[c]

@@ -5,9 +5,10 @@ possible. The closure (each card's possible current holders) starts from any
 witnesses at hand and asks the search, for each (card, holder) pair that no
 witness covers yet, for a history with that card there; each history found
 covers many more pairs. The search is complete: when it finds nothing, the
-pair is impossible. It branches on one card's holder at one epoch, the card
-with the fewest options first, and propagates bounds after each choice, so
-most impossible pairs fail at once.
+pair is impossible. It branches on one card's holder at one epoch (the card
+with the fewest options per weight of its failed tallies, see
+:class:`_Search`) and propagates bounds after each choice, so most
+impossible pairs fail at once.
 """
 
 from __future__ import annotations

@@ -129,7 +129,7 @@ def _estimate(setup: AbbeySetup, model: Model, deadline: float, seed: int) -> Ab
     if starts[0] is None:
         return None
     found = sample_holders(base, starts, seed, deadline=deadline)
-    possible = closure(base, covered=[set(row) for row in found.probabilities])
+    possible = closure(base, witnesses=starts, covered=[set(row) for row in found.probabilities])
     assert possible is not None  # a history was found above
     probabilities: list[dict[int, Fraction | float]] = [
         {h: found.probabilities[card].get(h, 0.0) for h in sorted(holders)}
