@@ -49,12 +49,13 @@ def test_closure_is_the_support_of_the_brute_force_posterior(game):
     setup, events, _ = game
     timeline, model = _model(setup, events)
     brute = enumerate_posterior(setup, events)
-    possible = closure(model, rng=random.Random(0))
+    found = closure(model, rng=random.Random(0))
     if not brute.consistent:
-        assert possible is None
+        assert found is None
         assert find_history(model) is None
         return
-    assert _named(timeline, setup, possible) == {
+    assert found is not None and found.exact
+    assert _named(timeline, setup, found.possible) == {
         card: set(row) for card, row in brute.holders.items()}
     history = find_history(model, random.Random(1))
     assert history is not None and is_history(model, history)

@@ -84,19 +84,25 @@ def format_log(log: GameLog, syntax: Syntax = "jsonl") -> str:
 
 
 def write_log(log: GameLog, path: _PathLike, syntax: Syntax = "jsonl") -> None:
-    """Write ``log`` to ``path`` in ``syntax``, atomically.
+    """Write ``log`` to ``path`` in ``syntax``, atomically (see ``write_text_atomic``)."""
+    write_text_atomic(path, format_log(log, syntax), "log")
+
+
+def write_text_atomic(path: _PathLike, text: str, what: str = "file") -> None:
+    """Write UTF-8 ``text`` to ``path`` atomically.
 
     The text goes to a temporary file in the same folder, which is flushed,
-    synced to disk and then renamed over ``path``.
+    synced to disk and then renamed over ``path``: readers see the old file
+    or the whole new one, never half of it.
     """
     name = os.fspath(path)
-    data = format_log(log, syntax).encode("utf-8")
+    data = text.encode("utf-8")
     folder = os.path.dirname(os.path.abspath(name))
     try:
         fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(name)}.", suffix=".tmp",
                                     dir=folder)
     except OSError as exc:
-        raise LogError(name, None, f"cannot write log: {exc.strerror or exc}") from None
+        raise LogError(name, None, f"cannot write {what}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -107,7 +113,7 @@ def write_log(log: GameLog, path: _PathLike, syntax: Syntax = "jsonl") -> None:
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(temp)
-        raise LogError(name, None, f"cannot write log: {exc.strerror or exc}") from None
+        raise LogError(name, None, f"cannot write {what}: {exc.strerror or exc}") from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temp)

@@ -109,8 +109,9 @@ class _Counter:
             elif able:
                 kept.append((max(lo, 0), hi, able, tally))
         self._layout(kept)
-        self.effects = [self._card_effects(domains[c], i, kept) for i, c in enumerate(self.order)]
-        self.checks = [self._checks(i, kept, domains) for i in range(len(self.order))]
+        self.domains, self.kept = domains, kept
+        self.effects: list[list[tuple[int, int, int]]] = []
+        self.checks: list[tuple[int, int, int]] = []
 
     def _layout(self, kept: list[tuple[int, int, list[int], Tally]]) -> None:
         """Give every tally its bit field; the start state holds every offset."""
@@ -127,8 +128,15 @@ class _Counter:
             self.guard |= 1 << (bit + width)
             bit += width + 1
 
-    def _card_effects(self, domain: Domain, i: int,
-                      kept: list[tuple[int, int, list[int], Tally]]) -> list[tuple[int, int, int]]:
+    def _prepare(self) -> Generator[None, None, None]:
+        """Every card's effects and checks, pausing like the passes (a card may have many)."""
+        kept, domains = self.kept, self.domains
+        for i, c in enumerate(self.order):
+            self.effects.append((yield from self._card_effects(domains[c], i, kept)))
+        self.checks = [self._checks(i, kept, domains) for i in range(len(self.order))]
+
+    def _card_effects(self, domain: Domain, i: int, kept: list[tuple[int, int, list[int], Tally]]
+                      ) -> Generator[None, None, list[tuple[int, int, int]]]:
         """(packed increment, final holder, paths) for every distinct effect of card ``i``."""
         at_inc: dict[tuple[int, int], int] = defaultdict(int)
         move_inc: dict[tuple[int, int, int], int] = defaultdict(int)
@@ -143,10 +151,12 @@ class _Counter:
             layer[at_inc[0, h], h] += 1
         for t, step in enumerate(domain.steps, 1):
             nxt: dict[tuple[int, int], int] = defaultdict(int)
-            for (inc, h), ways in layer.items():
+            for done, ((inc, h), ways) in enumerate(layer.items(), 1):
                 for a, b in step:
                     if a == h:
                         nxt[inc + move_inc[t, a, b] + at_inc[t, b], b] += ways
+                if done % SLICE == 0:
+                    yield
             layer = nxt
         return [(inc, h, ways) for (inc, h), ways in layer.items()]
 
@@ -193,6 +203,7 @@ class _Counter:
         holders: list[dict[int, int]] = [defaultdict(int) for _ in range(self.n_cards)]
         if not self.feasible:
             return 0, tuple({} for _ in holders)
+        yield from self._prepare()
         n = len(self.order)
         forward: list[dict[int, int]] = [{self.start: 1}]
         for i in range(n):

@@ -5,7 +5,10 @@ possible. The closure (each card's possible current holders) starts from any
 witnesses at hand and asks the search, for each (card, holder) pair that no
 witness covers yet, for a history with that card there; each history found
 covers many more pairs. The search is complete: when it finds nothing, the
-pair is impossible. It branches on one card's holder at one epoch (the card
+pair is impossible. Given a deadline, the search gives up when it passes:
+:func:`find_history` raises :class:`SearchTimeout`, and :func:`closure`
+keeps every pair it has not refuted (a sound superset, flagged as not
+exact). It branches on one card's holder at one epoch (the card
 with the fewest options per weight of its failed tallies, see
 :class:`_Search`) and propagates bounds after each choice, so most
 impossible pairs fail at once.
@@ -15,6 +18,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from time import perf_counter
 
 from deduce.games.abbey.model import Model
 from deduce.games.abbey.propagate import propagate, restrict
@@ -23,15 +28,21 @@ Path = tuple[int, ...]
 History = list[Path]
 
 
-def find_history(model: Model, rng: random.Random | None = None) -> History | None:
+class SearchTimeout(Exception):
+    """The search passed its deadline before it could decide."""
+
+
+def find_history(model: Model, rng: random.Random | None = None,
+                 deadline: float | None = None) -> History | None:
     """One complete history within ``model`` (left untouched), or None when there is none.
 
     With ``rng``, the values are tried in random order, for varied witnesses.
+    Raises :class:`SearchTimeout` past ``deadline`` (a ``perf_counter`` time).
     """
     model = model.copy()
     if not propagate(model):
         return None
-    return _Search(model, rng).run(model)
+    return _Search(model, rng, deadline).run(model)
 
 
 class _Limit(Exception):
@@ -51,8 +62,10 @@ class _Search:
 
     FIRST_ALLOWANCE = 64
 
-    def __init__(self, model: Model, rng: random.Random | None) -> None:
+    def __init__(self, model: Model, rng: random.Random | None,
+                 deadline: float | None = None) -> None:
         self.rng = rng or random.Random(0)
+        self.deadline = deadline
         self.shuffle = rng is not None
         self.weights = [0] * len(model.tallies)
         self.of_card = [sorted({j for layer in layers for j in layer})
@@ -76,6 +89,8 @@ class _Search:
         self.left -= 1
         if self.left < 0:
             raise _Limit
+        if self.deadline is not None and perf_counter() > self.deadline:
+            raise SearchTimeout
         choice = self._branch(model)
         if choice is None:
             return [tuple(next(iter(nodes)) for nodes in d.nodes) for d in model.domains]
@@ -110,14 +125,27 @@ class _Search:
         return best, max(range(len(nodes)), key=lambda e: (len(nodes[e]), -e))
 
 
+@dataclass(frozen=True)
+class Closure:
+    """Each card's possible current holders; ``exact`` false when a deadline cut it short.
+
+    A cut-short closure keeps every pair it could not refute, so it never
+    leaves out a holder that is possible.
+    """
+
+    possible: list[set[int]]
+    exact: bool = True
+
+
 def closure(model: Model, witnesses: Iterable[Sequence[Path]] = (),
-            covered: Sequence[set[int]] = (), rng: random.Random | None = None
-            ) -> list[set[int]] | None:
+            covered: Sequence[set[int]] = (), rng: random.Random | None = None,
+            deadline: float | None = None) -> Closure | None:
     """Each card's possible current holders, or None when no history exists.
 
     ``witnesses`` are known complete histories of ``model`` and ``covered``
     (card by card) current holders already seen in some complete history;
-    they spare the search every pair they cover.
+    they spare the search every pair they cover. Past ``deadline`` (a
+    ``perf_counter`` time) the pairs left undecided count as possible.
     """
     base = model.copy()
     if not propagate(base):
@@ -127,10 +155,13 @@ def closure(model: Model, witnesses: Iterable[Sequence[Path]] = (),
     known = list(witnesses)
     for history in known:
         _cover(possible, history)
-    search = _Search(base, rng)
+    search = _Search(base, rng, deadline)
     search.guide = known[0] if known else None
     if search.guide is None:
-        search.guide = search.run(base)
+        try:
+            search.guide = search.run(base)
+        except SearchTimeout:
+            return Closure(_unrefuted(base, possible, 0, -1), exact=False)
         if search.guide is None:
             return None
         _cover(possible, search.guide)
@@ -139,12 +170,25 @@ def closure(model: Model, witnesses: Iterable[Sequence[Path]] = (),
             if holder in possible[card]:
                 continue
             narrowed = base.copy()
-            if restrict(narrowed, card, len(domain.nodes) - 1, holder, search.weights):
+            if not restrict(narrowed, card, len(domain.nodes) - 1, holder, search.weights):
+                continue
+            try:
                 found = search.run(narrowed)
-                if found is not None:
-                    _cover(possible, found)
-                    search.guide = found
-    return possible
+            except SearchTimeout:
+                return Closure(_unrefuted(base, possible, card, holder), exact=False)
+            if found is not None:
+                _cover(possible, found)
+                search.guide = found
+    return Closure(possible)
+
+
+def _unrefuted(base: Model, possible: list[set[int]], card: int, holder: int) -> list[set[int]]:
+    """``possible`` plus every pair from (card, holder) on that the search has not reached."""
+    out = [set(row) for row in possible]
+    for c, domain in enumerate(base.domains):
+        if c >= card:
+            out[c] |= {h for h in domain.nodes[-1] if c > card or h >= holder}
+    return out
 
 
 def _cover(possible: list[set[int]], history: Sequence[Path]) -> None:

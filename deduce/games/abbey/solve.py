@@ -3,7 +3,11 @@
 Probabilities are exact unless a time budget is given and the exact count
 does not finish within its share of it; then they are estimated by
 :mod:`sample` (``exact`` false, with ``error``), while the candidate sets
-stay exact: they come from the complete search of :mod:`search`.
+stay exact: they come from the complete search of :mod:`search`. Callers
+that must never wait past the budget (the bots, ``deduce check``) ask for
+``exact_candidates=False``: then the search stops at the budget too, and a
+holder it has not refuted stays listed (the solution's ``candidates_exact``
+is false): never a possible holder left out.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from deduce.games.abbey.explain import explain_conflict
 from deduce.games.abbey.model import Model, build_model
 from deduce.games.abbey.propagate import propagate
 from deduce.games.abbey.sample import sample_holders
-from deduce.games.abbey.search import closure, find_history
+from deduce.games.abbey.search import SearchTimeout, closure, find_history
 from deduce.games.abbey.setup import AbbeySetup, setup_from_header
 from deduce.games.abbey.timeline import CULPRIT, build_timeline
 from deduce.logs.model import GameLog
@@ -31,6 +35,8 @@ from deduce.logs.model import GameLog
 ENGINES = ("count", "csp")
 #: Share of the time budget given to the exact count before estimating instead.
 EXACT_SHARE = 0.6
+#: Share of what is left of the budget for sampling when the closure must fit in it too.
+SAMPLING_SHARE = 0.7
 #: Independent Markov chains behind an estimate.
 CHAINS = 4
 
@@ -52,6 +58,7 @@ class AbbeySolution:
     explanation: tuple[str, ...] = ()
     exact: bool = True
     error: float = 0.0
+    candidates_exact: bool = True
 
     @property
     def candidates(self) -> list[str]:
@@ -75,7 +82,8 @@ class AbbeySolution:
 
 
 def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "count",
-                budget: float | None = None, seed: int = 0) -> AbbeySolution:
+                budget: float | None = None, seed: int = 0,
+                exact_candidates: bool = True) -> AbbeySolution:
     """Solve a validated abbey log.
 
     ``engine`` picks how candidates are closed: ``count`` reads them off the
@@ -83,7 +91,8 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "count",
     they agree with the counts (it always counts exactly). With ``budget``
     (seconds), the exact count gets part of it and, if it cannot finish,
     the probabilities are estimated (seeded by ``seed``) until the budget is
-    spent; the exact closure may take longer.
+    spent; the exact closure may take longer, unless ``exact_candidates`` is
+    false (see the module docstring).
     """
     if engine not in ENGINES:
         raise DeduceError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
@@ -94,7 +103,8 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "count",
     exact_until = None if budget is None or engine == "csp" else start + budget * EXACT_SHARE
     counts = count_histories(model, deadline=exact_until)
     if counts is None:
-        solution = _estimate(setup, model, start + (budget or 0), seed)
+        end = start + (budget or 0)
+        solution = _estimate(setup, model, end, seed, None if exact_candidates else end)
         if solution is not None:
             return solution
     elif engine == "csp":
@@ -107,7 +117,7 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "count",
 
 
 def _solution(setup: AbbeySetup, model: Model, probabilities: list[dict[int, Fraction | float]],
-              error: float | None = None) -> AbbeySolution:
+              error: float | None = None, candidates_exact: bool = True) -> AbbeySolution:
     """The solution object from each card's current-holder probabilities."""
     names = model.timeline.holders
     holders = {card: {names[h]: p for h, p in row.items()}
@@ -116,25 +126,41 @@ def _solution(setup: AbbeySetup, model: Model, probabilities: list[dict[int, Fra
                if CULPRIT in row}
     if error is None:
         return AbbeySolution(setup, True, culprit, holders)
-    return AbbeySolution(setup, True, culprit, holders, exact=False, error=error)
+    return AbbeySolution(setup, True, culprit, holders, exact=False, error=error,
+                         candidates_exact=candidates_exact)
 
 
-def _estimate(setup: AbbeySetup, model: Model, deadline: float, seed: int) -> AbbeySolution | None:
-    """Exact candidates with estimated probabilities; None when no history exists."""
+def _estimate(setup: AbbeySetup, model: Model, deadline: float, seed: int,
+              search_deadline: float | None) -> AbbeySolution | None:
+    """Estimated probabilities; None when no history exists.
+
+    The candidates are exact unless ``search_deadline`` cut the search short.
+    Without a single history found in time, every holder that propagation
+    leaves is listed, with even shares and the trivial error bound 1.
+    """
     base = model.copy()
     if not propagate(base):
         return None
     rng = Random(seed)
-    starts = [find_history(base, Random(rng.random())) for _ in range(CHAINS)]
+    try:
+        starts = [find_history(base, Random(rng.random()), search_deadline)
+                  for _ in range(CHAINS)]
+    except SearchTimeout:
+        even: list[dict[int, Fraction | float]] = [
+            dict.fromkeys(sorted(d.nodes[-1]), 1 / len(d.nodes[-1])) for d in base.domains]
+        return _solution(setup, model, even, 1.0, candidates_exact=False)
     if starts[0] is None:
         return None
-    found = sample_holders(base, starts, seed, deadline=deadline)
-    possible = closure(base, witnesses=starts, covered=[set(row) for row in found.probabilities])
+    sampling_until = deadline if search_deadline is None else \
+        deadline - (deadline - perf_counter()) * (1 - SAMPLING_SHARE)
+    found = sample_holders(base, starts, seed, deadline=sampling_until)
+    possible = closure(base, witnesses=starts, covered=[set(row) for row in found.probabilities],
+                       deadline=search_deadline)
     assert possible is not None  # a history was found above
     probabilities: list[dict[int, Fraction | float]] = [
         {h: found.probabilities[card].get(h, 0.0) for h in sorted(holders)}
-        for card, holders in enumerate(possible)]
-    return _solution(setup, model, probabilities, found.error)
+        for card, holders in enumerate(possible.possible)]
+    return _solution(setup, model, probabilities, found.error, possible.exact)
 
 
 def _check_agreement(closure: list[set[int]] | None, counted: tuple[dict[int, int], ...],
