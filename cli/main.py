@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
 
 import click
 
@@ -11,7 +14,12 @@ from cli.options import emit, output_options
 from deduce import __version__
 from deduce.errors import DeduceError
 from deduce.games.abbey import report as abbey_report
+from deduce.games.abbey.bots import BOTS
+from deduce.games.abbey.check import CheckSummary, check_games
 from deduce.games.abbey.deck import load_deck_file
+from deduce.games.abbey.engine import AbbeyGame
+from deduce.games.abbey.simulate import bot_lineup, write_game
+from deduce.games.abbey.simulate import simulate as simulate_games
 from deduce.games.abbey.solve import ENGINES, solve_abbey
 from deduce.logs.io import (
     SYNTAXES,
@@ -25,6 +33,8 @@ from deduce.logs.io import (
 
 #: Exit status of ``solve`` when the log contradicts itself.
 EXIT_INCONSISTENT = 3
+#: Exit status of ``check`` when the solver eliminated the truth.
+EXIT_UNSOUND = 4
 #: Exit status on an unexpected internal error.
 EXIT_INTERNAL = 70
 
@@ -83,6 +93,82 @@ def convert(log: str, syntax: str | None, out: str | None, deck_file: str | None
         write_log(game_log, out, target)
     else:
         click.echo(format_log(game_log, target), nl=False)
+
+
+GAMES_SIMULATED = ("abbey",)
+
+
+def _game_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Options shared by ``simulate`` and ``check``: players, games, seed, bots, workers."""
+    for option in reversed((
+        click.argument("game", type=click.Choice(GAMES_SIMULATED)),
+        click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True,
+                     help="Seats at the table."),
+        click.option("--games", type=click.IntRange(min=1), default=10, show_default=True,
+                     help="How many games."),
+        click.option("--seed", type=int, default=1, show_default=True,
+                     help="Seed of the run: the same seed gives the same games."),
+        click.option("--bots", default="notepad", show_default=True, metavar="NAMES",
+                     help=f"Comma-separated bots ({', '.join(BOTS)}): one for every seat, "
+                          "or one per seat in order."),
+        click.option("--workers", type=click.IntRange(min=0), default=1, show_default=True,
+                     help="Processes to use (0: every core)."),
+    )):
+        command = option(command)
+    return command
+
+
+def _progress(items: Iterable[Any], total: int, label: str) -> Iterator[Any]:
+    """Yield ``items``, with a progress bar on standard error for long runs."""
+    if total < 5:
+        yield from items
+        return
+    with click.progressbar(items, length=total, label=label, file=sys.stderr) as bar:
+        yield from bar
+
+
+@cli.command()
+@_game_options
+@click.option("--out", required=True, metavar="DIR", help="Folder to write the games into.")
+def simulate(game: str, players: int, games: int, seed: int, bots: str, workers: int,
+             out: str) -> None:
+    """Play GAME with bots and write each game's truth and every player's log.
+
+    Writes DIR/game-NNNN/truth.json and DIR/game-NNNN/PLAYER.jsonl.
+    """
+    del game  # only abbey so far
+    table = AbbeyGame.create(players)
+    lineup = bot_lineup(bots.split(","), players)
+    for record in _progress(simulate_games(table, games, seed, lineup, workers), games,
+                            "Simulating"):
+        write_game(record, Path(out))
+    click.echo(f"{games} games written to {out}", err=True)
+
+
+@cli.command()
+@_game_options
+@click.option("--budget", type=click.FloatRange(min=0), default=0.2, show_default=True,
+              metavar="SECONDS", help="Time for each position's solve.")
+@click.option("--every", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Check after every N-th event of each log (the whole log always).")
+@click.option("--fast", is_flag=True,
+              help="Check the propagated model only (no counting, no estimates).")
+@output_options
+def check(game: str, players: int, games: int, seed: int, bots: str, workers: int,
+          budget: float, every: int, fast: bool, output: str) -> None:
+    """Simulate GAME and check the solver on every player's log against the truth.
+
+    Exits with status 4 when the truth was ever eliminated (a soundness failure).
+    """
+    del game  # only abbey so far
+    table = AbbeyGame.create(players)
+    lineup = bot_lineup(bots.split(","), players)
+    runs = check_games(table, games, seed, lineup, budget, every, fast, workers)
+    checks = [c for run in _progress(runs, games, "Checking") for c in run]
+    summary = CheckSummary.of(checks, fast)
+    emit(output, summary.to_json(), abbey_report.check_tables(summary))
+    if summary.failures:
+        sys.exit(EXIT_UNSOUND)
 
 
 def main() -> None:

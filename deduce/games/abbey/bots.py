@@ -61,8 +61,7 @@ class Notepad:
     def __call__(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
         """Pick an action for the pending decision."""
         decide = getattr(self, f"_{obs.decision}", None)
-        choice = decide(obs, legal, rng) if decide else None
-        return choice if choice in legal else rng.choice(list(legal))
+        return decide(obs, legal, rng) if decide else rng.choice(list(legal))
 
     def _move(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
         goals = self._goals(obs)

@@ -122,6 +122,8 @@ class AbbeyState:
         g = self.game
         n = len(g.players)
         self.logs: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+        #: For every line of every log, the index of the truth event it comes from.
+        self.sources: list[list[int]] = [[] for _ in range(n)]
         self.hands: list[list[str]] = [[] for _ in range(n)]
         self.pile: list[str] = []
         self.culprit: str | None = None
@@ -252,7 +254,9 @@ class AbbeyState:
         """Record a truth event and append what each player learns of it to their log."""
         self.events.append(event)
         for seat, player in enumerate(self.game.players):
-            self.logs[seat].extend(observe(event, player, self.game.players))
+            seen = observe(event, player, self.game.players)
+            self.logs[seat].extend(seen)
+            self.sources[seat].extend([len(self.events) - 1] * len(seen))
 
     def _resolve(self, step: Step, action: Any) -> None:
         """Apply a decision or chance outcome to the step that waited for it."""

@@ -1,7 +1,8 @@
-"""The Abbey solution as tables: culprit candidates and the card-by-holder grid."""
+"""Abbey results as tables: the solution (candidates, holders) and a check run's summary."""
 
 from __future__ import annotations
 
+from deduce.games.abbey.check import CheckSummary
 from deduce.games.abbey.deck import TRAITS
 from deduce.games.abbey.solve import AbbeySolution
 from deduce.games.abbey.timeline import holder_names
@@ -49,3 +50,22 @@ def tables(solution: AbbeySolution) -> list[Table]:
     if not solution.consistent:
         return [conflict_table(solution)]
     return [candidate_table(solution), holder_table(solution)]
+
+
+def check_tables(summary: CheckSummary) -> list[Table]:
+    """The tables printed by ``deduce check``: totals, then any soundness failures."""
+    positions = max(summary.positions, 1)
+    spread = summary.spread()
+    rows = [["games", summary.games], ["logs", summary.logs],
+            ["positions checked", summary.positions],
+            ["soundness failures", len(summary.failures)],
+            ["exact probabilities", f"{100 * summary.exact / positions:.1f}%"],
+            ["exact candidates", f"{100 * summary.candidates_exact / positions:.1f}%"],
+            ["logs that found the culprit", summary.logs - summary.undetermined]]
+    rows += [[f"events to the culprit, {k}", "" if v is None else v] for k, v in spread.items()]
+    rows.append(["seconds (all positions)", f"{summary.seconds:.1f}"])
+    tables = [Table("Solver against the truth", ["measure", "value"], rows)]
+    if summary.failures:
+        tables.append(Table("Soundness failures", ["where and what"],
+                            [[f] for f in summary.failures]))
+    return tables

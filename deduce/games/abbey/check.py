@@ -1,0 +1,220 @@
+"""The solver against the truth: simulated games, every player's log, position by position.
+
+For each game, each player's log is cut after every ``every``-th event (the
+whole log always included) and each cut is checked against what was true
+at that moment, replayed from the engine's truth events:
+
+- the *model check* builds the constraint model of the cut, propagates it
+  and asks whether the true history (every card's holder at every epoch)
+  still satisfies it: a failure means a rule or an inference eliminated
+  the truth;
+- the *solve check* (unless ``fast``) runs the whole solve within
+  ``budget`` seconds and fails if the true culprit or any card's true
+  current holder is missing, or given probability 0 by an exact answer.
+
+It also records how many events each log needed before the culprit was
+the only candidate left (counting only events before the culprit became
+public by a correct accusation or the reveal): by the solve, or with
+``fast`` by propagation alone, which may see it later than the solve.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+from time import perf_counter
+from typing import Any
+
+from deduce.games.abbey.engine import AbbeyGame, AbbeyState
+from deduce.games.abbey.model import build_model
+from deduce.games.abbey.propagate import propagate
+from deduce.games.abbey.search import is_history
+from deduce.games.abbey.setup import setup_from_header
+from deduce.games.abbey.simulate import game_seed, log_text, play_game
+from deduce.games.abbey.solve import solve_abbey
+from deduce.games.abbey.timeline import CULPRIT, build_timeline, holder_names
+from deduce.logs.jsonl import parse_jsonl
+from deduce.logs.model import GameLog
+
+
+@dataclass(frozen=True)
+class LogCheck:
+    """The checks of one player's log in one game."""
+
+    game: int
+    player: str
+    events: int
+    positions: int
+    exact: int
+    candidates_exact: int
+    failures: tuple[str, ...]
+    determined: int | None
+    seconds: float
+
+
+def truth_snapshots(state: AbbeyState) -> dict[int, dict[str, str]]:
+    """Every card's holder after the deal and after each transfer, by truth event index."""
+    holders: dict[str, str] = {}
+    snapshots: dict[int, dict[str, str]] = {}
+    players = state.game.players
+    for i, event in enumerate(state.events):
+        kind = event["type"]
+        if kind == "deal":
+            holders = {event["culprit"]: "culprit", **dict.fromkeys(event["pile"], "pile")}
+            for player, cards in event["hands"].items():
+                holders.update(dict.fromkeys(cards, player))
+        elif kind in ("draw", "take"):
+            holders[event["card"]] = event["player"]
+        elif kind == "mass":
+            for player, cards in event["passes"].items():
+                left = players[(players.index(player) + 1) % len(players)]
+                holders.update(dict.fromkeys(cards, left))
+        else:
+            continue
+        snapshots[i] = dict(holders)
+    return snapshots
+
+
+def check_log(state: AbbeyState, index: int, seat: int, budget: float, every: int,
+              fast: bool) -> LogCheck:
+    """Check one player's log of a finished game at every ``every``-th cut and the end."""
+    started = perf_counter()
+    game = state.game
+    player = game.players[seat]
+    log = parse_jsonl(log_text(game, player, state.logs[seat]), f"game-{index:04d}/{player}.jsonl",
+                      game.deck)
+    snapshots = truth_snapshots(state)
+    transfers = sorted(snapshots)
+    public = _public_from(log)
+    failures: list[str] = []
+    positions = exact = candidates_exact = 0
+    determined = None
+    cuts = sorted({*range(every, len(log.events) + 1, every), len(log.events)})
+    for cut in cuts:
+        prefix = replace(log, events=log.events[:cut])
+        source = state.sources[seat][cut - 1]
+        epochs = [snapshots[t] for t in transfers if t <= source]
+        where = f"game {index}, {player}, after line {log.events[cut - 1].line}"
+        positions += 1
+        problems, candidates = _model_check(prefix, epochs, where)
+        failures += problems
+        if fast:
+            if determined is None and cut <= public and candidates == 1:
+                determined = cut
+            continue
+        solution = solve_abbey(prefix, game.deck, budget=budget, seed=index,
+                               exact_candidates=False)
+        exact += solution.exact
+        candidates_exact += solution.candidates_exact
+        failures += _solve_check(solution, epochs[-1], where)
+        if determined is None and cut <= public and len(solution.culprit) == 1:
+            determined = cut
+    return LogCheck(index, player, public, positions, exact, candidates_exact,
+                    tuple(failures), determined, perf_counter() - started)
+
+
+def _public_from(log: GameLog) -> int:
+    """Events before the culprit became public (a correct accusation or the reveal)."""
+    for i, event in enumerate(log.events):
+        if event.type == "culprit" or (event.type == "accuse" and event.get("correct")):
+            return i
+    return len(log.events)
+
+
+def _model_check(log: GameLog, epochs: Sequence[dict[str, str]], where: str
+                 ) -> tuple[list[str], int]:
+    """Whether the propagated model of ``log`` still holds the true history; its candidates."""
+    setup = setup_from_header(log.header, log.path)
+    timeline = build_timeline(setup, log.events, log.path)
+    model = build_model(setup, timeline, log.events)
+    index = {name: i for i, name in enumerate(holder_names(setup))}
+    history = [tuple(index[epoch[card]] for epoch in epochs) for card in setup.deck.ids]
+    if not propagate(model):
+        return [f"{where}: the model has no history at all"], 0
+    candidates = sum(CULPRIT in d.nodes[-1] for d in model.domains)
+    if not is_history(model, history):
+        return [f"{where}: the model excludes the true history"], candidates
+    return [], candidates
+
+
+def _solve_check(solution: Any, holders: dict[str, str], where: str) -> list[str]:
+    """Whether the solve kept the truth: the culprit and every card's true holder."""
+    if not solution.consistent:
+        return [f"{where}: the solve found the log inconsistent"]
+    problems = []
+    for card, holder in holders.items():
+        row = solution.holders.get(card, {})
+        if holder not in row or (solution.exact and not row[holder]):
+            problems.append(f"{where}: {card}'s true holder {holder} was eliminated")
+    return problems
+
+
+def check_game(game: AbbeyGame, index: int, seed: int, lineup: Sequence[str],
+               budget: float, every: int, fast: bool) -> list[LogCheck]:
+    """Play game ``index`` of run ``seed`` and check every player's log."""
+    state = play_game(game, game_seed(seed, index), lineup)
+    return [check_log(state, index, seat, budget, every, fast)
+            for seat in range(len(game.players))]
+
+
+def check_games(game: AbbeyGame, games: int, seed: int, lineup: Sequence[str], budget: float,
+                every: int = 1, fast: bool = False, workers: int = 1
+                ) -> Iterator[list[LogCheck]]:
+    """Check ``games`` games in order, over ``workers`` processes (0: every core)."""
+    jobs = [(game, i, seed, tuple(lineup), budget, every, fast) for i in range(1, games + 1)]
+    workers = workers or os.cpu_count() or 1
+    if workers == 1 or games == 1:
+        yield from (check_game(*job) for job in jobs)
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        yield from pool.map(_check_job, jobs)
+
+
+def _check_job(job: tuple[Any, ...]) -> list[LogCheck]:
+    return check_game(*job)
+
+
+@dataclass(frozen=True)
+class CheckSummary:
+    """Totals over checked logs: failures, exactness and events until the culprit was known."""
+
+    games: int
+    logs: int
+    positions: int
+    exact: int
+    candidates_exact: int
+    failures: tuple[str, ...]
+    determined: tuple[int, ...]
+    undetermined: int
+    seconds: float
+
+    @classmethod
+    def of(cls, checks: Sequence[LogCheck], fast: bool) -> CheckSummary:
+        """Summarise a run's log checks."""
+        found = sorted(c.determined for c in checks if c.determined is not None)
+        return cls(len({c.game for c in checks}), len(checks), sum(c.positions for c in checks),
+                   sum(c.exact for c in checks), sum(c.candidates_exact for c in checks),
+                   tuple(f for c in checks for f in c.failures), tuple(found),
+                   len(checks) - len(found), sum(c.seconds for c in checks))
+
+    def spread(self) -> dict[str, float | None]:
+        """Events until the culprit was known: min, quartiles, 90th percentile, max."""
+        if not self.determined:
+            return dict.fromkeys(("min", "q1", "median", "q3", "p90", "max"))
+        values = list(self.determined)
+        cuts = statistics.quantiles(values, n=20, method="inclusive") if len(values) > 1 \
+            else [values[0]] * 19
+        return {"min": values[0], "q1": cuts[4], "median": statistics.median(values),
+                "q3": cuts[14], "p90": cuts[17], "max": values[-1]}
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as ``deduce check --json`` prints it."""
+        return {"game": "abbey", "games": self.games, "logs": self.logs,
+                "positions": self.positions, "soundness_failures": len(self.failures),
+                "failures": list(self.failures[:20]),
+                "exact_positions": self.exact, "exact_candidate_positions": self.candidates_exact,
+                "determined_logs": len(self.determined), "undetermined_logs": self.undetermined,
+                "events_to_culprit": self.spread(), "seconds": round(self.seconds, 3)}
