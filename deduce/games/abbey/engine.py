@@ -83,7 +83,10 @@ class AbbeyGame:
 
     @property
     def bell_start(self) -> int:
-        """Where the bell goes on a new Mass card: circle 2 with six players, else circle 1."""
+        """Where the bell goes on a Mass card uncovered by a Mass: circle 2 with six players.
+
+        Else circle 1; Matins, on top at the start, always starts on circle 1.
+        """
         return 2 if len(self.players) == 6 else 1
 
     def new_state(self) -> AbbeyState:
@@ -313,8 +316,17 @@ class AbbeyState:
             if self.bell == 4:
                 self._then(("mass", seat))
                 return
-            self.bell = self.game.bell_start if self.bell is None else self.bell + 1
+            self.bell = self._bell_start() if self.bell is None else self.bell + 1
         self._then(("turn", seat), ("next_turn",))
+
+    def _bell_start(self) -> int:
+        """Circle 1 on Matins at the start; after each Mass, the game's ``bell_start``.
+
+        The six-player rule puts the bell on circle 2 "in the first round after each
+        Mass" (French text; English: "each newly uncovered Mass card"), so the first Mass
+        still comes after four rounds, and every later one after three.
+        """
+        return self.game.bell_start if self.mass_index else 1
 
     def _step_turn(self, seat: int) -> None:
         """One turn: skipped in penance; else move, encounter, room action, then extras."""
@@ -590,8 +602,13 @@ class AbbeyState:
         options: list[Action] = [("end",)]
         if seat in self.crypt_held:
             options.append(("crypt",))
-        options += [("book", b.id) for b in self.kept[seat] if b.effect.kind != "protect"]
+        options += [("book", b.id) for b in self.kept[seat] if self._usable(seat, b)]
         return sorted(set(options))
+
+    def _usable(self, seat: int, book: BookCard) -> bool:
+        """A kept book usable at the end of a turn: no protection, no question in penance."""
+        kind = book.effect.kind
+        return kind != "protect" and not (kind == "question" and seat in self.penance)
 
     def _do_extra(self, action: Action, seat: int) -> None:
         if action == ("end",):
@@ -665,16 +682,32 @@ class AbbeyState:
         elif kind == "extra_turn":
             self.extra[user] += 1
         elif kind == "move":
-            room = self.game.board.of_kind(effect.to or "")[0].id
-            self.positions[user] = room
-            self._emit({"type": "move", "player": self.game.players[user], "room": room})
+            self._send(user, effect.to or "")
         elif kind in ("take", "show", "question", "penance"):
             self._target(user, kind, effect.who or "self")
+
+    def _send(self, user: int, kind: str) -> None:
+        """A card sends the user's pawn to the room of ``kind``; a pawn in penance stays praying.
+
+        Penance: the pawn "is placed in the Chapel where he must spend a whole turn
+        praying", so a card read by a praying bell ringer does not move him.
+        """
+        if user in self.penance:
+            return
+        room = self.game.board.of_kind(kind)[0].id
+        self.positions[user] = room
+        self._emit({"type": "move", "player": self.game.players[user], "room": room})
 
     def _target(self, user: int, kind: str, who: str) -> None:
         """Find the player an effect designates (die, choice, self, neighbours), then act."""
         n = len(self.game.players)
         others = tuple(s for s in range(n) if s != user)
+        if kind == "question":
+            # A monk in penance "may neither ask nor answer questions": a praying user asks
+            # nothing, and a praying monk is never the one asked (the die is rerolled).
+            if user in self.penance:
+                return
+            others = tuple(s for s in others if s not in self.penance)
         if who == "self":
             self._on_target(user, user, kind)
         elif who == "left":

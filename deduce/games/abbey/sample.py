@@ -282,3 +282,25 @@ def sample_holders(model: Model, starts: Sequence[Sequence[Path]], seed: int = 0
                 chain.step()
         done += ROUND
     return estimate(chains)
+
+
+def sample_histories(model: Model, starts: Sequence[Sequence[Path]], count: int,
+                     seed: int = 0, thin: int = 50, burn: int = 500) -> list[tuple[int, ...]]:
+    """``count`` draws of every card's current holder, spread over one chain per start.
+
+    Each chain makes ``burn`` moves first, then records its state every
+    ``thin`` moves; the draws are (approximately) uniform over the
+    consistent histories, like the chains behind :func:`sample_holders`.
+    """
+    rng = random.Random(seed)
+    chains = [Chain(model, start, random.Random(rng.random())) for start in starts]
+    for chain in chains:
+        for _ in range(burn):
+            chain.step()
+    draws: list[tuple[int, ...]] = []
+    while len(draws) < count:
+        for chain in chains:
+            for _ in range(thin):
+                chain.step()
+            draws.append(tuple(path[-1] for path in chain.paths))
+    return draws[:count]

@@ -17,15 +17,13 @@ impossible pairs fail at once.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from time import perf_counter
 
 from deduce.games.abbey.model import Model
 from deduce.games.abbey.propagate import propagate, restrict
-
-Path = tuple[int, ...]
-History = list[Path]
+from deduce.games.abbey.repair import History, Path, relaxed, repair
 
 
 class SearchTimeout(Exception):
@@ -42,7 +40,22 @@ def find_history(model: Model, rng: random.Random | None = None,
     model = model.copy()
     if not propagate(model):
         return None
-    return _Search(model, rng, deadline).run(model)
+    return _find(model, rng or random.Random(0), deadline)
+
+
+def _find(model: Model, rng: random.Random, deadline: float | None) -> History | None:
+    """A history of a propagated model: local-search walks between complete-search runs.
+
+    The walks (:mod:`repair`) usually find a history far sooner; only the
+    complete search can tell that there is none.
+    """
+    structure = relaxed(model)
+
+    def walk() -> History | None:
+        start = _Search(structure, rng, deadline).run(structure)
+        return None if start is None else repair(model, start, rng, deadline)
+
+    return _Search(model, rng, deadline).run(model, walk)
 
 
 class _Limit(Exception):
@@ -73,10 +86,17 @@ class _Search:
         self.left = 0
         self.guide: Sequence[Path] | None = None
 
-    def run(self, model: Model) -> History | None:
-        """Restart with growing allowances until a run ends within its own."""
+    def run(self, model: Model, between: Callable[[], History | None] | None = None
+            ) -> History | None:
+        """Restart with growing allowances until a run ends within its own.
+
+        ``between``, when given, is tried before every run (a cheap
+        incomplete method); its history, if any, is the answer.
+        """
         allowance = self.FIRST_ALLOWANCE
         while True:
+            if between is not None and (found := between()) is not None:
+                return found
             self.left = allowance
             try:
                 return self._dive(model)

@@ -1,0 +1,218 @@
+"""What to ask and where to go: expected information about the culprit, and when to accuse.
+
+Every way of learning something in the Abbey is an *option* with a random
+answer: a count question (how many cards with a trait a player holds), a
+"do you have" question, the parlor's "show me" (one random matching card,
+or none), a theft in a confessional or cell (one random card of the victim)
+and a parlor draw (the top card of the pile). The value of an option is the
+mutual information between its answer and the culprit, in bits: how much,
+on average, the answer shrinks the uncertainty about the culprit.
+
+Both are computed over draws of the current holders of every card, taken
+uniformly from the histories that agree with the log (the Markov chains of
+:mod:`sample`, started from histories found by :mod:`search`). With a few
+hundred draws the values rank options reliably; they are estimates, as the
+plug-in entropy of a finite sample is.
+
+The accusation rule follows the rulebook's points: a right accusation is
+worth +4, a wrong one -2, so accusing a suspect of probability p is worth
+6p - 2 on average. The advisor recommends it when that is at least
+``ACCUSE_POINTS`` (one point, p >= 1/2) or when the culprit is certain, and
+a revelation (+2 / -1) when a trait is at least ``REVEAL_AT`` likely.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from random import Random
+from time import perf_counter
+
+from deduce.games.abbey.deck import GROUP_OF, TRAITS
+from deduce.games.abbey.model import build_model
+from deduce.games.abbey.propagate import propagate
+from deduce.games.abbey.sample import sample_histories
+from deduce.games.abbey.search import SearchTimeout, find_history
+from deduce.games.abbey.setup import AbbeySetup, setup_from_header
+from deduce.games.abbey.timeline import CULPRIT, PILE, build_timeline
+from deduce.logs.model import GameLog
+
+#: Expected points at which an accusation is recommended (6p - 2 >= 1 means p >= 1/2).
+ACCUSE_POINTS = 1.0
+#: Probability at which revealing a trait of the culprit is recommended.
+REVEAL_AT = 0.9
+#: Markov chains behind the draws.
+CHAINS = 2
+
+Draw = tuple[int, ...]  # every card's current holder index
+
+
+@dataclass(frozen=True)
+class Option:
+    """One way to learn something, and how much it tells about the culprit (bits)."""
+
+    kind: str  # count | has | show_me | take | draw
+    target: str  # a player, or "pile" for a draw
+    detail: tuple[str, ...]  # the traits asked for, or the card asked about
+    gain: float
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Culprit probabilities from the draws and every option, most informative first."""
+
+    culprit: dict[str, float]
+    entropy: float
+    options: tuple[Option, ...]
+    traits: dict[str, float]
+
+    def best(self, kind: str, targets: Sequence[str] | None = None) -> Option | None:
+        """The most informative option of ``kind`` (towards one of ``targets``), if any."""
+        return next((o for o in self.options if o.kind == kind
+                     and (targets is None or o.target in targets)), None)
+
+    def gain(self, kind: str, target: str) -> float:
+        """The best gain of ``kind`` towards ``target`` (0 when there is no such option)."""
+        found = self.best(kind, [target])
+        return found.gain if found else 0.0
+
+    @property
+    def suspect(self) -> tuple[str, float]:
+        """The most likely culprit and its probability."""
+        card = max(self.culprit, key=lambda c: self.culprit[c])
+        return card, self.culprit[card]
+
+    def accuse(self) -> str | None:
+        """The suspect to accuse now, if the expected points favour it (module docstring)."""
+        card, p = self.suspect
+        return card if p >= 1 or 6 * p - 2 >= ACCUSE_POINTS else None
+
+    def reveal(self, made: Sequence[str]) -> str | None:
+        """A trait worth revealing now (likely enough, not revealed before), if any."""
+        likely = [t for t, p in self.traits.items() if p >= REVEAL_AT and t not in made]
+        return max(likely, key=lambda t: self.traits[t]) if likely else None
+
+
+def advise(log: GameLog, draws: int = 200, seed: int = 0, deadline: float | None = None,
+           show_me: bool = True) -> Advice | None:
+    """Rank every option of the log's observer; None if no history was found by ``deadline``.
+
+    ``show_me`` adds the parlor's requests (one or two traits), only useful
+    once the pile is empty.
+    """
+    setup = setup_from_header(log.header, log.path)
+    timeline = build_timeline(setup, log.events, log.path)
+    model = build_model(setup, timeline, log.events)
+    if not propagate(model):
+        return None
+    rng = Random(seed)
+    try:
+        starts = [find_history(model, Random(rng.random()), deadline) for _ in range(CHAINS)]
+    except SearchTimeout:
+        return None
+    if starts[0] is None:
+        return None
+    sample = sample_histories(model, starts, draws, seed=seed,
+                              thin=_thin(deadline), burn=4 * _thin(deadline))
+    return _Ranker(setup, sample, timeline.holders).advice(show_me, timeline.sizes[-1][PILE])
+
+
+def _thin(deadline: float | None) -> int:
+    """Moves between draws: fewer when time is short."""
+    if deadline is None:
+        return 50
+    return 10 if deadline - perf_counter() < 0.2 else 25
+
+
+class _Ranker:
+    """Mutual information between the culprit and each option's answer, over the draws."""
+
+    def __init__(self, setup: AbbeySetup, draws: Sequence[Draw], holders: Sequence[str]) -> None:
+        self.setup = setup
+        self.holders = holders
+        self.draws = draws
+        ids = setup.deck.ids
+        self.cards = len(ids)
+        self.culprits = [d.index(CULPRIT) for d in draws]
+        self.hands = [self._masks(d) for d in draws]
+        self.with_traits: dict[tuple[str, ...], int] = {}
+        for traits in [(t,) for t in TRAITS] + _pairs():
+            self.with_traits[traits] = sum(1 << i for i, c in enumerate(ids)
+                                           if setup.deck.card(c).has_traits(traits))
+
+    def _masks(self, draw: Draw) -> list[int]:
+        masks = [0] * len(self.holders)
+        for card, holder in enumerate(draw):
+            masks[holder] |= 1 << card
+        return masks
+
+    def advice(self, show_me: bool, pile: int) -> Advice:
+        """Every option ranked, with the culprit and trait probabilities."""
+        ids = self.setup.deck.ids
+        n = len(self.draws)
+        counts = Counter(self.culprits)
+        culprit = {ids[c]: k / n for c, k in counts.most_common()}
+        traits = {t: sum(p for c, p in culprit.items() if self.setup.deck.card(c).has_traits((t,)))
+                  for t in TRAITS}
+        me = self.setup.me
+        others = [h for h, name in enumerate(self.holders) if h > PILE and name != me]
+        options = []
+        for h in others:
+            name = self.holders[h]
+            for t in TRAITS:
+                options.append(Option("count", name, (t,), self._fixed(
+                    lambda masks, h=h, m=self.with_traits[(t,)]: (masks[h] & m).bit_count())))
+            for i, card in enumerate(ids):
+                options.append(Option("has", name, (card,), self._fixed(
+                    lambda masks, h=h, bit=1 << i: bool(masks[h] & bit))))
+            options.append(Option("take", name, (), self._random_card(h, -1)))
+            if show_me:
+                for traits_asked, mask in self.with_traits.items():
+                    options.append(Option("show_me", name, traits_asked,
+                                          self._random_card(h, mask)))
+        if pile:
+            options.append(Option("draw", "pile", (), self._random_card(PILE, -1)))
+        options.sort(key=lambda o: -o.gain)
+        entropy = -sum(p * math.log2(p) for p in culprit.values())
+        return Advice(culprit, entropy, tuple(options), traits)
+
+    def _fixed(self, answer) -> float:
+        """Mutual information with an answer that each draw determines."""
+        joint: dict[tuple[int, object], float] = defaultdict(float)
+        for c, masks in zip(self.culprits, self.hands):
+            joint[c, answer(masks)] += 1
+        return _information(joint, len(self.draws))
+
+    def _random_card(self, holder: int, mask: int) -> float:
+        """Mutual information with one uniformly random card of ``holder`` among ``mask``."""
+        joint: dict[tuple[int, object], float] = defaultdict(float)
+        for c, masks in zip(self.culprits, self.hands):
+            matching = masks[holder] & mask
+            k = matching.bit_count()
+            if not k:
+                joint[c, None] += 1
+                continue
+            while matching:
+                low = matching & -matching
+                joint[c, low] += 1 / k
+                matching ^= low
+        return _information(joint, len(self.draws))
+
+
+def _information(joint: dict[tuple[int, object], float], n: int) -> float:
+    """Mutual information (bits) of a joint table of weights summing to ``n``."""
+    left: dict[int, float] = defaultdict(float)
+    right: dict[object, float] = defaultdict(float)
+    for (c, a), w in joint.items():
+        left[c] += w
+        right[a] += w
+    return max(0.0, sum(w / n * math.log2(w * n / (left[c] * right[a]))
+                        for (c, a), w in joint.items()))
+
+
+def _pairs() -> list[tuple[str, ...]]:
+    """Two traits of different groups, as the parlor allows."""
+    return [(a, b) for a, b in combinations(TRAITS, 2) if GROUP_OF[a] != GROUP_OF[b]]
