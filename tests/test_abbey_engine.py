@@ -23,7 +23,7 @@ import pytest
 from deduce.errors import DeduceError
 from deduce.games.abbey.deck import GROUP_OF, TRAITS
 from deduce.games.abbey.engine import TERMINAL, AbbeyGame, AbbeyState
-from deduce.games.abbey.simulate import log_text, play_game
+from deduce.games.abbey.simulate import play_game
 from deduce.logs.jsonl import parse_jsonl
 
 CHAPEL = "ecclesia"
@@ -934,7 +934,7 @@ def _check_logs(state: AbbeyState) -> None:
                 assert line["to"] == player
         public.append([line for line in state.logs[seat]
                        if line["type"] in ("count", "has", "lacks", "accuse", "culprit")])
-        parse_jsonl(log_text(game, player, state.logs[seat]), f"{player}.jsonl", game.deck)
+        parse_jsonl(game.log_text(player, state.logs[seat]), f"{player}.jsonl", game.deck)
     assert all(lines == public[0] for lines in public)
 
 

@@ -17,10 +17,13 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Sequence
 from random import Random
+from time import perf_counter
 from typing import Any
 
+from deduce.games.abbey.advisor import Advice, advise, candidates
 from deduce.games.abbey.deck import GROUP_OF
 from deduce.games.abbey.engine import AbbeyGame, Action, Observation
+from deduce.logs.jsonl import parse_jsonl
 
 Bot = Callable[[Observation, Sequence[Action], Random], Action]
 
@@ -145,5 +148,131 @@ def _distances(game: AbbeyGame) -> dict[str, dict[str, int]]:
     return out
 
 
+
+
+class SolverBot(Notepad):
+    """A player guided by the solver: its own log, the advisor's values, the rulebook's points.
+
+    Its sheet is the solver's candidate set (propagation over every event
+    of its log, counts included), not the cards it has seen. It goes where
+    the advisor expects to learn most about the culprit: every room's value
+    (a draw or "show me" in the parlor, a theft in a confessional or cell,
+    an accusation or revelation in the chapter hall) is discounted by the
+    turns needed to get there, plus the best question to a pawn met on
+    arrival. It asks the most informative question, answers rather than
+    keeping silent (to ask one back), and accuses as the advisor
+    recommends (see :mod:`advisor`) or when one candidate is left. When the
+    advisor finds no history within ``BUDGET`` it plays like the notepad
+    bot on its own sheet.
+    """
+
+    BUDGET = 0.15
+    #: How much a room's value shrinks for each turn needed to reach it.
+    DISCOUNT = 0.6
+    #: Value, in bits, of a recommended accusation or revelation in the chapter hall.
+    ACCUSE_VALUE, REVEAL_VALUE = 100.0, 0.5
+
+    def __init__(self, game: AbbeyGame, seat: int) -> None:
+        super().__init__(game, seat)
+        self._cached: tuple[int, Advice | None, list[str]] | None = None
+
+    def _state(self, obs: Observation) -> tuple[Advice | None, list[str]]:
+        """Advice and candidates for the log as it stands (computed once per new event)."""
+        if self._cached is None or self._cached[0] != len(obs.log):
+            log = parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl",
+                              self.game.deck)
+            deadline = perf_counter() + self.BUDGET
+            self._cached = (len(obs.log), advise(log, seed=len(obs.log), deadline=deadline,
+                                                 show_me=not obs.pile), candidates(log))
+        return self._cached[1], self._cached[2]
+
+    def sheet(self, obs: Observation) -> list[str]:
+        """The solver's culprit candidates."""
+        return self._state(obs)[1]
+
+    def _names(self, seats: Sequence[int]) -> list[str]:
+        return [self.game.players[s] for s in seats]
+
+    def _move(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+        advice, _ = self._state(obs)
+        if advice is None or legal[0][0] == "stay":
+            return super()._move(obs, legal, rng)
+        values = self._room_values(obs, advice)
+        steps = self.game.steps
+
+        def score(action: Action) -> float:
+            dest = action[1]
+            reach = max((v * self.DISCOUNT ** -(-self.distance[dest][room] // steps)
+                         for room, v in values.items()), default=0.0)
+            met = [s for s, r in enumerate(obs.positions)
+                   if r == dest and s != self.seat and s not in obs.penance]
+            asked = max((o.gain for o in advice.options if o.kind in ("count", "has")
+                         and o.target in self._names(met)), default=0.0)
+            return reach + asked
+        return max(legal, key=lambda a: (score(a), rng.random()))
+
+    def _room_values(self, obs: Observation, advice: Advice) -> dict[str, float]:
+        """What each room with an action is expected to tell now (bits, or a chapter value)."""
+        board, players = self.game.board, self.game.players
+        values: dict[str, float] = {}
+        for room in board.rooms:
+            if room.kind == "parlor":
+                best = advice.best("draw") if obs.pile else advice.best("show_me")
+                values[room.id] = best.gain if best else 0.0
+            elif room.kind == "confessional":
+                owner = obs.dice.get(room.id, self.seat)
+                if owner != self.seat and obs.hand_sizes[owner]:
+                    values[room.id] = advice.gain("take", players[owner])
+            elif (room.kind == "cell" and room.seat is not None and room.seat != self.seat
+                  and room.seat < len(players) and obs.hand_sizes[room.seat]
+                  and room.id not in obs.positions):
+                values[room.id] = advice.gain("take", players[room.seat])
+            elif room.kind == "chapter":
+                if not obs.pile and (advice.accuse() or len(self.sheet(obs)) == 1):
+                    values[room.id] = self.ACCUSE_VALUE
+                elif advice.reveal([t for _, t in obs.revealed]):
+                    values[room.id] = self.REVEAL_VALUE
+        return values
+
+    def _ask(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+        advice, _ = self._state(obs)
+        targets = {self.game.players[a[1]]: a[1] for a in legal}
+        best = None if advice is None else next(
+            (o for o in advice.options if o.kind in ("count", "has") and o.target in targets),
+            None)
+        if best is None:
+            return super()._ask(obs, legal, rng)
+        question = ("count", best.detail) if best.kind == "count" else ("has", best.detail[0])
+        return ("ask", targets[best.target], question)
+
+    def _parlor(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+        advice, _ = self._state(obs)
+        best = None if advice is None else advice.best("show_me")
+        if best is None or best.gain <= 0:
+            return super()._parlor(obs, legal, rng)
+        return ("show_me", self.game.players.index(best.target), best.detail)
+
+    def _chapter(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+        advice, sheet = self._state(obs)
+        if len(sheet) == 1 and ("accuse", sheet[0]) in legal:
+            return ("accuse", sheet[0])
+        if advice is not None:
+            card = advice.accuse()
+            if card is not None and ("accuse", card) in legal:
+                return ("accuse", card)
+            trait = advice.reveal([t for _, t in obs.revealed])
+            if trait is not None:
+                return ("reveal", trait)
+        return super()._chapter(obs, legal, rng)
+
+    def _target(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+        advice, _ = self._state(obs)
+        if advice is None:
+            return super()._target(obs, legal, rng)
+        return max(legal, key=lambda a: (advice.gain("take", self.game.players[a[1]]),
+                                         rng.random()))
+
+
 #: Bot kinds by name, each a factory ``(game, seat) -> bot``.
-BOTS: dict[str, Callable[[AbbeyGame, int], Any]] = {"random": random_bot, "notepad": Notepad}
+BOTS: dict[str, Callable[[AbbeyGame, int], Any]] = {
+    "random": random_bot, "notepad": Notepad, "solver": SolverBot}

@@ -33,7 +33,7 @@ from deduce.games.abbey.model import build_model
 from deduce.games.abbey.propagate import propagate
 from deduce.games.abbey.search import is_history
 from deduce.games.abbey.setup import setup_from_header
-from deduce.games.abbey.simulate import game_seed, log_text, play_game
+from deduce.games.abbey.simulate import game_seed, play_game
 from deduce.games.abbey.solve import solve_abbey
 from deduce.games.abbey.timeline import CULPRIT, build_timeline, holder_names
 from deduce.logs.jsonl import parse_jsonl
@@ -84,7 +84,7 @@ def check_log(state: AbbeyState, index: int, seat: int, budget: float, every: in
     started = perf_counter()
     game = state.game
     player = game.players[seat]
-    log = parse_jsonl(log_text(game, player, state.logs[seat]), f"game-{index:04d}/{player}.jsonl",
+    log = parse_jsonl(game.log_text(player, state.logs[seat]), f"game-{index:04d}/{player}.jsonl",
                       game.deck)
     snapshots = truth_snapshots(state)
     transfers = sorted(snapshots)

@@ -30,6 +30,7 @@ from deduce.games.abbey.cards import BookCard, CardSet, Effect, default_cards
 from deduce.games.abbey.deck import GROUP_OF, TRAITS, Deck, default_deck
 from deduce.games.abbey.observe import observe
 from deduce.games.abbey.setup import RULEBOOK_SIZES
+from deduce.logs.jsonl import dump_object, format_jsonl, parse_jsonl
 
 #: ``current_player()`` of a chance node and of a finished game.
 CHANCE = -1
@@ -88,6 +89,14 @@ class AbbeyGame:
         Else circle 1; Matins, on top at the start, always starts on circle 1.
         """
         return 2 if len(self.players) == 6 else 1
+
+    def log_text(self, player: str, events: Sequence[dict[str, Any]]) -> str:
+        """``player``'s canonical log of these log events, checked by the log reader."""
+        header: dict[str, Any] = {"game": "abbey", "version": 1, "players": list(self.players),
+                                  "me": player}
+        header["deck"] = "default" if self.deck.default else self.deck.to_json()
+        text = "\n".join(dump_object(e) for e in [header, *events]) + "\n"
+        return format_jsonl(parse_jsonl(text, f"{player}.jsonl", self.deck))
 
     def new_state(self) -> AbbeyState:
         """The state before the deal (a chance node)."""

@@ -49,13 +49,19 @@ def _find(model: Model, rng: random.Random, deadline: float | None) -> History |
     The walks (:mod:`repair`) usually find a history far sooner; only the
     complete search can tell that there is none.
     """
+    walk = _walker(model, rng, deadline)
+    return walk() or _Search(model, rng, deadline).run(model, walk)
+
+
+def _walker(model: Model, rng: random.Random, deadline: float | None
+            ) -> Callable[[], History | None]:
+    """One local-search walk from a fresh history of the model's structure, as a function."""
     structure = relaxed(model)
 
     def walk() -> History | None:
         start = _Search(structure, rng, deadline).run(structure)
         return None if start is None else repair(model, start, rng, deadline)
-
-    return _Search(model, rng, deadline).run(model, walk)
+    return walk
 
 
 class _Limit(Exception):
@@ -90,19 +96,19 @@ class _Search:
             ) -> History | None:
         """Restart with growing allowances until a run ends within its own.
 
-        ``between``, when given, is tried before every run (a cheap
-        incomplete method); its history, if any, is the answer.
+        ``between``, when given, is tried after every run cut short (a
+        cheap incomplete method); its history, if any, is the answer.
         """
         allowance = self.FIRST_ALLOWANCE
         while True:
-            if between is not None and (found := between()) is not None:
-                return found
             self.left = allowance
             try:
                 return self._dive(model)
             except _Limit:
                 allowance += allowance // 2
                 self.shuffle = True
+            if between is not None and (found := between()) is not None:
+                return found
 
     def _dive(self, model: Model) -> History | None:
         """Depth-first search below a propagated model."""
@@ -193,7 +199,7 @@ def closure(model: Model, witnesses: Iterable[Sequence[Path]] = (),
             if not restrict(narrowed, card, len(domain.nodes) - 1, holder, search.weights):
                 continue
             try:
-                found = search.run(narrowed)
+                found = search.run(narrowed, _walker(narrowed, search.rng, deadline))
             except SearchTimeout:
                 return Closure(_unrefuted(base, possible, card, holder), exact=False)
             if found is not None:

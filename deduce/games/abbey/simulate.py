@@ -23,7 +23,6 @@ from deduce.errors import DeduceError
 from deduce.games.abbey.bots import BOTS
 from deduce.games.abbey.engine import AbbeyGame, AbbeyState
 from deduce.logs.io import write_text_atomic
-from deduce.logs.jsonl import dump_object, format_jsonl, parse_jsonl
 
 
 @dataclass(frozen=True)
@@ -80,17 +79,8 @@ def record_game(game: AbbeyGame, index: int, seed: int, lineup: Sequence[str]) -
              "scores": dict(zip(game.players, state.scores)),
              "winners": [game.players[s] for s in state.winners()],
              "found": state.finder is not None, "turns": state.turns}
-    logs = {p: log_text(game, p, state.logs[seat]) for seat, p in enumerate(game.players)}
+    logs = {p: game.log_text(p, state.logs[seat]) for seat, p in enumerate(game.players)}
     return GameRecord(index, truth, logs)
-
-
-def log_text(game: AbbeyGame, player: str, events: Sequence[dict[str, Any]]) -> str:
-    """``player``'s canonical log, checked by the log reader."""
-    header: dict[str, Any] = {"game": "abbey", "version": 1, "players": list(game.players),
-                              "me": player}
-    header["deck"] = "default" if game.deck.default else game.deck.to_json()
-    text = "\n".join(dump_object(e) for e in [header, *events]) + "\n"
-    return format_jsonl(parse_jsonl(text, f"{player}.jsonl", game.deck))
 
 
 def write_game(record: GameRecord, out: Path) -> Path:

@@ -1,0 +1,95 @@
+"""Win rates of the Abbey bots against each other, seats rotated, over many seeded games.
+
+Each game seats the bots of ``--lineup`` (one per seat), rotated by one seat
+from game to game so that no bot keeps the first seat. A game's winners are
+the seats with the highest score (a tie is won by whoever found the culprit;
+a tie without a finder is shared). It prints, per bot kind: seats played,
+wins, win rate per seat, mean score, correct and wrong accusations per game,
+and how often the games ended with the culprit found.
+
+    python benchmarks/winrate.py --players 4 --games 1000 --lineup solver,notepad,notepad,random
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter, defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from tabulate import tabulate
+
+from deduce.games.abbey.engine import AbbeyGame
+from deduce.games.abbey.simulate import record_game
+
+
+def play(job: tuple[int, int, int, tuple[str, ...]]) -> dict:
+    """One game: the truth summary and the accusations made, by bot kind."""
+    players, index, seed, lineup = job
+    shift = index % players
+    seats = lineup[shift:] + lineup[:shift]
+    record = record_game(AbbeyGame.create(players), index, seed, seats)
+    accusations: Counter[tuple[str, bool]] = Counter()
+    first = next(iter(record.logs.values()))
+    for line in first.splitlines()[1:]:
+        event = json.loads(line)
+        if event["type"] == "accuse":
+            accusations[record.truth["bots"][event["player"]], event["correct"]] += 1
+    return {"truth": record.truth, "accusations": [(k, c, n) for (k, c), n in accusations.items()]}
+
+
+def main() -> None:
+    """Play the games and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--lineup", default="solver,notepad,notepad,random")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", type=Path, help="also write the table (markdown) here")
+    args = parser.parse_args()
+    lineup = tuple(args.lineup.split(","))
+    if len(lineup) != args.players:
+        parser.error("--lineup needs one bot per seat")
+    start = time.perf_counter()
+    seats: Counter[str] = Counter()
+    wins: defaultdict[str, float] = defaultdict(float)
+    points: defaultdict[str, float] = defaultdict(float)
+    accused: Counter[tuple[str, bool]] = Counter()
+    found = 0
+    jobs = [(args.players, i, args.seed, lineup) for i in range(1, args.games + 1)]
+    with ProcessPoolExecutor(args.workers) as pool:
+        for done, result in enumerate(pool.map(play, jobs), 1):
+            truth = result["truth"]
+            bots = truth["bots"]
+            for player, kind in bots.items():
+                seats[kind] += 1
+                points[kind] += truth["scores"][player]
+            for player in truth["winners"]:
+                wins[bots[player]] += 1 / len(truth["winners"])
+            for kind, correct, n in result["accusations"]:
+                accused[kind, correct] += n
+            found += truth["found"]
+            if done % 50 == 0:
+                print(f"{done} games, {time.perf_counter() - start:.0f} s", flush=True)
+    games = args.games
+    rows = [[kind, n, round(wins[kind], 1), f"{100 * wins[kind] / n:.1f}%",
+             f"{points[kind] / n:.2f}", f"{accused[kind, True] / n:.2f}",
+             f"{accused[kind, False] / n:.2f}"]
+            for kind, n in sorted(seats.items())]
+    table = tabulate(rows, ["bot", "seats", "wins", "wins per seat", "mean score",
+                            "right accusations per seat", "wrong accusations per seat"],
+                     tablefmt="github")
+    summary = (f"{args.players} players, {games} games (seed {args.seed}, lineup "
+               f"{args.lineup}, seats rotated): culprit found in {100 * found / games:.1f}% "
+               f"of games; {time.perf_counter() - start:.0f} s with {args.workers} workers.")
+    print(summary)
+    print(table)
+    if args.out:
+        args.out.write_text(summary + "\n\n" + table + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

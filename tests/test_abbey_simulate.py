@@ -1,0 +1,217 @@
+"""Whole simulated games: bots, logs on disk, the check against the truth, the advisor."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from deduce.errors import DeduceError
+from deduce.games.abbey.advisor import _information, advise, candidates
+from deduce.games.abbey.bots import BOTS, SolverBot
+from deduce.games.abbey.check import CheckSummary, check_games, check_log, truth_snapshots
+from deduce.games.abbey.engine import AbbeyGame
+from deduce.games.abbey.simulate import (
+    bot_lineup,
+    game_seed,
+    play_game,
+    record_game,
+    simulate,
+    write_game,
+)
+from deduce.logs.io import read_log
+from deduce.logs.jsonl import parse_jsonl
+
+PLAYERS = (3, 4, 5, 6)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("bot", ["random", "notepad"])
+def test_bots_play_200_games_without_an_illegal_move(players, bot):
+    """apply_action raises on an illegal action, so finishing every game is the test."""
+    game = AbbeyGame.create(players, max_turns=150)
+    for index in range(1, 201):
+        state = play_game(game, game_seed(11, index), bot_lineup([bot], players))
+        assert state.is_terminal()
+        assert sum(map(len, state.hands)) + len(state.pile) == 23
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_the_solver_bot_plays_legally_against_the_others(players, monkeypatch):
+    monkeypatch.setattr(SolverBot, "BUDGET", 0.03)
+    game = AbbeyGame.create(players, max_turns=60)
+    lineup = ["solver", "notepad", "random", "notepad", "random", "solver"][:players]
+    for index in range(1, 3):
+        state = play_game(game, game_seed(5, index), lineup)
+        assert state.is_terminal()
+
+
+def test_the_solver_bot_accuses_when_one_candidate_is_left(monkeypatch):
+    monkeypatch.setattr(SolverBot, "BUDGET", 0.05)
+    game = AbbeyGame.create(3)
+    state = play_game(game, game_seed(2, 1), ["solver", "solver", "solver"])
+    accusations = [e for e in state.events if e["type"] == "accuse"]
+    assert state.finder is not None and accusations[-1]["correct"]
+
+
+def test_lineups():
+    assert bot_lineup(["notepad"], 3) == ("notepad",) * 3
+    assert bot_lineup(["solver", "random", "notepad"], 3) == ("solver", "random", "notepad")
+    with pytest.raises(DeduceError, match="unknown bot 'genius'"):
+        bot_lineup(["genius"], 3)
+    with pytest.raises(DeduceError, match="one bot for every seat or 4 bots, not 2"):
+        bot_lineup(["random", "notepad"], 4)
+    assert set(BOTS) == {"random", "notepad", "solver"}
+
+
+def test_the_same_seed_gives_the_same_games():
+    game = AbbeyGame.create(4)
+    first = [record_game(game, i, 3, ("notepad",) * 4) for i in (1, 2)]
+    again = list(simulate(game, 2, 3, ("notepad",) * 4, workers=2))
+    assert first == again
+    other = record_game(game, 1, 4, ("notepad",) * 4)
+    assert other.logs != first[0].logs
+
+
+def test_written_games_hold_the_truth_and_one_canonical_log_per_player(tmp_path):
+    game = AbbeyGame.create(4)
+    record = record_game(game, 7, 1, ("notepad", "random", "notepad", "random"))
+    folder = write_game(record, tmp_path)
+    assert folder.name == "game-0007"
+    truth = json.loads((folder / "truth.json").read_text())
+    assert truth["game"] == "abbey" and truth["seed"] == 1
+    assert truth["culprit"] in game.deck.ids
+    hands = truth["deal"]["hands"]
+    assert sorted(hands) == sorted(game.players)
+    assert {truth["culprit"], *truth["deal"]["pile"], *(c for h in hands.values() for c in h)} \
+        == set(game.deck.ids)
+    for player in game.players:
+        path = folder / f"{player}.jsonl"
+        log = read_log(path)
+        assert log.header.me == player
+        assert log.events[0].type == "hand"
+        assert set(log.events[0].get("cards")) == set(hands[player])
+        assert log.events[-1].type == "culprit"
+        assert log.events[-1].get("card") == truth["culprit"]
+        assert path.read_text() == record.logs[player]
+
+
+def test_each_log_holds_exactly_what_its_player_saw():
+    game = AbbeyGame.create(5)
+    state = play_game(game, game_seed(9, 1), ("notepad",) * 5)
+    public = None
+    for seat, player in enumerate(game.players):
+        lines = [e for e in state.logs[seat] if e["type"] in ("count", "has", "lacks", "accuse")]
+        public = public or lines
+        assert lines == public
+        for event in state.logs[seat]:
+            if event["type"] in ("draw", "take") and "card" in event:
+                assert player in (event["player"], event.get("from"))
+            if event["type"] == "show" and "card" in event:
+                assert event["to"] == player
+
+
+def test_truth_snapshots_follow_every_transfer():
+    game = AbbeyGame.create(4)
+    state = play_game(game, game_seed(1, 3), ("notepad",) * 4)
+    snapshots = truth_snapshots(state)
+    last = snapshots[max(snapshots)]
+    assert last == {c: state.holder_of(c) for c in game.deck.ids}
+    assert sum(e["type"] in ("deal", "draw", "take", "mass") for e in state.events) \
+        == len(snapshots)
+
+
+def test_check_finds_no_soundness_failure_in_300_games():
+    """The propagated model keeps the true history of every log, at its end and along it."""
+    checks, games = [], 0
+    for players, count in ((3, 100), (4, 100), (5, 50), (6, 50)):
+        lineup = bot_lineup((["notepad", "random"] * 3)[:players], players)
+        for run in check_games(AbbeyGame.create(players, max_turns=100), count, 21, lineup,
+                               budget=0, every=50, fast=True):
+            checks += run
+            games += 1
+    summary = CheckSummary.of(checks, fast=True)
+    assert games == 300
+    assert summary.failures == ()
+    assert summary.positions > 1.5 * summary.logs  # the ends and cuts along the way
+
+
+def test_check_with_the_solve_finds_the_culprit_and_no_failure():
+    game = AbbeyGame.create(3)
+    state = play_game(game, game_seed(3, 1), ("notepad",) * 3)
+    check = check_log(state, 1, 0, budget=0.2, every=15, fast=False)
+    assert check.failures == ()
+    assert check.determined is not None and check.determined <= check.events
+    assert check.exact >= 1
+
+
+def test_check_reports_a_model_that_drops_the_truth(monkeypatch):
+    """A deliberately broken count answer must show up as a soundness failure."""
+    game = AbbeyGame.create(3)
+    state = play_game(game, game_seed(3, 2), ("notepad",) * 3)
+    seat = 0
+    count = next(i for i, e in enumerate(state.logs[seat]) if e["type"] == "count")
+    state.logs[seat][count] = {**state.logs[seat][count], "n": 0 if state.logs[seat][count]["n"]
+                               else 1}
+    check = check_log(state, 2, seat, budget=0.1, every=1000, fast=True)
+    assert check.failures
+    assert "excludes the true history" in check.failures[0] or "no history" in check.failures[0]
+
+
+def test_information_of_answers():
+    # a fair coin answer that determines the culprit among two: one bit, less the bias term
+    joint = {(0, "a"): 500.0, (1, "b"): 500.0}
+    assert _information(joint, 1000) == pytest.approx(1.0, abs=0.01)
+    # an answer independent of the culprit tells nothing
+    independent = {(c, a): 250.0 for c in (0, 1) for a in ("a", "b")}
+    assert _information(independent, 1000) == 0.0
+
+
+def test_advice_on_a_real_log_ranks_options_and_knows_the_trivial_cases():
+    game = AbbeyGame.create(4)
+    state = play_game(game, game_seed(4, 1), ("notepad",) * 4)
+    log = parse_jsonl(game.log_text("ana", state.logs[0][:12]), "ana.jsonl", game.deck)
+    advice = advise(log, draws=300, seed=1)
+    assert advice is not None
+    gains = [o.gain for o in advice.options]
+    assert gains == sorted(gains, reverse=True)
+    assert math.isclose(sum(advice.culprit.values()), 1.0)
+    assert set(advice.culprit) <= set(candidates(log))
+    # asking about a card the observer holds tells nothing; nobody else can hold it
+    mine = log.events[0].get("cards")[0]
+    assert all(o.gain == 0 for o in advice.options if o.kind == "has" and o.detail == (mine,))
+    assert advice.entropy <= math.log2(len(candidates(log))) + 1e-9
+
+
+def test_cli_simulate_writes_games_and_check_prints_the_summary(tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "games"
+    result = runner.invoke(cli, ["simulate", "abbey", "--players", "3", "--games", "2",
+                                 "--seed", "5", "--bots", "notepad,random,notepad",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == ["game-0001", "game-0002"]
+    first = (out / "game-0001" / "ana.jsonl").read_bytes()
+    again = tmp_path / "again"
+    runner.invoke(cli, ["simulate", "abbey", "--players", "3", "--games", "2", "--seed", "5",
+                        "--bots", "notepad,random,notepad", "--out", str(again)])
+    assert (again / "game-0001" / "ana.jsonl").read_bytes() == first
+    result = runner.invoke(cli, ["check", "abbey", "--players", "3", "--games", "2",
+                                 "--every", "20", "--budget", "0.05", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["games"] == 2 and data["logs"] == 6 and data["soundness_failures"] == 0
+    result = runner.invoke(cli, ["check", "abbey", "--players", "3", "--games", "1", "--fast",
+                                 "--every", "30"])
+    assert result.exit_code == 0 and "soundness failures" in result.output
+
+
+def test_cli_rejects_bad_bots(tmp_path):
+    result = CliRunner().invoke(cli, ["simulate", "abbey", "--bots", "oracle",
+                                      "--out", str(tmp_path)])
+    assert isinstance(result.exception, DeduceError)
+    assert "unknown bot 'oracle'" in str(result.exception)
+
