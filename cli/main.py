@@ -14,7 +14,9 @@ from cli.options import emit, output_options
 from deduce import __version__
 from deduce.errors import DeduceError
 from deduce.games.abbey import report as abbey_report
+from deduce.games.abbey.board import load_board_file
 from deduce.games.abbey.bots import BOTS
+from deduce.games.abbey.cards import load_cards_file
 from deduce.games.abbey.check import CheckSummary, check_games
 from deduce.games.abbey.deck import load_deck_file
 from deduce.games.abbey.engine import AbbeyGame
@@ -113,9 +115,23 @@ def _game_options(command: Callable[..., Any]) -> Callable[..., Any]:
                           "or one per seat in order."),
         click.option("--workers", type=click.IntRange(min=0), default=1, show_default=True,
                      help="Processes to use (0: every core)."),
+        click.option("--deck", "deck_file", metavar="FILE",
+                     help="Suspect cards (24) replacing the bundled default deck."),
+        click.option("--board", "board_file", metavar="FILE",
+                     help="Rooms and doors replacing the bundled default board."),
+        click.option("--cards", "cards_file", metavar="FILE",
+                     help="Mass, event, book and crypt cards replacing the bundled defaults."),
     )):
         command = option(command)
     return command
+
+
+def _table(players: int, deck_file: str | None, board_file: str | None,
+           cards_file: str | None) -> AbbeyGame:
+    """The game to simulate, with any data files the user gave."""
+    return AbbeyGame.create(players, load_deck_file(deck_file) if deck_file else None,
+                            load_board_file(board_file) if board_file else None,
+                            load_cards_file(cards_file) if cards_file else None)
 
 
 def _progress(items: Iterable[Any], total: int, label: str) -> Iterator[Any]:
@@ -131,18 +147,19 @@ def _progress(items: Iterable[Any], total: int, label: str) -> Iterator[Any]:
 @_game_options
 @click.option("--out", required=True, metavar="DIR", help="Folder to write the games into.")
 def simulate(game: str, players: int, games: int, seed: int, bots: str, workers: int,
+             deck_file: str | None, board_file: str | None, cards_file: str | None,
              out: str) -> None:
     """Play GAME with bots and write each game's truth and every player's log.
 
     Writes DIR/game-NNNN/truth.json and DIR/game-NNNN/PLAYER.jsonl.
     """
     del game  # only abbey so far
-    table = AbbeyGame.create(players)
+    table = _table(players, deck_file, board_file, cards_file)
     lineup = bot_lineup(bots.split(","), players)
     for record in _progress(simulate_games(table, games, seed, lineup, workers), games,
                             "Simulating"):
         write_game(record, Path(out))
-    click.echo(f"{games} games written to {out}", err=True)
+    click.echo(f"{games} game{'s' if games != 1 else ''} written to {out}", err=True)
 
 
 @cli.command()
@@ -155,13 +172,14 @@ def simulate(game: str, players: int, games: int, seed: int, bots: str, workers:
               help="Check the propagated model only (no counting, no estimates).")
 @output_options
 def check(game: str, players: int, games: int, seed: int, bots: str, workers: int,
+          deck_file: str | None, board_file: str | None, cards_file: str | None,
           budget: float, every: int, fast: bool, output: str) -> None:
     """Simulate GAME and check the solver on every player's log against the truth.
 
     Exits with status 4 when the truth was ever eliminated (a soundness failure).
     """
     del game  # only abbey so far
-    table = AbbeyGame.create(players)
+    table = _table(players, deck_file, board_file, cards_file)
     lineup = bot_lineup(bots.split(","), players)
     runs = check_games(table, games, seed, lineup, budget, every, fast, workers)
     checks = [c for run in _progress(runs, games, "Checking") for c in run]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -215,3 +216,20 @@ def test_cli_rejects_bad_bots(tmp_path):
     assert isinstance(result.exception, DeduceError)
     assert "unknown bot 'oracle'" in str(result.exception)
 
+
+
+def test_cli_simulates_with_the_users_data_files(tmp_path):
+    board = json.loads(Path("deduce/data/abbey-board.json").read_text())
+    board["doors"].append(["ecclesia", "aula"])  # a shortcut of the user's own board
+    mine = tmp_path / "board.json"
+    mine.write_text(json.dumps(board))
+    out = tmp_path / "games"
+    result = CliRunner().invoke(cli, ["simulate", "abbey", "--players", "3", "--games", "1",
+                                      "--board", str(mine), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (out / "game-0001" / "truth.json").exists()
+    (tmp_path / "bad.json").write_text('{"rooms": []}')
+    result = CliRunner().invoke(cli, ["simulate", "abbey", "--board", str(tmp_path / "bad.json"),
+                                      "--out", str(out)])
+    assert isinstance(result.exception, DeduceError)
+    assert str(result.exception).startswith(f"{tmp_path / 'bad.json'}: board 'rooms'")
