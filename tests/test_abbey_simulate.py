@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from deduce.errors import DeduceError
-from deduce.games.abbey.advisor import _information, advise, candidates
+from deduce.games.abbey.advisor import _information, analyse
 from deduce.games.abbey.bots import BOTS, SolverBot
 from deduce.games.abbey.check import CheckSummary, check_games, check_log, truth_snapshots
 from deduce.games.abbey.engine import AbbeyGame
@@ -175,16 +175,17 @@ def test_advice_on_a_real_log_ranks_options_and_knows_the_trivial_cases():
     game = AbbeyGame.create(4)
     state = play_game(game, game_seed(4, 1), ("notepad",) * 4)
     log = parse_jsonl(game.log_text("ana", state.logs[0][:12]), "ana.jsonl", game.deck)
-    advice = advise(log, draws=300, seed=1)
+    analysis = analyse(log, draws=300, seed=1)
+    advice, candidates = analysis.advice, analysis.candidates
     assert advice is not None
     gains = [o.gain for o in advice.options]
     assert gains == sorted(gains, reverse=True)
     assert math.isclose(sum(advice.culprit.values()), 1.0)
-    assert set(advice.culprit) <= set(candidates(log))
+    assert set(advice.culprit) <= set(candidates)
     # asking about a card the observer holds tells nothing; nobody else can hold it
     mine = log.events[0].get("cards")[0]
     assert all(o.gain == 0 for o in advice.options if o.kind == "has" and o.detail == (mine,))
-    assert advice.entropy <= math.log2(len(candidates(log))) + 1e-9
+    assert advice.entropy <= math.log2(len(candidates)) + 1e-9
 
 
 def test_cli_simulate_writes_games_and_check_prints_the_summary(tmp_path):

@@ -99,42 +99,44 @@ class Advice:
         return max(likely, key=lambda t: self.traits[t]) if likely else None
 
 
-def candidates(log: GameLog) -> list[str]:
-    """The culprit candidates that propagation leaves (a superset of the exact ones, cheap)."""
-    setup = setup_from_header(log.header, log.path)
-    model = build_model(setup, build_timeline(setup, log.events, log.path), log.events)
-    if not propagate(model):
-        return []
-    return [c for c, d in zip(setup.deck.ids, model.domains) if CULPRIT in d.nodes[-1]]
+@dataclass(frozen=True)
+class Analysis:
+    """Propagation's culprit candidates (a cheap superset) and the advice, if found in time."""
+
+    candidates: list[str]
+    advice: Advice | None
 
 
-def advise(log: GameLog, draws: int = 200, seed: int = 0, deadline: float | None = None,
-           show_me: bool = True) -> Advice | None:
-    """Rank every option of the log's observer; None if no history was found by ``deadline``.
+def analyse(log: GameLog, draws: int = 200, seed: int = 0, deadline: float | None = None,
+            show_me: bool = True) -> Analysis:
+    """Candidates and ranked options for the log's observer (one propagation for both).
 
-    ``show_me`` adds the parlor's requests (one or two traits), only useful
-    once the pile is empty.
+    The advice is None when no history was found by ``deadline``. ``show_me``
+    adds the parlor's requests (one or two traits), only useful once the
+    pile is empty.
     """
     setup = setup_from_header(log.header, log.path)
     timeline = build_timeline(setup, log.events, log.path)
     model = build_model(setup, timeline, log.events)
     if not propagate(model):
-        return None
+        return Analysis([], None)
+    found = [c for c, d in zip(setup.deck.ids, model.domains) if CULPRIT in d.nodes[-1]]
     rng = Random(seed)
     starts = []
     for _ in range(CHAINS):
         try:
-            start = find_history(model, Random(rng.random()), deadline)
+            start = find_history(model, Random(rng.random()), deadline, propagated=True)
         except SearchTimeout:
             break
         if start is None:
-            return None
+            return Analysis(found, None)
         starts.append(start)
     if not starts:
-        return None
+        return Analysis(found, None)
     sample = sample_histories(model, starts, draws, seed=seed,
                               thin=_thin(deadline), burn=4 * _thin(deadline))
-    return _Ranker(setup, sample, timeline.holders).advice(show_me, timeline.sizes[-1][PILE])
+    ranker = _Ranker(setup, sample, timeline.holders)
+    return Analysis(found, ranker.advice(show_me, timeline.sizes[-1][PILE]))
 
 
 def _thin(deadline: float | None) -> int:

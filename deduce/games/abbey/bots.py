@@ -20,7 +20,7 @@ from random import Random
 from time import perf_counter
 from typing import Any
 
-from deduce.games.abbey.advisor import Advice, advise, candidates
+from deduce.games.abbey.advisor import Advice, analyse
 from deduce.games.abbey.deck import GROUP_OF
 from deduce.games.abbey.engine import AbbeyGame, Action, Observation
 from deduce.logs.jsonl import parse_jsonl
@@ -182,8 +182,8 @@ class SolverBot(Notepad):
             log = parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl",
                               self.game.deck)
             deadline = perf_counter() + self.BUDGET
-            self._cached = (len(obs.log), advise(log, seed=len(obs.log), deadline=deadline,
-                                                 show_me=not obs.pile), candidates(log))
+            found = analyse(log, seed=len(obs.log), deadline=deadline, show_me=not obs.pile)
+            self._cached = (len(obs.log), found.advice, found.candidates)
         return self._cached[1], self._cached[2]
 
     def sheet(self, obs: Observation) -> list[str]:

@@ -31,15 +31,17 @@ class SearchTimeout(Exception):
 
 
 def find_history(model: Model, rng: random.Random | None = None,
-                 deadline: float | None = None) -> History | None:
+                 deadline: float | None = None, propagated: bool = False) -> History | None:
     """One complete history within ``model`` (left untouched), or None when there is none.
 
     With ``rng``, the values are tried in random order, for varied witnesses.
     Raises :class:`SearchTimeout` past ``deadline`` (a ``perf_counter`` time).
+    ``propagated`` says the model is already propagated, sparing a copy.
     """
-    model = model.copy()
-    if not propagate(model):
-        return None
+    if not propagated:
+        model = model.copy()
+        if not propagate(model):
+            return None
     return _find(model, rng or random.Random(0), deadline)
 
 
