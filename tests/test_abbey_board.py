@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import copy
-import json
-from collections import deque
 from collections.abc import Callable
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from deduce.data import bundled_json
 from deduce.errors import LogError
 from deduce.games.abbey.board import (
     KIND_COUNTS,
@@ -19,25 +16,11 @@ from deduce.games.abbey.board import (
     Room,
     board_from_json,
     default_board,
-    load_board_file,
 )
 
 
 def default_raw() -> dict[str, Any]:
-    text = resources.files("deduce.data").joinpath("abbey-board.json").read_text("utf-8")
-    return json.loads(text)
-
-
-def distances(board: Board, start: str) -> dict[str, int]:
-    seen = {start: 0}
-    queue = deque([start])
-    while queue:
-        here = queue.popleft()
-        for there in board.neighbours(here):
-            if there not in seen:
-                seen[there] = seen[here] + 1
-                queue.append(there)
-    return seen
+    return bundled_json("abbey-board.json")
 
 
 def small_board(doors: list[tuple[str, str]]) -> Board:
@@ -86,7 +69,7 @@ def test_default_board_cells_have_seats_0_to_5() -> None:
 
 def test_default_board_is_connected_and_moves_take_a_few_turns() -> None:
     board = default_board()
-    dist = distances(board, "ecclesia")
+    dist = board.distances("ecclesia")
     assert set(dist) == {r.id for r in board.rooms}
     others = [d for room, d in dist.items() if room != "ecclesia"]
     assert sum(3 <= d <= 6 for d in others) > len(others) / 2
@@ -139,6 +122,12 @@ def test_destinations_on_a_line() -> None:
     assert board.destinations("b", 2) == ("a", "c", "d")
 
 
+def test_distances_count_doors_breadth_first() -> None:
+    triangle = small_board([("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")])
+    assert triangle.distances("a") == {"a": 0, "b": 1, "c": 1, "d": 2}
+    assert small_board([("a", "b"), ("b", "c"), ("c", "d")]).distances("d")["a"] == 3
+
+
 def test_destinations_never_go_straight_back_nor_end_at_start() -> None:
     # a - b is a dead end: a -> b -> a is forbidden, and would end at the start.
     board = small_board([("a", "b")])
@@ -163,7 +152,7 @@ def test_destinations_with_a_dead_end_spur() -> None:
 def test_destinations_are_the_rooms_within_reach_on_the_default_board() -> None:
     board = default_board()
     for room in board.rooms:
-        dist = distances(board, room.id)
+        dist = board.distances(room.id)
         for steps in (1, 2, 3):
             expected = tuple(sorted(r for r, d in dist.items() if 1 <= d <= steps))
             assert board.destinations(room.id, steps) == expected
@@ -312,42 +301,3 @@ def test_empty_rooms_are_optional() -> None:
     board = board_from_json(raw, "b.json")
     assert board.of_kind("empty") == ()
     assert board.destinations("ecclesia", 3)
-
-
-# --------------------------------------------------------------------------
-# Files
-
-
-def test_load_board_file(tmp_path: Path) -> None:
-    path = tmp_path / "board.json"
-    path.write_text(json.dumps(default_raw()), encoding="utf-8")
-    assert load_board_file(str(path)) == default_board()
-
-
-def test_load_board_file_reports_the_json_line(tmp_path: Path) -> None:
-    path = tmp_path / "board.json"
-    path.write_text('{\n "rooms": [\n  {"id": "ecclesia",, "kind": "chapel"}\n ]\n}\n',
-                    encoding="utf-8")
-    with pytest.raises(LogError) as info:
-        load_board_file(str(path))
-    assert info.value.line == 3
-    assert info.value.message.startswith("board file is not valid JSON: ")
-    assert str(info.value).startswith(f"{path}:3: ")
-
-
-def test_load_board_file_errors_name_the_file(tmp_path: Path) -> None:
-    missing = tmp_path / "missing.json"
-    with pytest.raises(LogError, match="cannot read board file") as info:
-        load_board_file(str(missing))
-    assert info.value.path == str(missing)
-    binary = tmp_path / "binary.json"
-    binary.write_bytes(b"\xff\xfe\x00")
-    with pytest.raises(LogError, match="board file is not UTF-8 text"):
-        load_board_file(str(binary))
-    invalid = tmp_path / "invalid.json"
-    raw = default_raw()
-    raw["rooms"][0]["kind"] = "church"
-    invalid.write_text(json.dumps(raw), encoding="utf-8")
-    with pytest.raises(LogError) as info:
-        load_board_file(str(invalid))
-    assert str(info.value).startswith(f"{invalid}: board room 'ecclesia': unknown kind")

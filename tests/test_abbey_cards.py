@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import copy
-import json
 from collections import Counter
 from collections.abc import Callable
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from deduce.data import bundled_json
 from deduce.errors import LogError
 from deduce.games.abbey.board import default_board
 from deduce.games.abbey.cards import (
@@ -24,13 +22,11 @@ from deduce.games.abbey.cards import (
     MassCard,
     cards_from_json,
     default_cards,
-    load_cards_file,
 )
 
 
 def default_raw() -> dict[str, Any]:
-    text = resources.files("deduce.data").joinpath("abbey-cards.json").read_text("utf-8")
-    return json.loads(text)
+    return bundled_json("abbey-cards.json")
 
 
 def all_books(cards: CardSet) -> list[BookCard]:
@@ -167,7 +163,7 @@ CASES: list[tuple[str, Mutation, str]] = [
      "'masses' must be a list of the 8 Mass cards (matins, lauds, prime, terce, sexte, none, "
      "vespers, compline)"),
     ("mass-not-object", lambda raw: raw["masses"].__setitem__(2, "prime"),
-     "mass card 3 must be an object with id, name and pass"),
+     "mass card 3 must be an object with id, name, pass"),
     ("mass-key", lambda raw: raw["masses"][0].update(text="x"), "mass card 1: unknown key 'text'"),
     ("mass-missing-key", lambda raw: raw["masses"][0].pop("pass"),
      "mass card 1: missing key 'pass'"),
@@ -268,42 +264,3 @@ def test_valid_variations_are_accepted() -> None:
     cards = cards_from_json(raw, "c.json")
     assert cards.crypt == 1
     assert cards.library == (BookCard("x", "X", "Go to the crypt.", Effect("move", to="crypt")),)
-
-
-# --------------------------------------------------------------------------
-# Files
-
-
-def test_load_cards_file(tmp_path: Path) -> None:
-    path = tmp_path / "cards.json"
-    path.write_text(json.dumps(default_raw()), encoding="utf-8")
-    assert load_cards_file(str(path)) == default_cards()
-
-
-def test_load_cards_file_reports_the_json_line(tmp_path: Path) -> None:
-    path = tmp_path / "cards.json"
-    path.write_text('{\n "crypt": 6,\n "masses": [\n  {"id": "matins" "name": "Matins"}\n ]\n}\n',
-                    encoding="utf-8")
-    with pytest.raises(LogError) as info:
-        load_cards_file(str(path))
-    assert info.value.line == 4
-    assert info.value.message.startswith("cards file is not valid JSON: ")
-    assert str(info.value).startswith(f"{path}:4: ")
-
-
-def test_load_cards_file_errors_name_the_file(tmp_path: Path) -> None:
-    missing = tmp_path / "missing.json"
-    with pytest.raises(LogError, match="cannot read cards file") as info:
-        load_cards_file(str(missing))
-    assert info.value.path == str(missing)
-    binary = tmp_path / "binary.json"
-    binary.write_bytes(b"\xff\xfe\x00")
-    with pytest.raises(LogError, match="cards file is not UTF-8 text"):
-        load_cards_file(str(binary))
-    invalid = tmp_path / "invalid.json"
-    raw = default_raw()
-    raw["crypt"] = -1
-    invalid.write_text(json.dumps(raw), encoding="utf-8")
-    with pytest.raises(LogError) as info:
-        load_cards_file(str(invalid))
-    assert str(info.value).startswith(f"{invalid}: 'crypt' must be a positive number")

@@ -14,7 +14,7 @@ culprit, pile and hands). Rooms are those of the bundled default board.
 from __future__ import annotations
 
 import random
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -174,16 +174,7 @@ def brush_off(state: AbbeyState, seat: int) -> None:
 
 def within(state: AbbeyState, room: str, steps: int) -> set[str]:
     """Rooms 1 to ``steps`` doors from ``room`` (breadth-first, independent of the engine)."""
-    board = state.game.board
-    dist = {room: 0}
-    queue = deque([room])
-    while queue:
-        here = queue.popleft()
-        for there in board.neighbours(here):
-            if there not in dist:
-                dist[there] = dist[here] + 1
-                queue.append(there)
-    return {r for r, d in dist.items() if 1 <= d <= steps}
+    return {r for r, d in state.game.board.distances(room).items() if 1 <= d <= steps}
 
 
 def empty_pile(state: AbbeyState, seat: int) -> None:

@@ -14,13 +14,12 @@ be connected and meet every rulebook count.
 
 from __future__ import annotations
 
-import json
 from collections import Counter, deque
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from deduce.data import bundled_json, read_json_file
 from deduce.errors import LogError
 from deduce.games.abbey.deck import ID_PATTERN
 
@@ -106,6 +105,18 @@ class Board:
             if room.kind == "cell" and room.seat == seat:
                 return room
         raise KeyError(seat)
+
+    def distances(self, start: str) -> dict[str, int]:
+        """Doors between ``start`` and every room (breadth-first)."""
+        dist = {start: 0}
+        queue = deque([start])
+        while queue:
+            here = queue.popleft()
+            for there in self._adjacent[here]:
+                if there not in dist:
+                    dist[there] = dist[here] + 1
+                    queue.append(there)
+        return dist
 
     def destinations(self, start: str, max_steps: int) -> tuple[str, ...]:
         """Sorted rooms where a move of 1 to ``max_steps`` steps from ``start`` can end.
@@ -276,19 +287,10 @@ def board_from_json(raw: Any, path: str) -> Board:
 @cache
 def default_board() -> Board:
     """The bundled default board (not the printed board: see the module docstring)."""
-    text = resources.files("deduce.data").joinpath(DEFAULT_BOARD_FILE).read_text("utf-8")
-    return board_from_json(json.loads(text), DEFAULT_BOARD_FILE)
+    return board_from_json(bundled_json(DEFAULT_BOARD_FILE), DEFAULT_BOARD_FILE)
 
 
 def load_board_file(path: str) -> Board:
     """Read and validate a board file (the JSON object form of ``board_from_json``)."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            raw = json.load(handle)
-    except OSError as exc:
-        raise LogError(path, None, f"cannot read board file: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise LogError(path, None, "board file is not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise LogError(path, exc.lineno, f"board file is not valid JSON: {exc.msg}") from None
+    raw = read_json_file(path, "board file")
     return board_from_json(raw, path)

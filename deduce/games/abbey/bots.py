@@ -14,7 +14,6 @@ format), so solver probabilities are calibrated against these players.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Sequence
 from random import Random
 from time import perf_counter
@@ -43,7 +42,7 @@ class Notepad:
     def __init__(self, game: AbbeyGame, seat: int) -> None:
         self.game = game
         self.seat = seat
-        self.distance = _distances(game)
+        self.distance = {room.id: game.board.distances(room.id) for room in game.board.rooms}
 
     def sheet(self, obs: Observation) -> list[str]:
         """Suspects not yet crossed out, in deck order."""
@@ -129,23 +128,6 @@ class Notepad:
 
     def _target(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
         return max(legal, key=lambda a: (obs.hand_sizes[a[1]], rng.random()))
-
-
-def _distances(game: AbbeyGame) -> dict[str, dict[str, int]]:
-    """Steps between every two rooms (breadth-first over the doors)."""
-    board = game.board
-    out: dict[str, dict[str, int]] = {}
-    for room in board.rooms:
-        dist = {room.id: 0}
-        queue = deque([room.id])
-        while queue:
-            here = queue.popleft()
-            for there in board.neighbours(here):
-                if there not in dist:
-                    dist[there] = dist[here] + 1
-                    queue.append(there)
-        out[room.id] = dist
-    return out
 
 
 

@@ -31,12 +31,12 @@ rang the bell.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from deduce.data import bundled_json, read_json_file
 from deduce.errors import LogError
 from deduce.games.abbey.board import KIND_COUNTS
 from deduce.games.abbey.deck import ID_PATTERN
@@ -191,19 +191,26 @@ def parse_effect(raw: Any, what: str, path: str, keep: bool = False) -> Effect:
     return Effect(kind)
 
 
+def _entries(raw: list[Any], label: str, keys: tuple[str, ...], path: str
+             ) -> Iterator[tuple[int, dict[str, Any], str]]:
+    """(number, object, id) of each card of a list, checking its keys, id and name."""
+    seen: set[str] = set()
+    for i, item in enumerate(raw, 1):
+        what = f"{label} card {i}"
+        if not isinstance(item, dict):
+            raise _fail(path, f"{what} must be an object with {', '.join(keys)}")
+        _check_keys(item, set(keys), what, path)
+        yield i, item, _check_id_and_name(item, what, seen, path)
+
+
 def _parse_masses(raw: Any, path: str) -> tuple[MassCard, ...]:
     """Validate the eight Mass cards, in chronological order."""
     if not isinstance(raw, list) or len(raw) != len(MASS_IDS):
         raise _fail(path, f"'masses' must be a list of the {len(MASS_IDS)} Mass cards "
                           f"({', '.join(MASS_IDS)})")
     masses: list[MassCard] = []
-    seen: set[str] = set()
-    for i, item in enumerate(raw, 1):
+    for i, item, cid in _entries(raw, "mass", ("id", "name", "pass"), path):
         what = f"mass card {i}"
-        if not isinstance(item, dict):
-            raise _fail(path, f"{what} must be an object with id, name and pass")
-        _check_keys(item, {"id", "name", "pass"}, what, path)
-        cid = _check_id_and_name(item, what, seen, path)
         if cid != MASS_IDS[i - 1]:
             raise _fail(path, f"{what} must be {MASS_IDS[i - 1]!r}, not {cid!r} "
                               f"(chronological order: {', '.join(MASS_IDS)})")
@@ -218,18 +225,11 @@ def _parse_pile(raw: Any, pile: str, path: str) -> tuple[BookCard, ...]:
     """Validate one pile of event, scriptorium or library cards."""
     if not isinstance(raw, list) or not raw:
         raise _fail(path, f"{pile!r} must be a non-empty list of cards")
-    keys = {"id", "name", "text", "effect"}
-    if pile == "scriptorium":
-        keys.add("keep")
+    keys = ("effect", "id", "keep", "name", "text") if pile == "scriptorium" else (
+        "effect", "id", "name", "text")
     label = {"events": "event"}.get(pile, pile)
     cards: list[BookCard] = []
-    seen: set[str] = set()
-    for i, item in enumerate(raw, 1):
-        what = f"{label} card {i}"
-        if not isinstance(item, dict):
-            raise _fail(path, f"{what} must be an object with {', '.join(sorted(keys))}")
-        _check_keys(item, keys, what, path)
-        cid = _check_id_and_name(item, what, seen, path)
+    for _, item, cid in _entries(raw, label, keys, path):
         what = f"{label} card {cid!r}"
         if not isinstance(item["text"], str) or not item["text"].strip():
             raise _fail(path, f"{what}: text must be a non-empty string")
@@ -276,19 +276,10 @@ def cards_from_json(raw: Any, path: str) -> CardSet:
 @cache
 def default_cards() -> CardSet:
     """The bundled default cards (not the printed cards: see the module docstring)."""
-    text = resources.files("deduce.data").joinpath(DEFAULT_CARDS_FILE).read_text("utf-8")
-    return cards_from_json(json.loads(text), DEFAULT_CARDS_FILE)
+    return cards_from_json(bundled_json(DEFAULT_CARDS_FILE), DEFAULT_CARDS_FILE)
 
 
 def load_cards_file(path: str) -> CardSet:
     """Read and validate a cards file (the JSON object form of ``cards_from_json``)."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            raw = json.load(handle)
-    except OSError as exc:
-        raise LogError(path, None, f"cannot read cards file: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise LogError(path, None, "cards file is not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise LogError(path, exc.lineno, f"cards file is not valid JSON: {exc.msg}") from None
+    raw = read_json_file(path, "cards file")
     return cards_from_json(raw, path)

@@ -8,15 +8,14 @@ their own with ``--deck FILE`` or an inline ``deck`` in the log header.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from deduce.data import bundled_json, read_json_file
 from deduce.errors import LogError
 
 #: The five trait groups; every card has exactly one trait of each.
@@ -157,22 +156,13 @@ def check_rulebook_totals(cards: Sequence[Card], path: str, line: int | None) ->
 @cache
 def default_deck() -> Deck:
     """The bundled default deck (not the printed cards: see the module docstring)."""
-    text = resources.files("deduce.data").joinpath(DEFAULT_DECK_FILE).read_text("utf-8")
-    deck = deck_from_json(json.loads(text)["cards"], DEFAULT_DECK_FILE)
+    deck = deck_from_json(bundled_json(DEFAULT_DECK_FILE)["cards"], DEFAULT_DECK_FILE)
     return Deck(deck.cards, default=True)
 
 
 def load_deck_file(path: str) -> Deck:
     """Read a deck file: a JSON list of cards, or an object with a ``cards`` list."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            raw = json.load(handle)
-    except OSError as exc:
-        raise LogError(path, None, f"cannot read deck file: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise LogError(path, None, "deck file is not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise LogError(path, exc.lineno, f"deck file is not valid JSON: {exc.msg}") from None
+    raw = read_json_file(path, "deck file")
     if isinstance(raw, dict):
         unknown = set(raw) - {"cards", "note"}
         if unknown:

@@ -9,11 +9,10 @@ defaults, not printed cards; a log may list its own seven ids in the header's
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
+from deduce.data import bundled_json
 from deduce.logs.model import Header
 
 #: A game always has exactly this many suspects.
@@ -32,8 +31,8 @@ class Suspect:
 @cache
 def default_suspects() -> tuple[Suspect, ...]:
     """Return the bundled default suspects (placeholders, see the module docstring)."""
-    text = resources.files("deduce.data").joinpath(DEFAULT_SUSPECTS_FILE).read_text("utf-8")
-    return tuple(Suspect(s["id"], s["name"]) for s in json.loads(text)["suspects"])
+    raw = bundled_json(DEFAULT_SUSPECTS_FILE)["suspects"]
+    return tuple(Suspect(s["id"], s["name"]) for s in raw)
 
 
 def default_suspect_ids() -> tuple[str, ...]:
