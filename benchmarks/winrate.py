@@ -13,30 +13,30 @@ and how often the games ended with the culprit found.
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from tabulate import tabulate
 
 from deduce.games.abbey.engine import AbbeyGame
 from deduce.games.abbey.simulate import record_game
+from deduce.logs.jsonl import parse_jsonl
 
 
-def play(job: tuple[int, int, int, tuple[str, ...]]) -> dict:
+def play(job: tuple[int, int, int, tuple[str, ...]]) -> dict[str, Any]:
     """One game: the truth summary and the accusations made, by bot kind."""
     players, index, seed, lineup = job
     shift = index % players
     seats = lineup[shift:] + lineup[:shift]
     record = record_game(AbbeyGame.create(players), index, seed, seats)
     accusations: Counter[tuple[str, bool]] = Counter()
-    first = next(iter(record.logs.values()))
-    for line in first.splitlines()[1:]:
-        event = json.loads(line)
-        if event["type"] == "accuse":
-            accusations[record.truth["bots"][event["player"]], event["correct"]] += 1
+    player, text = next(iter(record.logs.items()))
+    for event in parse_jsonl(text, f"{player}.jsonl").events:
+        if event.type == "accuse":
+            accusations[record.truth["bots"][event.get("player")], event.get("correct")] += 1
     return {"truth": record.truth, "accusations": [(k, c, n) for (k, c), n in accusations.items()]}
 
 

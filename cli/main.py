@@ -183,7 +183,7 @@ def check(game: str, players: int, games: int, seed: int, bots: str, workers: in
     lineup = bot_lineup(bots.split(","), players)
     runs = check_games(table, games, seed, lineup, budget, every, fast, workers)
     checks = [c for run in _progress(runs, games, "Checking") for c in run]
-    summary = CheckSummary.of(checks, fast)
+    summary = CheckSummary.of(checks)
     emit(output, summary.to_json(), abbey_report.check_tables(summary))
     if summary.failures:
         sys.exit(EXIT_UNSOUND)

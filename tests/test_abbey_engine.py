@@ -49,6 +49,7 @@ def start(n: int = 4, first: int = 0, dice: tuple[int, int] = (0, 0),
     state = game.new_state()
     for _ in range(1 + game.pile + n * game.hand):
         chance(state, state.chance_outcomes()[0][0])
+    shuffle_in_file_order(state)
     chance(state, first)
     for seat in dice:
         chance(state, seat)
@@ -86,9 +87,23 @@ def move(state: AbbeyState, seat: int, room: str) -> None:
     decide(state, seat, "move", ("move", room))
 
 
-def book(state: AbbeyState, pile: str, card: str) -> int:
-    """The chance outcome (pile index) that draws ``card``."""
-    return [b.id for b in state.piles[pile]].index(card)
+def shuffle_in_file_order(state: AbbeyState) -> None:
+    """Resolve the setup's shuffles of the book and event piles: each pile in file order."""
+    while isinstance(state.chance_outcomes()[0][0], str):
+        chance(state, state.chance_outcomes()[0][0])
+
+
+def mass_with_event(state: AbbeyState, card: str) -> None:
+    """Pass the Mass's cards (first legal choices) with ``card`` on top of the event pile."""
+    on_top(state, "events", card)
+    while pending(state)[1] == "pass":
+        state.apply_action(state.legal_actions()[0])
+
+
+def on_top(state: AbbeyState, pile: str, card: str) -> None:
+    """Put ``card`` on top of its face-down pile: a test shortcut for a lucky shuffle."""
+    cards = state.piles[pile]
+    cards.insert(0, cards.pop([b.id for b in cards].index(card)))
 
 
 def since(state: AbbeyState, mark: int, kind: str | None = None) -> list[dict[str, Any]]:
@@ -129,13 +144,10 @@ def quiet_step(state: AbbeyState) -> None:
     """Resolve the pending node without touching cards or rooms with actions.
 
     Moves go to a room without an action, questions are met with silence,
-    Mass passes take the first legal choice, and the only chance nodes of
-    such play (event cards at Mass) draw the card that does nothing.
+    Mass passes take the first legal choice, and the event card on top at
+    every Mass is the one that does nothing (a shortcut on the pile's order).
     """
-    if state.is_chance_node():
-        assert [o for o, _ in state.chance_outcomes()] == list(range(len(state.piles["events"])))
-        state.apply_action(book(state, "events", "feast-day"))
-        return
+    on_top(state, "events", "feast-day")
     _, decision = pending(state)
     legal = state.legal_actions()
     board = state.game.board
@@ -144,7 +156,7 @@ def quiet_step(state: AbbeyState) -> None:
         state.apply_action(quiet[0])
     elif decision == "reply":
         state.apply_action(("silence",))
-    elif decision in ("ask", "pass"):
+    elif decision in ("ask", "ask_back", "pass"):
         state.apply_action(legal[0])
     else:
         raise AssertionError(f"quiet play met a {decision} decision")
@@ -196,6 +208,10 @@ def test_setup_deals_rulebook_sizes_and_places_pawns_and_dice(n):
     assert len(outcomes) == 24 and all(p == pytest.approx(1 / 24) for _, p in outcomes)
     for _ in range(1 + game.pile + n * game.hand):
         chance(state, state.chance_outcomes()[0][0])
+    # the book and event piles are shuffled face down, one random card after another
+    assert [o for o, _ in state.chance_outcomes()] == [b.id for b in game.cards.events]
+    shuffle_in_file_order(state)
+    assert [b.id for b in state.piles["library"]] == [b.id for b in game.cards.library]
     # the first-player die and the two confessional dice only show colours in play
     for seat in (n - 1, 1, 2):
         assert [o for o, _ in state.chance_outcomes()] == list(range(n))
@@ -291,12 +307,14 @@ def test_mass_sends_pawns_to_the_chapel_then_draws_an_event():
     state.bell = 4  # shortcut: three quiet rounds already played
     quiet_until(state, lambda s: s.events[-1]["type"] == "mass_bell")
     assert state.positions == [CHAPEL] * 4
-    quiet_until(state, lambda s: s.is_chance_node())
-    assert len(since(state, 0, "mass")) == 1  # the cards were passed first
+    on_top(state, "events", "bishops-visit")  # the ringer goes to the chapter
     mark = len(state.events)
-    chance(state, book(state, "events", "bishops-visit"))  # the ringer goes to the chapter
+    while pending(state)[1] == "pass":
+        state.apply_action(state.legal_actions()[0])
+    assert [e["type"] for e in since(state, mark)][:2] == ["mass", "book"]  # passes first
     assert since(state, mark, "book") == [{"type": "book", "player": "ana", "pile": "events",
                                           "card": "bishops-visit"}]
+    assert state.piles["events"][-1].id == "bishops-visit"  # back under the pile
     assert state.positions[0] == CHAPTER
     assert pending(state) == (3, "move")  # the ringer's right neighbour plays first
 
@@ -396,8 +414,10 @@ def test_an_answer_is_truthful_and_earns_a_question_back_that_must_be_answered(q
     else:
         kind = "has" if question[1] in hand else "lacks"
         assert answer == {"type": kind, "player": "bob", "card": question[1]}
-    assert pending(state) == (1, "ask")
-    assert {a[1] for a in state.legal_actions()} == {0}  # back to the asker only
+    assert pending(state) == (1, "ask_back")
+    legal = state.legal_actions()
+    assert ("pass",) in legal  # "gets to": asking back is a right, not a duty
+    assert {a[1] for a in legal if a[0] == "ask"} == {0}  # back to the asker only
     mark = len(state.events)
     state.apply_action(("ask", 0, ("has", state.hands[0][0])))
     # no reply decision: ana's answer follows at once
@@ -481,11 +501,11 @@ def test_scriptorium_kept_books_stay_with_the_player_others_act_at_once(card, ke
     down"; plain books: "Its effects apply immediately", a die picking the other player."""
     state = start(4)
     state.positions[0] = "claustrum-w"  # shortcut
-    move(state, 0, "scriptorium")
-    assert [o for o, _ in state.chance_outcomes()] == list(range(24))
-    chance(state, book(state, "scriptorium", card))
-    assert state.events[-1] == {"type": "book", "player": "ana", "pile": "scriptorium",
-                                "card": card}
+    on_top(state, "scriptorium", card)
+    mark = len(state.events)
+    move(state, 0, "scriptorium")  # the top book is taken: no chance node
+    assert since(state, mark, "book") == [{"type": "book", "player": "ana",
+                                           "pile": "scriptorium", "card": card}]
     if kept:
         assert [b.id for b in state.observation(0).kept] == [card]
         assert card not in [b.id for b in state.piles["scriptorium"]]
@@ -524,9 +544,8 @@ def test_library_once_a_game():
     state = start(4)
     resize(state, [4, 6, 5, 5])
     state.positions[0] = "scriptorium"  # shortcut
+    on_top(state, "library", "relic-of-saint-galbert")  # another turn at once
     move(state, 0, "bibliotheca")
-    assert [o for o, _ in state.chance_outcomes()] == list(range(8))
-    chance(state, book(state, "library", "relic-of-saint-galbert"))  # another turn at once
     assert state.observation(0).library_used
     assert pending(state) == (0, "move")
     state.positions[0] = "scriptorium"  # shortcut: back next to the library
@@ -540,11 +559,10 @@ def test_crypt_card_gives_an_extra_turn_after_the_normal_one_then_goes_back():
     fulfilling your normal turn"; played cards go back under their pile."""
     state = start(4)
     state.positions[0] = "sacristia"  # shortcut
-    left = state.crypt_left
     move(state, 0, "crypta")
     assert state.events[-1] == {"type": "crypt", "player": "ana"}
-    assert state.observation(0).crypt and state.crypt_left == left - 1
-    decide(state, 0, "extra", ("end",))  # kept for later
+    assert state.observation(0).crypt and list(state.crypt_held) == [0]
+    assert pending(state) == (1, "move")  # "use later": not in the turn it was drawn
     quiet_to_move(state, 0)
     assert state.observation(0).crypt
     move(state, 0, "sacristia")
@@ -552,7 +570,7 @@ def test_crypt_card_gives_an_extra_turn_after_the_normal_one_then_goes_back():
     decide(state, 0, "extra", ("crypt",))
     assert state.turns == turns + 1  # an extra turn, counted as a turn
     assert state.events[-1] == {"type": "crypt_used", "player": "ana"}
-    assert not state.observation(0).crypt and state.crypt_left == left
+    assert not state.observation(0).crypt and state.crypt_held == {}  # back to the crypt
     move(state, 0, "capitulum")  # the extra turn
     decide(state, 0, "chapter", ("pass",))
     assert pending(state) == (1, "move")  # then play goes on clockwise
@@ -563,13 +581,12 @@ def test_crypt_one_card_at_a_time():
     state = start(4)
     state.positions[0] = "sacristia"  # shortcut
     move(state, 0, "crypta")
-    decide(state, 0, "extra", ("end",))
     quiet_to_move(state, 0)
-    left = state.crypt_left
+    held = dict(state.crypt_held)
     state.positions[0] = "sacristia"  # shortcut: next to the crypt again
     mark = len(state.events)
     move(state, 0, "crypta")
-    assert since(state, mark, "crypt") == [] and state.crypt_left == left
+    assert since(state, mark, "crypt") == [] and state.crypt_held == held
 
 
 def test_parlor_draws_the_top_suspect_card_while_the_pile_lasts():
@@ -616,9 +633,10 @@ def test_parlor_show_me_once_the_pile_is_empty(matching):
         state.apply_action(("show", fits[-1]))
         assert since(state, mark) == [{"type": "show", "player": "bob", "to": "ana",
                                        "card": fits[-1], "traits": list(traits)}]
-        assert state.logs[0][-1] == {"type": "show", "player": "bob", "to": "ana",
-                                     "card": fits[-1]}
-        for seat in (1, 2, 3):  # the others only know a card with those traits was shown
+        for seat in (0, 1):  # the asker and the shower know the card
+            assert state.logs[seat][-1] == {"type": "show", "player": "bob", "to": "ana",
+                                            "card": fits[-1]}
+        for seat in (2, 3):  # the others only know a card with those traits was shown
             assert state.logs[seat][-1] == {"type": "show", "player": "bob", "to": "ana",
                                             "traits": list(traits)}
     else:
@@ -746,10 +764,10 @@ def test_a_pawn_in_penance_stays_praying_in_the_chapel():
     praying": an event read by a praying bell ringer does not send his pawn elsewhere."""
     state = start(4)
     state.bell = 4  # shortcut: the Mass comes at the start of the next round
-    quiet_until(state, lambda s: s.is_chance_node())  # the Mass event is next
+    quiet_until(state, lambda s: s.events[-1]["type"] == "mass_bell")
     state.penance.add(0)  # shortcut: the ringer was sent to penance just before the Mass
     mark = len(state.events)
-    chance(state, book(state, "events", "bishops-visit"))  # "his pawn goes ... to the Chapter"
+    mass_with_event(state, "bishops-visit")  # "his pawn goes ... to the Chapter"
     assert state.positions[0] == CHAPEL and since(state, mark, "move") == []
     quiet_to_move(state, 1)
     assert {"type": "skip", "player": "ana"} in since(state, mark)
@@ -763,8 +781,8 @@ def test_penance_also_stops_card_questions(case):
     state = start(4)
     if case == "praying reader":
         empty_pile(state, 3)
-        summa = state.piles["scriptorium"][book(state, "scriptorium", "summa-theologica")]
-        state.piles["scriptorium"].remove(summa)  # shortcut: ana kept this book earlier
+        on_top(state, "scriptorium", "summa-theologica")
+        summa = state.piles["scriptorium"].pop(0)  # shortcut: ana kept this book earlier
         state.kept[0].append(summa)
         state.positions[0] = "claustrum-e"  # shortcut
         move(state, 0, CHAPTER)
@@ -773,11 +791,11 @@ def test_penance_also_stops_card_questions(case):
         assert state.observation(0).kept == (summa,)
         return
     state.bell = 4  # shortcut: the Mass comes at the start of the next round
-    quiet_until(state, lambda s: s.is_chance_node())  # the Mass event is next
+    quiet_until(state, lambda s: s.events[-1]["type"] == "mass_bell")
     praying = 0 if case == "praying ringer" else 3
     state.penance.add(praying)  # shortcut: sent to penance just before the Mass
     mark = len(state.events)
-    chance(state, book(state, "events", "abbots-inquiry" if case == "choice" else "confidence"))
+    mass_with_event(state, "abbots-inquiry" if case == "choice" else "confidence")
     if case == "praying ringer":  # no question; dee, the new first player, moves
         assert pending(state) == (3, "move") and since(state, mark, "question") == []
     elif case == "die":
@@ -882,7 +900,8 @@ def test_log_mass_records_what_each_player_gave_and_got():
     from his right, not the other passes."""
     state = start(4)
     state.bell = 4  # shortcut: the Mass comes at the start of the next round
-    quiet_until(state, lambda s: s.is_chance_node())
+    quiet_until(state, lambda s: s.events[-1]["type"] == "mass_bell")
+    mass_with_event(state, "feast-day")
     mass = [e for e in state.events if e["type"] == "mass"][-1]
     for seat in range(4):
         line = [e for e in state.logs[seat] if e["type"] == "mass"][-1]
@@ -900,7 +919,7 @@ def test_log_public_answers_are_the_same_for_everybody():
     lengths = [len(log) for log in state.logs]
     decide(state, 0, "ask", ("ask", 1, ("count", ("fat",))))
     decide(state, 1, "reply", ("answer",))
-    decide(state, 1, "ask", ("ask", 0, ("has", "jacopo")))
+    decide(state, 1, "ask_back", ("ask", 0, ("has", "jacopo")))
     decide(state, 0, "chapter", ("accuse", state.hands[2][0]))
     news = [log[n:] for log, n in zip(state.logs, lengths)]
     assert [e["type"] for e in news[0]] == ["count", "lacks", "accuse"]
@@ -922,7 +941,7 @@ def _check_logs(state: AbbeyState) -> None:
             elif kind in ("draw", "take") and "card" in line:
                 assert player in (line["player"], line.get("from"))
             elif kind == "show" and "card" in line:
-                assert line["to"] == player
+                assert player in (line["to"], line["player"])
         public.append([line for line in state.logs[seat]
                        if line["type"] in ("count", "has", "lacks", "accuse", "culprit")])
         parse_jsonl(game.log_text(player, state.logs[seat]), f"{player}.jsonl", game.deck)

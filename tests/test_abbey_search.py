@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+import pytest
 from abbey_random import corrupted_games, random_game
 from hypothesis import assume, given, settings
 
@@ -20,8 +21,9 @@ from deduce.games.abbey.brute import enumerate_posterior
 from deduce.games.abbey.count import count_histories
 from deduce.games.abbey.model import build_model
 from deduce.games.abbey.propagate import propagate
-from deduce.games.abbey.sample import Chain, sample_holders
-from deduce.games.abbey.search import closure, find_history, is_history
+from deduce.games.abbey.repair import relaxed, repair
+from deduce.games.abbey.sample import Chain, sample_histories, sample_holders
+from deduce.games.abbey.search import SearchTimeout, closure, find_history, is_history
 from deduce.games.abbey.solve import solve_abbey
 from deduce.games.abbey.timeline import build_timeline
 from deduce.logs.model import Event, GameLog, Header
@@ -146,3 +148,73 @@ def test_an_inconsistent_log_is_a_conflict_whatever_the_budget(monkeypatch):
     quick, full = solve_abbey(log, budget=0.0), solve_abbey(log)
     assert not quick.consistent and not full.consistent
     assert quick.conflict == full.conflict
+
+
+@checks
+@given(corrupted_games(**TINY))
+def test_a_closure_cut_short_keeps_every_possible_holder(game):
+    setup, events, _ = game
+    timeline, model = _model(setup, events)
+    brute = enumerate_posterior(setup, events)
+    assume(brute.consistent)
+    for deadline in (0.0, None):  # already over, and none
+        found = closure(model, rng=random.Random(0), deadline=deadline)
+        if found is None:  # no history in time is only possible without a deadline
+            assert deadline is not None
+            continue
+        named = _named(timeline, setup, found.possible)
+        for card, row in brute.holders.items():
+            assert set(row) <= named.get(card, set())
+        assert found.exact == (deadline is None) or named == {
+            card: set(row) for card, row in brute.holders.items()}
+
+
+@checks
+@given(corrupted_games(**TINY))
+def test_local_search_finds_only_true_histories(game):
+    setup, events, _ = game
+    _, model = _model(setup, events)
+    assume(propagate(model))
+    structure = relaxed(model)
+    start = find_history(structure, random.Random(2))
+    assume(start is not None)
+    found = repair(model, start, random.Random(3), steps=2_000)
+    if found is not None:
+        assert is_history(model, found)
+    elif enumerate_posterior(setup, events).consistent:
+        assert find_history(model, random.Random(4)) is not None
+
+
+@checks
+@given(corrupted_games(**TINY))
+def test_drawn_histories_lie_in_the_closure(game):
+    setup, events, _ = game
+    timeline, model = _model(setup, events)
+    assume(propagate(model))
+    start = find_history(model, random.Random(1))
+    assume(start is not None)
+    possible = closure(model).possible
+    for draw in sample_histories(model, [start, start], 40, seed=5, thin=5, burn=10):
+        assert all(h in possible[card] for card, h in enumerate(draw))
+        assert list(draw).count(timeline.holder("culprit")) == 1
+
+
+def test_a_search_out_of_nodes_says_so():
+    setup, events, _ = random_game(random.Random(7), min_cards=9, max_cards=9,
+                                   max_deals=80_000, max_events=12)
+    _, model = _model(setup, events)
+    with pytest.raises(SearchTimeout):
+        find_history(model, random.Random(0), nodes=0)
+    assert find_history(model, random.Random(0), nodes=10_000) is not None
+
+
+def test_a_solve_that_must_keep_to_its_budget_lists_every_possible_holder(monkeypatch):
+    setup, events, _ = random_game(random.Random(7), min_cards=9, max_cards=9,
+                                   max_deals=80_000, max_events=12)
+    monkeypatch.setattr("deduce.games.abbey.solve.setup_from_header", lambda *a: setup)
+    brute = enumerate_posterior(setup, events)
+    solution = solve_abbey(_log(setup, events), budget=0.0, exact_candidates=False)
+    assert not solution.exact
+    for card, row in brute.holders.items():
+        assert set(row) <= set(solution.holders[card])
+    assert abs(sum(solution.culprit.values()) - 1) < 1e-9

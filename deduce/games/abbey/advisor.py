@@ -28,13 +28,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 from random import Random
-from time import perf_counter
 
-from deduce.games.abbey.deck import GROUP_OF, TRAITS
+from deduce.games.abbey.deck import TRAITS, show_requests
 from deduce.games.abbey.model import build_model
 from deduce.games.abbey.propagate import propagate
 from deduce.games.abbey.sample import sample_histories
@@ -91,7 +89,7 @@ class Advice:
     def accuse(self) -> str | None:
         """The suspect to accuse now, if the expected points favour it (module docstring)."""
         card, p = self.suspect
-        return card if p >= 1 or 6 * p - 2 >= ACCUSE_POINTS else None
+        return card if 6 * p - 2 >= ACCUSE_POINTS else None
 
     def reveal(self, made: Sequence[str]) -> str | None:
         """A trait worth revealing now (likely enough, not revealed before), if any."""
@@ -108,12 +106,14 @@ class Analysis:
 
 
 def analyse(log: GameLog, draws: int = 200, seed: int = 0, deadline: float | None = None,
-            show_me: bool = True) -> Analysis:
+            nodes: int | None = None, show_me: bool = True, thin: int = 20) -> Analysis:
     """Candidates and ranked options for the log's observer (one propagation for both).
 
-    The advice is None when no history was found by ``deadline``. ``show_me``
-    adds the parlor's requests (one or two traits), only useful once the
-    pile is empty.
+    The advice is None when no history was found by ``deadline`` or within
+    ``nodes`` search nodes (a limit that, unlike a deadline, gives the same
+    advice on any machine). The draws are ``thin`` chain moves apart.
+    ``show_me`` adds the parlor's requests (one or two traits), only useful
+    once the pile is empty.
     """
     setup = setup_from_header(log.header, log.path)
     timeline = build_timeline(setup, log.events, log.path)
@@ -125,7 +125,8 @@ def analyse(log: GameLog, draws: int = 200, seed: int = 0, deadline: float | Non
     starts = []
     for _ in range(CHAINS):
         try:
-            start = find_history(model, Random(rng.random()), deadline, propagated=True)
+            start = find_history(model, Random(rng.random()), deadline, propagated=True,
+                                 nodes=nodes)
         except SearchTimeout:
             break
         if start is None:
@@ -133,24 +134,18 @@ def analyse(log: GameLog, draws: int = 200, seed: int = 0, deadline: float | Non
         starts.append(start)
     if not starts:
         return Analysis(found, None)
-    sample = sample_histories(model, starts, draws, seed=seed,
-                              thin=_thin(deadline), burn=4 * _thin(deadline))
-    ranker = _Ranker(setup, sample, timeline.holders)
+    sample = sample_histories(model, starts, draws, seed=seed, thin=thin, burn=4 * thin)
+    ranker = _Ranker(setup, sample, timeline.holders, seed)
     return Analysis(found, ranker.advice(show_me, timeline.sizes[-1][PILE]))
-
-
-def _thin(deadline: float | None) -> int:
-    """Moves between draws: fewer when time is short."""
-    if deadline is None:
-        return 50
-    return 10 if deadline - perf_counter() < 0.2 else 25
 
 
 class _Ranker:
     """Mutual information between the culprit and each option's answer, over the draws."""
 
-    def __init__(self, setup: AbbeySetup, draws: Sequence[Draw], holders: Sequence[str]) -> None:
+    def __init__(self, setup: AbbeySetup, draws: Sequence[Draw], holders: Sequence[str],
+                 seed: int) -> None:
         self.setup = setup
+        self.rng = Random(seed)
         self.holders = holders
         self.draws = draws
         ids = setup.deck.ids
@@ -158,7 +153,7 @@ class _Ranker:
         self.culprits = [d.index(CULPRIT) for d in draws]
         self.hands = [self._masks(d) for d in draws]
         self.with_traits: dict[tuple[str, ...], int] = {}
-        for traits in [(t,) for t in TRAITS] + _pairs():
+        for traits in show_requests():
             self.with_traits[traits] = sum(1 << i for i, c in enumerate(ids)
                                            if setup.deck.card(c).has_traits(traits))
 
@@ -198,7 +193,7 @@ class _Ranker:
         entropy = -sum(p * math.log2(p) for p in culprit.values())
         return Advice(culprit, entropy, tuple(options), traits)
 
-    def _fixed(self, answer) -> float:
+    def _fixed(self, answer: Callable[[list[int]], object]) -> float:
         """Mutual information with an answer that each draw determines."""
         joint: dict[tuple[int, object], float] = defaultdict(float)
         for c, masks in zip(self.culprits, self.hands):
@@ -206,18 +201,18 @@ class _Ranker:
         return _information(joint, len(self.draws))
 
     def _random_card(self, holder: int, mask: int) -> float:
-        """Mutual information with one uniformly random card of ``holder`` among ``mask``."""
+        """Mutual information with one uniformly random card of ``holder`` among ``mask``.
+
+        Each draw shows one card at random, so that every cell of the joint
+        table holds whole draws, as the entropy correction assumes.
+        """
         joint: dict[tuple[int, object], float] = defaultdict(float)
         for c, masks in zip(self.culprits, self.hands):
             matching = masks[holder] & mask
             k = matching.bit_count()
-            if not k:
-                joint[c, None] += 1
-                continue
-            while matching:
-                low = matching & -matching
-                joint[c, low] += 1 / k
-                matching ^= low
+            for _ in range(self.rng.randrange(k) if k else 0):
+                matching &= matching - 1
+            joint[c, matching & -matching if k else None] += 1
         return _information(joint, len(self.draws))
 
 
@@ -236,8 +231,3 @@ def _information(joint: dict[tuple[int, object], float], n: int) -> float:
     plugin = sum(w / n * math.log2(w * n / (left[c] * right[a])) for (c, a), w in joint.items())
     bias = (len(left) + len(right) - len(joint) - 1) / (2 * n * math.log(2))
     return max(0.0, plugin + bias)
-
-
-def _pairs() -> list[tuple[str, ...]]:
-    """Two traits of different groups, as the parlor allows."""
-    return [(a, b) for a, b in combinations(TRAITS, 2) if GROUP_OF[a] != GROUP_OF[b]]

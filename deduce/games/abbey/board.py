@@ -124,30 +124,16 @@ class Board:
         Each step goes through one door, and no step goes straight back into the
         room the pawn has just left (A -> B -> A is forbidden anywhere in the
         move). A move never ends in ``start``. Occupancy is not considered.
-        Since every length up to ``max_steps`` counts, this is every room within
-        ``max_steps`` doors of ``start`` except ``start`` itself.
-        An unknown ``start`` raises ``KeyError``; ``max_steps < 1`` allows no move.
+        Since every length up to ``max_steps`` counts, and a shortest way never
+        turns back, this is every room within ``max_steps`` doors of ``start``
+        except ``start`` itself. An unknown ``start`` raises ``KeyError``;
+        ``max_steps < 1`` allows no move.
         """
         key = (start, max_steps)
-        cached = self._moves.get(key)
-        if cached is not None:
-            return cached
-        adjacent = self._adjacent
-        if start not in adjacent:
-            raise KeyError(start)
-        # States are (room left by the last step, room reached); None before the first step.
-        frontier: set[tuple[str | None, str]] = {(None, start)}
-        ends: set[str] = set()
-        for _ in range(max_steps):
-            frontier = {(here, there) for before, here in frontier
-                        for there in adjacent[here] if there != before}
-            if not frontier:
-                break
-            ends.update(there for _, there in frontier)
-        ends.discard(start)
-        result = tuple(sorted(ends))
-        self._moves[key] = result
-        return result
+        if key not in self._moves:
+            self._moves[key] = tuple(sorted(
+                room for room, d in self.distances(start).items() if 1 <= d <= max_steps))
+        return self._moves[key]
 
     def to_json(self) -> dict[str, Any]:
         """The board as written in a board file (doors sorted)."""
@@ -236,13 +222,7 @@ def _check_confessionals(board: Board, path: str) -> None:
 
 def _check_connected(board: Board, path: str) -> None:
     """Raise unless every room can be reached from the chapel."""
-    seen = {CHAPEL}
-    queue = deque([CHAPEL])
-    while queue:
-        for nxt in board.neighbours(queue.popleft()):
-            if nxt not in seen:
-                seen.add(nxt)
-                queue.append(nxt)
+    seen = board.distances(CHAPEL)
     missing = [r.id for r in board.rooms if r.id not in seen]
     if missing:
         raise _fail(path, f"room {missing[0]!r} cannot be reached from the chapel "

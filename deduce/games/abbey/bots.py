@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from random import Random
-from time import perf_counter
-from typing import Any
 
 from deduce.games.abbey.advisor import Advice, analyse
 from deduce.games.abbey.deck import GROUP_OF
@@ -43,9 +41,15 @@ class Notepad:
         self.game = game
         self.seat = seat
         self.distance = {room.id: game.board.distances(room.id) for room in game.board.rooms}
+        self._sheet: tuple[int, list[str]] = (-1, [])
 
     def sheet(self, obs: Observation) -> list[str]:
-        """Suspects not yet crossed out, in deck order."""
+        """Suspects not yet crossed out, in deck order (worked out once per new log line)."""
+        if self._sheet[0] != len(obs.log):
+            self._sheet = (len(obs.log), self._cross_out(obs))
+        return self._sheet[1]
+
+    def _cross_out(self, obs: Observation) -> list[str]:
         seen: set[str] = set()
         for event in obs.log:
             kind = event["type"]
@@ -124,7 +128,8 @@ class Notepad:
         return ("reveal", shared[0]) if shared else ("pass",)
 
     def _extra(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
-        return max(legal)
+        """Spend a crypt card or kept book on another turn as soon as it can be used."""
+        return next((a for a in legal if a != ("end",)), ("end",))
 
     def _target(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
         return max(legal, key=lambda a: (obs.hand_sizes[a[1]], rng.random()))
@@ -144,11 +149,16 @@ class SolverBot(Notepad):
     arrival. It asks the most informative question, answers rather than
     keeping silent (to ask one back), and accuses as the advisor
     recommends (see :mod:`advisor`) or when one candidate is left. When the
-    advisor finds no history within ``BUDGET`` it plays like the notepad
-    bot on its own sheet.
+    advisor finds no history within ``NODES`` search nodes (an allowance
+    in work, not time, so that a seed gives the same game on any machine)
+    it plays like the notepad bot on its own sheet, and searches with half
+    the allowance at its next decision, down to an eighth, until a search
+    succeeds again.
     """
 
-    BUDGET = 0.15
+    NODES = 300
+    #: Histories drawn for each decision, and chain moves between two draws.
+    DRAWS, THIN = 80, 6
     #: How much a room's value shrinks for each turn needed to reach it.
     DISCOUNT = 0.6
     #: Value, in bits, of a recommended accusation or revelation in the chapter hall.
@@ -157,14 +167,17 @@ class SolverBot(Notepad):
     def __init__(self, game: AbbeyGame, seat: int) -> None:
         super().__init__(game, seat)
         self._cached: tuple[int, Advice | None, list[str]] | None = None
+        self._nodes = self.NODES
 
     def _state(self, obs: Observation) -> tuple[Advice | None, list[str]]:
         """Advice and candidates for the log as it stands (computed once per new event)."""
         if self._cached is None or self._cached[0] != len(obs.log):
             log = parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl",
                               self.game.deck)
-            deadline = perf_counter() + self.BUDGET
-            found = analyse(log, seed=len(obs.log), deadline=deadline, show_me=not obs.pile)
+            found = analyse(log, draws=self.DRAWS, seed=len(obs.log), nodes=self._nodes,
+                            show_me=not obs.pile, thin=self.THIN)
+            # a hard stretch of the game: search less until a history turns up again
+            self._nodes = self.NODES if found.advice else max(self.NODES // 8, self._nodes // 2)
             self._cached = (len(obs.log), found.advice, found.candidates)
         return self._cached[1], self._cached[2]
 
@@ -248,13 +261,15 @@ class SolverBot(Notepad):
         return super()._chapter(obs, legal, rng)
 
     def _target(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+        """The player a card's effect is best aimed at: the most to tell (else as the notepad)."""
         advice, _ = self._state(obs)
-        if advice is None:
+        kind = {"take": "take", "show": "take", "question": "count"}.get(obs.about)
+        if advice is None or kind is None:
             return super()._target(obs, legal, rng)
-        return max(legal, key=lambda a: (advice.gain("take", self.game.players[a[1]]),
+        return max(legal, key=lambda a: (advice.gain(kind, self.game.players[a[1]]),
                                          rng.random()))
 
 
 #: Bot kinds by name, each a factory ``(game, seat) -> bot``.
-BOTS: dict[str, Callable[[AbbeyGame, int], Any]] = {
+BOTS: dict[str, Callable[[AbbeyGame, int], Bot]] = {
     "random": random_bot, "notepad": Notepad, "solver": SolverBot}

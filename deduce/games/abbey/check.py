@@ -2,7 +2,7 @@
 
 For each game, each player's log is cut after every ``every``-th event (the
 whole log always included) and each cut is checked against what was true
-at that moment, replayed from the engine's truth events:
+at that moment (the engine records every card's holder after each transfer):
 
 - the *model check* builds the constraint model of the cut, propagates it
   and asks whether the true history (every card's holder at every epoch)
@@ -34,7 +34,7 @@ from deduce.games.abbey.propagate import propagate
 from deduce.games.abbey.search import is_history
 from deduce.games.abbey.setup import setup_from_header
 from deduce.games.abbey.simulate import game_seed, play_game
-from deduce.games.abbey.solve import solve_abbey
+from deduce.games.abbey.solve import AbbeySolution, solve_abbey
 from deduce.games.abbey.timeline import CULPRIT, build_timeline, holder_names
 from deduce.logs.jsonl import parse_jsonl
 from deduce.logs.model import GameLog
@@ -46,36 +46,13 @@ class LogCheck:
 
     game: int
     player: str
-    events: int
+    before_reveal: int  # events before the culprit became public
     positions: int
     exact: int
     candidates_exact: int
     failures: tuple[str, ...]
     determined: int | None
     seconds: float
-
-
-def truth_snapshots(state: AbbeyState) -> dict[int, dict[str, str]]:
-    """Every card's holder after the deal and after each transfer, by truth event index."""
-    holders: dict[str, str] = {}
-    snapshots: dict[int, dict[str, str]] = {}
-    players = state.game.players
-    for i, event in enumerate(state.events):
-        kind = event["type"]
-        if kind == "deal":
-            holders = {event["culprit"]: "culprit", **dict.fromkeys(event["pile"], "pile")}
-            for player, cards in event["hands"].items():
-                holders.update(dict.fromkeys(cards, player))
-        elif kind in ("draw", "take"):
-            holders[event["card"]] = event["player"]
-        elif kind == "mass":
-            for player, cards in event["passes"].items():
-                left = players[(players.index(player) + 1) % len(players)]
-                holders.update(dict.fromkeys(cards, left))
-        else:
-            continue
-        snapshots[i] = dict(holders)
-    return snapshots
 
 
 def check_log(state: AbbeyState, index: int, seat: int, budget: float, every: int,
@@ -86,7 +63,7 @@ def check_log(state: AbbeyState, index: int, seat: int, budget: float, every: in
     player = game.players[seat]
     log = parse_jsonl(game.log_text(player, state.logs[seat]), f"game-{index:04d}/{player}.jsonl",
                       game.deck)
-    snapshots = truth_snapshots(state)
+    snapshots = state.holders_after
     transfers = sorted(snapshots)
     public = _public_from(log)
     failures: list[str] = []
@@ -140,7 +117,7 @@ def _model_check(log: GameLog, epochs: Sequence[dict[str, str]], where: str
     return [], candidates
 
 
-def _solve_check(solution: Any, holders: dict[str, str], where: str) -> list[str]:
+def _solve_check(solution: AbbeySolution, holders: dict[str, str], where: str) -> list[str]:
     """Whether the solve kept the truth: the culprit and every card's true holder."""
     if not solution.consistent:
         return [f"{where}: the solve found the log inconsistent"]
@@ -192,7 +169,7 @@ class CheckSummary:
     seconds: float
 
     @classmethod
-    def of(cls, checks: Sequence[LogCheck], fast: bool) -> CheckSummary:
+    def of(cls, checks: Sequence[LogCheck]) -> CheckSummary:
         """Summarise a run's log checks."""
         found = sorted(c.determined for c in checks if c.determined is not None)
         return cls(len({c.game for c in checks}), len(checks), sum(c.positions for c in checks),

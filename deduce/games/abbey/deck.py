@@ -38,6 +38,13 @@ RULEBOOK_TOTALS: dict[str, int] = {
     "fat": 12, "thin": 12,
 }
 
+def show_requests() -> list[tuple[str, ...]]:
+    """What the parlor's "show me" may ask for: one trait, or two of different groups."""
+    pairs = [(a, b) for i, a in enumerate(TRAITS) for b in TRAITS[i + 1:]
+             if GROUP_OF[a] != GROUP_OF[b]]
+    return [(t,) for t in TRAITS] + pairs
+
+
 ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
 DEFAULT_DECK_FILE = "abbey-deck.json"
 

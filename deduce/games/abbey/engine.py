@@ -25,9 +25,9 @@ from itertools import combinations
 from typing import Any
 
 from deduce.errors import DeduceError
-from deduce.games.abbey.board import Board, default_board
+from deduce.games.abbey.board import CHAPEL, Board, default_board
 from deduce.games.abbey.cards import BookCard, CardSet, Effect, default_cards
-from deduce.games.abbey.deck import GROUP_OF, TRAITS, Deck, default_deck
+from deduce.games.abbey.deck import TRAITS, Deck, default_deck, show_requests
 from deduce.games.abbey.observe import observe
 from deduce.games.abbey.setup import RULEBOOK_SIZES
 from deduce.logs.jsonl import dump_object, format_jsonl, parse_jsonl
@@ -37,6 +37,8 @@ CHANCE = -1
 TERMINAL = -4
 #: Seat names used when none are given.
 NAMES = ("ana", "bob", "cai", "dee", "eve", "fay")
+#: The face-down piles of book and event cards.
+PILES = ("events", "scriptorium", "library")
 #: Points of the rulebook's scoring table.
 POINTS = {"revelation": (2, -1), "accusation": (4, -2)}
 
@@ -105,7 +107,13 @@ class AbbeyGame:
 
 @dataclass
 class Observation:
-    """What one player sees: the public table, their own hand and cards, their log."""
+    """What one player sees: the public table, their own hand and cards, their log.
+
+    ``decision`` names the pending decision when it is this player's (the
+    step kinds of :class:`AbbeyState`: move, ask, reply, parlor, show,
+    chapter, extra, target, pass), and ``about`` what a ``target`` choice is
+    for (take, show, question or penance).
+    """
 
     seat: int
     player: str
@@ -121,6 +129,7 @@ class Observation:
     crypt: bool
     kept: tuple[BookCard, ...]
     decision: str
+    about: str = ""
 
 
 @dataclass
@@ -139,7 +148,7 @@ class AbbeyState:
         self.hands: list[list[str]] = [[] for _ in range(n)]
         self.pile: list[str] = []
         self.culprit: str | None = None
-        self.positions = [g.board.of_kind("chapel")[0].id] * n
+        self.positions = [CHAPEL] * n
         self.penance: set[int] = set()
         self.dice: dict[str, int] = {}
         self.first = 0
@@ -148,14 +157,16 @@ class AbbeyState:
         self.mass_index = 0
         self.turns = 0
         self.library_used: set[int] = set()
-        self.crypt_held: set[int] = set()
-        self.crypt_left = g.cards.crypt
+        #: Seats holding a crypt card, with the turn it was drawn in (usable in later turns).
+        self.crypt_held: dict[int, int] = {}
         self.kept: list[list[BookCard]] = [[] for _ in range(n)]
         self.extra: list[int] = [0] * n
-        self.piles: dict[str, list[BookCard]] = {
-            "events": list(g.cards.events), "scriptorium": list(g.cards.scriptorium),
-            "library": list(g.cards.library)}
-        self.intrusions: dict[int, tuple[int, str]] = {}
+        #: Face-down piles, top first, shuffled at setup; played cards go under them.
+        self.piles: dict[str, list[BookCard]] = {"events": [], "scriptorium": [], "library": []}
+        #: The card each intruder took in the cell it stands in.
+        self.intrusions: dict[int, str] = {}
+        #: Every card's holder after the deal and after each transfer, by truth event index.
+        self.holders_after: dict[int, dict[str, str]] = {}
         self.revealed: list[tuple[int, str]] = []
         self.scores = [0] * n
         self.finder: int | None = None
@@ -164,7 +175,9 @@ class AbbeyState:
         self._waiting: Step | None = None
         self._todo: list[Step] = []
         deal = ["culprit"] + ["pile"] * g.pile + [s for s in range(n) for _ in range(g.hand)]
-        self._then(*(("deal", slot) for slot in deal), ("deal_done",), ("turn_order",))
+        shuffles = [("shuffle", pile) for pile in PILES for _ in getattr(g.cards, pile)]
+        self._then(*(("deal", slot) for slot in deal), ("deal_done",), *shuffles,
+                   ("turn_order",))
         self._advance()
 
     # ----------------------------------------------------------- interface
@@ -195,9 +208,8 @@ class AbbeyState:
         if self.over:
             return []
         assert self._waiting is not None
-        if self._waiting[0] == "chance":
-            return list(self._waiting[2])
-        return self._choices(self._waiting)
+        step = self._waiting
+        return list(step[2]) if step[0] == "chance" else self._choices(step)
 
     def apply_action(self, action: Any) -> None:
         """Resolve the pending chance outcome or decision with ``action``."""
@@ -222,16 +234,18 @@ class AbbeyState:
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` sees now (public table, own cards, own log, pending decision)."""
-        decision = ""
+        decision = about = ""
         if self._waiting is not None and self._waiting[0] != "chance" and \
                 self._waiting[1] == seat:
             decision = self._waiting[0]
+            if decision == "target":
+                about = self._waiting[3]
         return Observation(
-            seat, self.game.players[seat], tuple(self.hands[seat]), self.logs[seat],
+            seat, self.game.players[seat], tuple(self.hands[seat]), tuple(self.logs[seat]),
             tuple(self.positions), frozenset(self.penance),
             tuple(len(h) for h in self.hands), len(self.pile), tuple(self.revealed),
             dict(self.dice), seat in self.library_used, seat in self.crypt_held,
-            tuple(self.kept[seat]), decision)
+            tuple(self.kept[seat]), decision, about)
 
     def holder_of(self, card: str) -> str:
         """Who holds ``card`` now: a player's name, ``pile`` or ``culprit``."""
@@ -265,6 +279,9 @@ class AbbeyState:
     def _emit(self, event: dict[str, Any]) -> None:
         """Record a truth event and append what each player learns of it to their log."""
         self.events.append(event)
+        if event["type"] in ("deal", "draw", "take", "mass"):
+            self.holders_after[len(self.events) - 1] = {
+                c: self.holder_of(c) for c in self.game.deck.ids}
         for seat, player in enumerate(self.game.players):
             seen = observe(event, player, self.game.players)
             self.logs[seat].extend(seen)
@@ -290,6 +307,15 @@ class AbbeyState:
             self.pile.append(card)
         else:
             self.hands[slot].append(card)
+
+    def _step_shuffle(self, pile: str) -> None:
+        """The next card down a face-down pile, at random among those not placed yet."""
+        placed = {b.id for b in self.piles[pile]}
+        left = [b.id for b in getattr(self.game.cards, pile) if b.id not in placed]
+        self._chance("shuffle", left, pile)
+
+    def _chance_shuffle(self, card: str, pile: str) -> None:
+        self.piles[pile].append(next(b for b in getattr(self.game.cards, pile) if b.id == card))
 
     def _step_deal_done(self) -> None:
         self._emit({"type": "deal", "culprit": self.culprit, "pile": list(self.pile),
@@ -402,6 +428,14 @@ class AbbeyState:
         else:
             self._then(("reply", target, seat, question))
 
+    def _choices_ask_back(self, seat: int, asker: int) -> list[Action]:
+        """Having answered, the player may ask the asker a question, who must answer."""
+        return [("pass",), *self._choices_ask(seat, (asker,), True)]
+
+    def _do_ask_back(self, action: Action, seat: int, asker: int) -> None:
+        if action != ("pass",):
+            self._do_ask(action, seat, (asker,), True)
+
     def _choices_reply(self, seat: int, asker: int, question: Question) -> list[Action]:
         return [("answer",), ("silence",)]
 
@@ -411,7 +445,7 @@ class AbbeyState:
             self._emit({"type": "silence", "player": self.game.players[seat]})
             return
         self._answer(seat, question)
-        self._then(("ask", seat, (asker,), True))
+        self._then(("ask_back", seat, asker))
 
     def _answer(self, seat: int, question: Question) -> None:
         """A truthful public answer: a count, or whether the card is held."""
@@ -455,8 +489,8 @@ class AbbeyState:
         self._penance(intruder)
         if taken is None:
             return
-        if taken[1] in self.hands[intruder]:
-            self._give(owner, intruder, taken[1])
+        if taken in self.hands[intruder]:
+            self._give(owner, intruder, taken)
         elif self.hands[intruder]:
             self._chance("steal", self.hands[intruder], owner, intruder, None)
 
@@ -474,7 +508,7 @@ class AbbeyState:
     def _chance_steal(self, card: str, taker: int, victim: int, purpose: str | None) -> None:
         self._give(taker, victim, card)
         if purpose == "intrusion":
-            self.intrusions[taker] = (victim, card)
+            self.intrusions[taker] = card
 
     def _give(self, taker: int, victim: int, card: str) -> None:
         self.hands[victim].remove(card)
@@ -483,15 +517,20 @@ class AbbeyState:
                     "from": self.game.players[victim], "card": card})
 
     def _room_scriptorium(self, seat: int, room: Any) -> None:
-        self._chance("book", range(len(self.piles["scriptorium"])), seat, "scriptorium")
+        self._draw_book(seat, "scriptorium")
 
     def _room_library(self, seat: int, room: Any) -> None:
         self.library_used.add(seat)
-        self._chance("book", range(len(self.piles["library"])), seat, "library")
+        self._draw_book(seat, "library")
 
-    def _chance_book(self, index: int, seat: int, pile: str) -> None:
-        """A book or event card is drawn; a kept book stays with the player, the rest act."""
-        book = self.piles[pile].pop(index)
+    def _step_book(self, seat: int, pile: str) -> None:
+        self._draw_book(seat, pile)
+
+    def _draw_book(self, seat: int, pile: str) -> None:
+        """The top card of a pile is read; a kept book stays with the player, the rest act."""
+        if not self.piles[pile]:  # every book of the pile kept by players
+            return
+        book = self.piles[pile].pop(0)
         self._emit({"type": "book", "player": self.game.players[seat], "pile": pile,
                     "card": book.id})
         if book.keep:
@@ -511,7 +550,7 @@ class AbbeyState:
 
     def _choices_parlor(self, seat: int) -> list[Action]:
         others = [s for s in range(len(self.game.players)) if s != seat]
-        return [("pass",)] + [("show_me", s, traits) for s in others for traits in _show_traits()]
+        return [("pass",)] + [("show_me", s, traits) for s in others for traits in show_requests()]
 
     def _do_parlor(self, action: Action, seat: int) -> None:
         if action[0] == "show_me":
@@ -539,9 +578,8 @@ class AbbeyState:
 
     def _room_crypt(self, seat: int, room: Any) -> None:
         """A crypt card (one at most per player) for an extra turn later."""
-        if seat not in self.crypt_held and self.crypt_left:
-            self.crypt_held.add(seat)
-            self.crypt_left -= 1
+        if seat not in self.crypt_held and len(self.crypt_held) < self.game.cards.crypt:
+            self.crypt_held[seat] = self.turns
             self._emit({"type": "crypt", "player": self.game.players[seat]})
 
     def _room_chapter(self, seat: int, room: Any) -> None:
@@ -593,7 +631,7 @@ class AbbeyState:
     def _penance(self, seat: int) -> None:
         """To the chapel, to skip the next turn."""
         self.intrusions.pop(seat, None)
-        self.positions[seat] = self.game.board.of_kind("chapel")[0].id
+        self.positions[seat] = CHAPEL
         self.penance.add(seat)
         self._emit({"type": "penance", "player": self.game.players[seat]})
 
@@ -609,7 +647,9 @@ class AbbeyState:
 
     def _choices_extra(self, seat: int) -> list[Action]:
         options: list[Action] = [("end",)]
-        if seat in self.crypt_held:
+        if seat in self.penance:  # praying: no extra turn to spend the skip on
+            return options
+        if self.crypt_held.get(seat, self.turns) < self.turns:  # drawn in an earlier turn
             options.append(("crypt",))
         options += [("book", b.id) for b in self.kept[seat] if self._usable(seat, b)]
         return sorted(set(options))
@@ -623,8 +663,7 @@ class AbbeyState:
         if action == ("end",):
             return
         if action == ("crypt",):
-            self.crypt_held.discard(seat)
-            self.crypt_left += 1
+            del self.crypt_held[seat]
             self._emit({"type": "crypt_used", "player": self.game.players[seat]})
             self._then(("turn", seat))
             return
@@ -640,7 +679,7 @@ class AbbeyState:
     def _step_mass(self, ringer: int) -> None:
         """All pawns to the chapel, cards passed left, an event; the bell goes right."""
         g = self.game
-        chapel = g.board.of_kind("chapel")[0].id
+        chapel = CHAPEL
         self.positions = [chapel] * len(g.players)
         self.intrusions.clear()
         card = g.cards.masses[self.mass_index % len(g.cards.masses)]
@@ -650,7 +689,7 @@ class AbbeyState:
         self.played_in_round = 0
         self.bell = None
         self._then(*self._pass_steps(card.passes),
-                   ("chance", "book", tuple(range(len(self.piles["events"]))), ringer, "events"),
+                   ("book", ringer, "events"),
                    ("next_turn",))
 
     def _pass_steps(self, n: int) -> list[Step]:
@@ -751,12 +790,6 @@ class AbbeyState:
 
     def _choices(self, step: Step) -> list[Action]:
         return getattr(self, f"_choices_{step[0]}")(*step[1:])
-
-
-def _show_traits() -> list[tuple[str, ...]]:
-    """The parlor's requests: one trait, or two of different groups."""
-    pairs = [(a, b) for a, b in combinations(TRAITS, 2) if GROUP_OF[a] != GROUP_OF[b]]
-    return [(t,) for t in TRAITS] + pairs
 
 
 def _question_json(question: Question) -> dict[str, Any]:

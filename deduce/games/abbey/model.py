@@ -39,6 +39,12 @@ from deduce.logs.model import Event
 INFINITY = 10**9
 
 
+#: One card's holder at every epoch.
+Path = tuple[int, ...]
+#: One path per card, in deck order: a complete hidden history.
+History = list[Path]
+
+
 @dataclass(frozen=True)
 class Tally:
     """Between ``lo`` and ``hi`` of ``cards`` satisfy the location test (see module glossary)."""

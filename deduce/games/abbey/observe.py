@@ -10,8 +10,9 @@ go through this one function, so a log holds exactly what its player saw:
   culprit's reveal: public, the same line for everybody;
 - ``draw``: the drawer sees the card, the others only that a card was drawn;
 - ``take``: taker and victim see the card, the others only the theft;
-- ``show``: the receiver sees the card; the others see the requested traits
-  when there were some (the parlor's "show me"), else nothing they could log;
+- ``show``: the receiver and the shower know the card; the others see the
+  requested traits when there were some (the parlor's "show me"), else
+  nothing they could log;
 - ``mass``: each player's own cards given and received.
 
 Truth events with no log counterpart (moves, silences, revelations, books,
@@ -55,9 +56,9 @@ def _seen(event: LogEvent, sees_card: bool) -> LogEvent:
 
 
 def _show(event: LogEvent, player: str) -> list[LogEvent]:
-    """The receiver logs the card; the others the traits asked for, if any."""
+    """Receiver and shower log the card; the others the traits asked for, if any."""
     base = {"type": "show", "player": event["player"], "to": event["to"]}
-    if player == event["to"]:
+    if player in (event["to"], event["player"]):
         return [{**base, "card": event["card"]}]
     if event.get("traits"):
         return [{**base, "traits": list(event["traits"])}]

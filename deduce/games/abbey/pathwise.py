@@ -34,7 +34,7 @@ from fractions import Fraction
 from math import comb
 
 from deduce.games.abbey.cardwise import SLICE, Holders, single_path
-from deduce.games.abbey.model import Domain, Tally
+from deduce.games.abbey.model import Domain, Path, Tally
 
 #: Past this many possible paths the method declines.
 MAX_PATHS = 160
@@ -43,7 +43,6 @@ MAX_CLASSES = 10
 #: Up to this many paths, the path order is chosen by the classes each path leaves.
 CLASS_ORDER_PATHS = 40
 
-Path = tuple[int, ...]
 State = tuple[tuple[int, ...], tuple[int, ...]]  # (unplaced per class, open tally values)
 Pick = tuple[tuple[int, int], ...]  # (class, how many) for the classes that take the path
 

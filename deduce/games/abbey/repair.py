@@ -28,31 +28,56 @@ import random
 from collections.abc import Sequence
 from time import perf_counter
 
-from deduce.games.abbey.model import Model, Tally
-
-Path = tuple[int, ...]
-History = list[Path]
+from deduce.games.abbey.model import History, Model, Path, Tally
 
 #: Chance of accepting a step that adds one unit of violation.
 NOISE = 0.05
 #: Moves of one walk before starting over from another relaxed history.
 RESTART = 4_000
-#: Steps between two looks at the clock.
-CLOCK = 64
+#: Walk steps that cost as much as one node of the complete search.
+STEPS_PER_NODE = 64
+
+
+class SearchTimeout(Exception):
+    """The search used up its effort (deadline or node allowance) before it could decide."""
+
+
+class Effort:
+    """How long searches may go on: a deadline, a number of search nodes, or both.
+
+    Every search and walk given the same effort spends from it; past either
+    limit, :meth:`spend` raises :class:`SearchTimeout`. A node allowance
+    makes the outcome independent of the machine's speed (the bots use it,
+    so that a seed gives the same game anywhere).
+    """
+
+    def __init__(self, deadline: float | None = None, nodes: int | None = None) -> None:
+        self.deadline = deadline
+        self.nodes = nodes
+
+    def spend(self) -> None:
+        """Count one search node; raise past the deadline or the allowance."""
+        if self.nodes is not None:
+            self.nodes -= 1
+            if self.nodes < 0:
+                raise SearchTimeout
+        if self.deadline is not None and perf_counter() > self.deadline:
+            raise SearchTimeout
 
 
 def repair(model: Model, paths: Sequence[Path], rng: random.Random,
-           deadline: float | None = None, steps: int = RESTART) -> History | None:
+           effort: Effort | None = None, steps: int = RESTART) -> History | None:
     """Walk from ``paths`` (a history of the relaxed model) to one that meets every tally.
 
-    None when ``steps`` moves or the ``deadline`` pass first.
+    None after ``steps`` moves without one; raises :class:`SearchTimeout`
+    when ``effort`` runs out.
     """
     walk = _Walk(model, list(paths), rng)
     for step in range(steps):
         if not walk.violation:
             return walk.paths
-        if step % CLOCK == 0 and deadline is not None and perf_counter() > deadline:
-            return None
+        if effort is not None and step % STEPS_PER_NODE == 0:
+            effort.spend()
         walk.step()
     return walk.paths if not walk.violation else None
 
@@ -80,7 +105,7 @@ class _Walk:
         self.broken = {j for j, (t, v) in enumerate(zip(self.tallies, self.value)) if _off(t, v)}
         self.violation = sum(_off(t, v) for t, v in zip(self.tallies, self.value))
         self.free = [c for c, d in enumerate(model.domains) if any(len(n) > 1 for n in d.nodes)]
-        self.movable = set(self.free)
+        self.movable = frozenset(self.free)
         self.epochs = len(paths[0]) if paths else 0
 
     def step(self) -> None:

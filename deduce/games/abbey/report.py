@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from deduce.games.abbey.check import CheckSummary
+from typing import TYPE_CHECKING
+
 from deduce.games.abbey.deck import TRAITS
 from deduce.games.abbey.solve import AbbeySolution
 from deduce.games.abbey.timeline import holder_names
 from deduce.report import Table, percent
+
+if TYPE_CHECKING:  # the check pulls in the engine and bots, which solving does not need
+    from deduce.games.abbey.check import CheckSummary
 
 
 def candidate_table(solution: AbbeySolution) -> Table:

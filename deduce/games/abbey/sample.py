@@ -41,9 +41,8 @@ from dataclasses import dataclass
 from itertools import permutations
 from time import perf_counter
 
-from deduce.games.abbey.model import Model
+from deduce.games.abbey.model import Model, Path
 
-Path = tuple[int, ...]
 State = tuple[int, ...]  # the block's holders at one epoch, card by card
 
 #: Student t, 97.5% quantile, by degrees of freedom (chains - 1).
@@ -273,8 +272,7 @@ def sample_holders(model: Model, starts: Sequence[Sequence[Path]], seed: int = 0
     history of it. The same seed, starts and moves give the same estimate;
     a deadline adds moves as time allows.
     """
-    rng = random.Random(seed)
-    chains = [Chain(model, start, random.Random(rng.random())) for start in starts]
+    chains = _chains(model, starts, seed)
     done = 0
     while done < moves or (deadline is not None and perf_counter() < deadline):
         for chain in chains:
@@ -292,8 +290,7 @@ def sample_histories(model: Model, starts: Sequence[Sequence[Path]], count: int,
     ``thin`` moves; the draws are (approximately) uniform over the
     consistent histories, like the chains behind :func:`sample_holders`.
     """
-    rng = random.Random(seed)
-    chains = [Chain(model, start, random.Random(rng.random())) for start in starts]
+    chains = _chains(model, starts, seed)
     for chain in chains:
         for _ in range(burn):
             chain.step()
@@ -304,3 +301,9 @@ def sample_histories(model: Model, starts: Sequence[Sequence[Path]], count: int,
                 chain.step()
             draws.append(tuple(path[-1] for path in chain.paths))
     return draws[:count]
+
+
+def _chains(model: Model, starts: Sequence[Sequence[Path]], seed: int) -> list[Chain]:
+    """One chain from each start, each with its own random stream drawn from ``seed``."""
+    rng = random.Random(seed)
+    return [Chain(model, start, random.Random(rng.random())) for start in starts]

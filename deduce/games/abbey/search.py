@@ -19,50 +19,47 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from time import perf_counter
 
-from deduce.games.abbey.model import Model
+from deduce.games.abbey.model import History, Model, Path
 from deduce.games.abbey.propagate import propagate, restrict
-from deduce.games.abbey.repair import History, Path, relaxed, repair
-
-
-class SearchTimeout(Exception):
-    """The search passed its deadline before it could decide."""
+from deduce.games.abbey.repair import Effort, SearchTimeout, relaxed, repair
 
 
 def find_history(model: Model, rng: random.Random | None = None,
-                 deadline: float | None = None, propagated: bool = False) -> History | None:
+                 deadline: float | None = None, propagated: bool = False,
+                 nodes: int | None = None) -> History | None:
     """One complete history within ``model`` (left untouched), or None when there is none.
 
     With ``rng``, the values are tried in random order, for varied witnesses.
-    Raises :class:`SearchTimeout` past ``deadline`` (a ``perf_counter`` time).
-    ``propagated`` says the model is already propagated, sparing a copy.
+    Raises :class:`SearchTimeout` past ``deadline`` (a ``perf_counter`` time)
+    or after ``nodes`` search nodes. ``propagated`` says the model is already
+    propagated, sparing a copy.
     """
     if not propagated:
         model = model.copy()
         if not propagate(model):
             return None
-    return _find(model, rng or random.Random(0), deadline)
+    effort = Effort(deadline, nodes)
+    walk = _walker(model, rng or random.Random(0), effort)
+    return walk() or _Search(model, rng, effort).run(model, walk)
 
 
-def _find(model: Model, rng: random.Random, deadline: float | None) -> History | None:
-    """A history of a propagated model: local-search walks between complete-search runs.
-
-    The walks (:mod:`repair`) usually find a history far sooner; only the
-    complete search can tell that there is none.
-    """
-    walk = _walker(model, rng, deadline)
-    return walk() or _Search(model, rng, deadline).run(model, walk)
-
-
-def _walker(model: Model, rng: random.Random, deadline: float | None
+def _walker(model: Model, rng: random.Random, effort: Effort
             ) -> Callable[[], History | None]:
-    """One local-search walk from a fresh history of the model's structure, as a function."""
-    structure = relaxed(model)
+    """Local-search walks (:mod:`repair`), each from a fresh history of the model's structure.
+
+    The walks usually find a history far sooner than the complete search,
+    which alone can tell that there is none. Every history they return is
+    checked against the model.
+    """
+    structure: list[Model] = []
 
     def walk() -> History | None:
-        start = _Search(structure, rng, deadline).run(structure)
-        return None if start is None else repair(model, start, rng, deadline)
+        if not structure:
+            structure.append(relaxed(model))
+        start = _Search(structure[0], rng, effort).run(structure[0])
+        found = None if start is None else repair(model, start, rng, effort)
+        return found if found is not None and is_history(model, found) else None
     return walk
 
 
@@ -84,9 +81,9 @@ class _Search:
     FIRST_ALLOWANCE = 64
 
     def __init__(self, model: Model, rng: random.Random | None,
-                 deadline: float | None = None) -> None:
+                 effort: Effort | None = None) -> None:
         self.rng = rng or random.Random(0)
-        self.deadline = deadline
+        self.effort = effort
         self.shuffle = rng is not None
         self.weights = [0] * len(model.tallies)
         self.of_card = [sorted({j for layer in layers for j in layer})
@@ -117,8 +114,8 @@ class _Search:
         self.left -= 1
         if self.left < 0:
             raise _Limit
-        if self.deadline is not None and perf_counter() > self.deadline:
-            raise SearchTimeout
+        if self.effort is not None:
+            self.effort.spend()
         choice = self._branch(model)
         if choice is None:
             return [tuple(next(iter(nodes)) for nodes in d.nodes) for d in model.domains]
@@ -183,7 +180,8 @@ def closure(model: Model, witnesses: Iterable[Sequence[Path]] = (),
     known = list(witnesses)
     for history in known:
         _cover(possible, history)
-    search = _Search(base, rng, deadline)
+    effort = Effort(deadline)
+    search = _Search(base, rng, effort)
     search.guide = known[0] if known else None
     if search.guide is None:
         try:
@@ -201,7 +199,7 @@ def closure(model: Model, witnesses: Iterable[Sequence[Path]] = (),
             if not restrict(narrowed, card, len(domain.nodes) - 1, holder, search.weights):
                 continue
             try:
-                found = search.run(narrowed, _walker(narrowed, search.rng, deadline))
+                found = search.run(narrowed, _walker(narrowed, search.rng, effort))
             except SearchTimeout:
                 return Closure(_unrefuted(base, possible, card, holder), exact=False)
             if found is not None:

@@ -7,7 +7,8 @@ stay exact: they come from the complete search of :mod:`search`. Callers
 that must never wait past the budget (the bots, ``deduce check``) ask for
 ``exact_candidates=False``: then the search stops at the budget too, and a
 holder it has not refuted stays listed (the solution's ``candidates_exact``
-is false): never a possible holder left out.
+is false): never a possible holder left out. Only an inconsistent log
+still takes as long as its minimal conflict needs.
 """
 
 from __future__ import annotations
@@ -136,21 +137,23 @@ def _estimate(setup: AbbeySetup, model: Model, deadline: float, seed: int,
 
     The candidates are exact unless ``search_deadline`` cut the search short.
     Without a single history found in time, every holder that propagation
-    leaves is listed, with even shares and the trivial error bound 1.
+    leaves is listed, with the trivial error bound 1 (see :func:`_unknown`).
     """
     base = model.copy()
     if not propagate(base):
         return None
     rng = Random(seed)
-    try:
-        starts = [find_history(base, Random(rng.random()), search_deadline)
-                  for _ in range(CHAINS)]
-    except SearchTimeout:
-        even: list[dict[int, Fraction | float]] = [
-            dict.fromkeys(sorted(d.nodes[-1]), 1 / len(d.nodes[-1])) for d in base.domains]
-        return _solution(setup, model, even, 1.0, candidates_exact=False)
-    if starts[0] is None:
-        return None
+    starts = []
+    for _ in range(CHAINS):
+        try:
+            start = find_history(base, Random(rng.random()), search_deadline, propagated=True)
+        except SearchTimeout:
+            break
+        if start is None:
+            return None
+        starts.append(start)
+    if not starts:
+        return _solution(setup, model, _unknown(base), 1.0, candidates_exact=False)
     sampling_until = deadline if search_deadline is None else \
         deadline - (deadline - perf_counter()) * (1 - SAMPLING_SHARE)
     found = sample_holders(base, starts, seed, deadline=sampling_until)
@@ -161,6 +164,24 @@ def _estimate(setup: AbbeySetup, model: Model, deadline: float, seed: int,
         {h: found.probabilities[card].get(h, 0.0) for h in sorted(holders)}
         for card, holders in enumerate(possible.possible)]
     return _solution(setup, model, probabilities, found.error, possible.exact)
+
+
+def _unknown(model: Model) -> list[dict[int, Fraction | float]]:
+    """Shares when only propagation is known: the culprit even over its candidates.
+
+    The rest of each card's chance goes evenly to its other possible holders.
+    """
+    candidates = sum(CULPRIT in d.nodes[-1] for d in model.domains)
+    rows: list[dict[int, Fraction | float]] = []
+    for domain in model.domains:
+        holders = sorted(domain.nodes[-1])
+        culprit = 1 / candidates if CULPRIT in holders else 0.0
+        others = [h for h in holders if h != CULPRIT]
+        row: dict[int, Fraction | float] = {h: (1 - culprit) / len(others) for h in others}
+        if CULPRIT in holders:
+            row[CULPRIT] = culprit
+        rows.append(row)
+    return rows
 
 
 def _check_agreement(closure: list[set[int]] | None, counted: tuple[dict[int, int], ...],
