@@ -21,14 +21,16 @@ from typing import Any
 
 from tabulate import tabulate
 
+from deduce.games.abbey.bots import SolverBot
 from deduce.games.abbey.engine import AbbeyGame
 from deduce.games.abbey.simulate import record_game
 from deduce.logs.jsonl import parse_jsonl
 
 
-def play(job: tuple[int, int, int, tuple[str, ...]]) -> dict[str, Any]:
+def play(job: tuple[int, int, int, tuple[str, ...], int]) -> dict[str, Any]:
     """One game: the truth summary and the accusations made, by bot kind."""
-    players, index, seed, lineup = job
+    players, index, seed, lineup, nodes = job
+    SolverBot.NODES = nodes
     shift = index % players
     seats = lineup[shift:] + lineup[:shift]
     record = record_game(AbbeyGame.create(players), index, seed, seats)
@@ -48,6 +50,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lineup", default="solver,notepad,notepad,random")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--nodes", type=int, default=SolverBot.NODES,
+                        help="search nodes per decision of the solver bot")
     parser.add_argument("--out", type=Path, help="also write the table (markdown) here")
     args = parser.parse_args()
     lineup = tuple(args.lineup.split(","))
@@ -59,7 +63,7 @@ def main() -> None:
     points: defaultdict[str, float] = defaultdict(float)
     accused: Counter[tuple[str, bool]] = Counter()
     found = 0
-    jobs = [(args.players, i, args.seed, lineup) for i in range(1, args.games + 1)]
+    jobs = [(args.players, i, args.seed, lineup, args.nodes) for i in range(1, args.games + 1)]
     with ProcessPoolExecutor(args.workers) as pool:
         for done, result in enumerate(pool.map(play, jobs), 1):
             truth = result["truth"]
@@ -72,9 +76,17 @@ def main() -> None:
             for kind, correct, n in result["accusations"]:
                 accused[kind, correct] += n
             found += truth["found"]
-            if done % 50 == 0:
-                print(f"{done} games, {time.perf_counter() - start:.0f} s", flush=True)
-    games = args.games
+            if done % 100 == 0 or done == args.games:
+                table = _table(args, done, found, seats, wins, points, accused, start)
+                print(table, flush=True)
+    if args.out:
+        args.out.write_text(table + "\n", encoding="utf-8")
+
+
+def _table(args: argparse.Namespace, games: int, found: int, seats: Counter[str],
+           wins: dict[str, float], points: dict[str, float],
+           accused: Counter[tuple[str, bool]], start: float) -> str:
+    """The results so far: a summary line and a markdown table by bot kind."""
     rows = [[kind, n, round(wins[kind], 1), f"{100 * wins[kind] / n:.1f}%",
              f"{points[kind] / n:.2f}", f"{accused[kind, True] / n:.2f}",
              f"{accused[kind, False] / n:.2f}"]
@@ -83,12 +95,10 @@ def main() -> None:
                             "right accusations per seat", "wrong accusations per seat"],
                      tablefmt="github")
     summary = (f"{args.players} players, {games} games (seed {args.seed}, lineup "
-               f"{args.lineup}, seats rotated): culprit found in {100 * found / games:.1f}% "
-               f"of games; {time.perf_counter() - start:.0f} s with {args.workers} workers.")
-    print(summary)
-    print(table)
-    if args.out:
-        args.out.write_text(summary + "\n\n" + table + "\n", encoding="utf-8")
+               f"{args.lineup}, seats rotated, solver bot {args.nodes} nodes per decision): "
+               f"culprit found in {100 * found / games:.1f}% of games; "
+               f"{time.perf_counter() - start:.0f} s with {args.workers} workers.")
+    return summary + "\n\n" + table
 
 
 if __name__ == "__main__":
