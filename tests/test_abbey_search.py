@@ -40,6 +40,15 @@ def _model(setup, events):
     return timeline, build_model(setup, timeline, events)
 
 
+def _propagated_with_history(setup, events, of=lambda model: model, seed=None):
+    """Timeline, propagated model and one history of ``of(model)``; skips games without one."""
+    timeline, model = _model(setup, events)
+    assume(propagate(model))
+    start = find_history(of(model), None if seed is None else random.Random(seed))
+    assume(start is not None)
+    return timeline, model, start
+
+
 def _named(timeline, setup, possible):
     return {card: {timeline.holders[h] for h in holders}
             for card, holders in zip(setup.deck.ids, possible) if holders}
@@ -67,10 +76,7 @@ def test_closure_is_the_support_of_the_brute_force_posterior(game):
 @given(corrupted_games(**TINY))
 def test_every_chain_move_keeps_a_consistent_history(game):
     setup, events, _ = game
-    _, model = _model(setup, events)
-    assume(propagate(model))
-    start = find_history(model)
-    assume(start is not None)
+    _, model, start = _propagated_with_history(setup, events)
     chain = Chain(model, start, random.Random(2))
     for _ in range(150):
         chain.step()
@@ -173,11 +179,7 @@ def test_a_closure_cut_short_keeps_every_possible_holder(game):
 @given(corrupted_games(**TINY))
 def test_local_search_finds_only_true_histories(game):
     setup, events, _ = game
-    _, model = _model(setup, events)
-    assume(propagate(model))
-    structure = relaxed(model)
-    start = find_history(structure, random.Random(2))
-    assume(start is not None)
+    _, model, start = _propagated_with_history(setup, events, relaxed, seed=2)
     found = repair(model, start, random.Random(3), steps=2_000)
     if found is not None:
         assert is_history(model, found)
@@ -189,10 +191,7 @@ def test_local_search_finds_only_true_histories(game):
 @given(corrupted_games(**TINY))
 def test_drawn_histories_lie_in_the_closure(game):
     setup, events, _ = game
-    timeline, model = _model(setup, events)
-    assume(propagate(model))
-    start = find_history(model, random.Random(1))
-    assume(start is not None)
+    timeline, model, start = _propagated_with_history(setup, events, seed=1)
     possible = closure(model).possible
     for draw in sample_histories(model, [start, start], 40, seed=5, thin=5, burn=10):
         assert all(h in possible[card] for card, h in enumerate(draw))
