@@ -22,8 +22,9 @@ import pytest
 
 from deduce.errors import DeduceError
 from deduce.games.abbey.deck import GROUP_OF, TRAITS
-from deduce.games.abbey.engine import TERMINAL, AbbeyGame, AbbeyState
+from deduce.games.abbey.engine import AbbeyGame, AbbeyState
 from deduce.games.abbey.simulate import play_game
+from deduce.games.machine import TERMINAL
 from deduce.logs.jsonl import parse_jsonl
 
 CHAPEL = "ecclesia"

@@ -11,10 +11,10 @@ it. Everything that happens is appended to :attr:`AbbeyState.events` as a
 one into what a given player learns, and the state keeps every player's
 log that way. Bots see :meth:`AbbeyState.observation`, never the state.
 
-Inside, a state works through a stack of *steps*: automatic steps run at
-once and may push more; a decision or chance step stops the run until an
-action resolves it. Rule readings the rulebook leaves open are documented
-on the methods that make them and in the README.
+Inside, a state works through a stack of *steps* (see
+:mod:`deduce.games.machine`, shared by every engine). Rule readings the
+rulebook leaves open are documented on the methods that make them and in
+the README.
 """
 
 from __future__ import annotations
@@ -30,11 +30,9 @@ from deduce.games.abbey.cards import BookCard, CardSet, Effect, default_cards
 from deduce.games.abbey.deck import TRAITS, Deck, default_deck, show_requests
 from deduce.games.abbey.observe import observe
 from deduce.games.abbey.setup import RULEBOOK_SIZES
+from deduce.games.machine import Step, StepMachine
 from deduce.logs.jsonl import dump_object, format_jsonl, parse_jsonl
 
-#: ``current_player()`` of a chance node and of a finished game.
-CHANCE = -1
-TERMINAL = -4
 #: Seat names used when none are given.
 NAMES = ("ana", "bob", "cai", "dee", "eve", "fay")
 #: The face-down piles of book and event cards.
@@ -43,7 +41,6 @@ PILES = ("events", "scriptorium", "library")
 POINTS = {"revelation": (2, -1), "accusation": (4, -2)}
 
 Action = tuple[Any, ...]
-Step = tuple[Any, ...]
 Question = tuple[Any, ...]
 
 
@@ -133,7 +130,7 @@ class Observation:
 
 
 @dataclass
-class AbbeyState:
+class AbbeyState(StepMachine):
     """One moment of a game (see the module docstring)."""
 
     game: AbbeyGame
@@ -170,57 +167,13 @@ class AbbeyState:
         self.revealed: list[tuple[int, str]] = []
         self.scores = [0] * n
         self.finder: int | None = None
-        self.over = False
         self._passes: dict[int, tuple[str, ...]] = {}
-        self._waiting: Step | None = None
-        self._todo: list[Step] = []
         deal = ["culprit"] + ["pile"] * g.pile + [s for s in range(n) for _ in range(g.hand)]
         shuffles = [("shuffle", pile) for pile in PILES for _ in getattr(g.cards, pile)]
-        self._then(*(("deal", slot) for slot in deal), ("deal_done",), *shuffles,
-                   ("turn_order",))
-        self._advance()
+        self._start(*(("deal", slot) for slot in deal), ("deal_done",), *shuffles,
+                    ("turn_order",))
 
     # ----------------------------------------------------------- interface
-
-    def current_player(self) -> int:
-        """The seat to decide, ``CHANCE`` or ``TERMINAL``."""
-        if self.over:
-            return TERMINAL
-        assert self._waiting is not None
-        return CHANCE if self._waiting[0] == "chance" else self._waiting[1]
-
-    def is_chance_node(self) -> bool:
-        """Whether the next action is a chance outcome."""
-        return self.current_player() == CHANCE
-
-    def is_terminal(self) -> bool:
-        """Whether the game has ended."""
-        return self.over
-
-    def chance_outcomes(self) -> list[tuple[Any, float]]:
-        """The possible outcomes of this chance node, each with its probability."""
-        assert self._waiting is not None and self._waiting[0] == "chance"
-        options = self._waiting[2]
-        return [(o, 1 / len(options)) for o in options]
-
-    def legal_actions(self) -> list[Action]:
-        """The actions the current player may take (chance outcomes at a chance node)."""
-        if self.over:
-            return []
-        assert self._waiting is not None
-        step = self._waiting
-        return list(step[2]) if step[0] == "chance" else self._choices(step)
-
-    def apply_action(self, action: Any) -> None:
-        """Resolve the pending chance outcome or decision with ``action``."""
-        step = self._waiting
-        if step is None or self.over:
-            raise DeduceError("the game is over")
-        if action not in self.legal_actions():
-            raise DeduceError(f"illegal action {action!r} at {step[0]}")
-        self._waiting = None
-        self._resolve(step, action)
-        self._advance()
 
     def returns(self) -> list[float]:
         """Each seat's score (the rulebook's points); final once the game is terminal."""
@@ -256,26 +209,6 @@ class AbbeyState:
 
     # --------------------------------------------------------------- engine
 
-    def _advance(self) -> None:
-        """Run automatic steps until one needs an action or the game ends."""
-        while not self.over and self._waiting is None:
-            step = self._todo.pop()
-            handler = getattr(self, f"_step_{step[0]}", None)
-            if handler is None:
-                self._waiting = step
-                if not self.legal_actions():  # a decision with no option passes
-                    self._waiting = None
-            else:
-                handler(*step[1:])
-
-    def _then(self, *steps: Step) -> None:
-        """Schedule ``steps`` to run next, in this order."""
-        self._todo.extend(reversed(steps))
-
-    def _chance(self, purpose: str, options: Sequence[Any], *data: Any) -> None:
-        """Wait for a uniformly random choice among ``options``."""
-        self._then(("chance", purpose, tuple(options), *data))
-
     def _emit(self, event: dict[str, Any]) -> None:
         """Record a truth event and append what each player learns of it to their log."""
         self.events.append(event)
@@ -286,13 +219,6 @@ class AbbeyState:
             seen = observe(event, player, self.game.players)
             self.logs[seat].extend(seen)
             self.sources[seat].extend([len(self.events) - 1] * len(seen))
-
-    def _resolve(self, step: Step, action: Any) -> None:
-        """Apply a decision or chance outcome to the step that waited for it."""
-        if step[0] == "chance":
-            getattr(self, f"_chance_{step[1]}")(action, *step[3:])
-        else:
-            getattr(self, f"_do_{step[0]}")(action, *step[1:])
 
     # ------------------------------------------------------------ the deal
 
@@ -785,11 +711,6 @@ class AbbeyState:
             self._then(("ask", user, (target,), True))
         else:
             self._penance(target)
-
-    # ------------------------------------------------------------ choices
-
-    def _choices(self, step: Step) -> list[Action]:
-        return getattr(self, f"_choices_{step[0]}")(*step[1:])
 
 
 def _question_json(question: Question) -> dict[str, Any]:

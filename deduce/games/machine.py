@@ -1,0 +1,124 @@
+"""The step machine under every engine's state, in the style of OpenSpiel.
+
+A state is always waiting for one thing: a chance outcome
+(:meth:`StepMachine.is_chance_node`, :meth:`StepMachine.chance_outcomes`) or
+one seat's decision (:meth:`StepMachine.current_player`,
+:meth:`StepMachine.legal_actions`); :meth:`StepMachine.apply_action`
+supplies it.
+
+Inside, a state works through a stack of *steps*, tuples whose first item
+names the step. For a step named ``x`` the subclass defines either
+``_step_x(*args)``, an automatic step that runs at once and may schedule
+more, or the pair ``_choices_x(seat, *args)`` (the legal actions) and
+``_do_x(action, seat, *args)`` (apply one), a decision of ``seat``. Chance
+steps are ``("chance", purpose, options, *args)`` and resolve through
+``_chance_<purpose>(outcome, *args)``, every option equally likely. A
+decision with no legal action is skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from deduce.errors import DeduceError
+
+#: ``current_player()`` of a chance node and of a finished game.
+CHANCE = -1
+TERMINAL = -4
+
+Action = Any
+Step = tuple[Any, ...]
+
+
+class StepMachine:
+    """Chance nodes, decisions and a stack of steps (see the module docstring).
+
+    Subclasses call :meth:`_start` with their first steps once their own
+    fields are set, and set ``over`` when the game ends.
+    """
+
+    over: bool
+    _waiting: Step | None
+    _todo: list[Step]
+
+    def _start(self, *steps: Step) -> None:
+        """Schedule the first steps and run until the first chance node or decision."""
+        self.over = False
+        self._waiting = None
+        self._todo = []
+        self._then(*steps)
+        self._advance()
+
+    # ----------------------------------------------------------- interface
+
+    def current_player(self) -> int:
+        """The seat to decide, ``CHANCE`` or ``TERMINAL``."""
+        if self.over:
+            return TERMINAL
+        assert self._waiting is not None
+        return CHANCE if self._waiting[0] == "chance" else self._waiting[1]
+
+    def is_chance_node(self) -> bool:
+        """Whether the next action is a chance outcome."""
+        return self.current_player() == CHANCE
+
+    def is_terminal(self) -> bool:
+        """Whether the game has ended."""
+        return self.over
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        """The possible outcomes of this chance node, each with its probability."""
+        assert self._waiting is not None and self._waiting[0] == "chance"
+        options = self._waiting[2]
+        return [(o, 1 / len(options)) for o in options]
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the current player may take (chance outcomes at a chance node)."""
+        if self.over:
+            return []
+        assert self._waiting is not None
+        step = self._waiting
+        if step[0] == "chance":
+            return list(step[2])
+        return getattr(self, f"_choices_{step[0]}")(*step[1:])
+
+    def apply_action(self, action: Action) -> None:
+        """Resolve the pending chance outcome or decision with ``action``."""
+        step = self._waiting
+        if step is None or self.over:
+            raise DeduceError("the game is over")
+        if action not in self.legal_actions():
+            raise DeduceError(f"illegal action {action!r} at {step[0]}")
+        self._waiting = None
+        if step[0] == "chance":
+            getattr(self, f"_chance_{step[1]}")(action, *step[3:])
+        else:
+            getattr(self, f"_do_{step[0]}")(action, *step[1:])
+        self._advance()
+
+    def pending(self) -> Step | None:
+        """The step waiting for an action (None once the game is over)."""
+        return None if self.over else self._waiting
+
+    # ------------------------------------------------------------ the stack
+
+    def _advance(self) -> None:
+        """Run automatic steps until one needs an action or the game ends."""
+        while not self.over and self._waiting is None:
+            step = self._todo.pop()
+            handler = getattr(self, f"_step_{step[0]}", None)
+            if handler is None:
+                self._waiting = step
+                if not self.legal_actions():  # a decision with no option passes
+                    self._waiting = None
+            else:
+                handler(*step[1:])
+
+    def _then(self, *steps: Step) -> None:
+        """Schedule ``steps`` to run next, in this order."""
+        self._todo.extend(reversed(steps))
+
+    def _chance(self, purpose: str, options: Sequence[Any], *data: Any) -> None:
+        """Wait for a uniformly random choice among ``options``."""
+        self._then(("chance", purpose, tuple(options), *data))
