@@ -20,9 +20,10 @@ from deduce.games.abbey.cards import load_cards_file
 from deduce.games.abbey.check import CheckSummary, check_games
 from deduce.games.abbey.deck import load_deck_file
 from deduce.games.abbey.engine import AbbeyGame
-from deduce.games.abbey.simulate import bot_lineup, write_game
-from deduce.games.abbey.simulate import simulate as simulate_games
+from deduce.games.abbey.simulate import record_game
 from deduce.games.abbey.solve import ENGINES, solve_abbey
+from deduce.games.simulate import bot_lineup, write_game
+from deduce.games.simulate import simulate as simulate_games
 from deduce.logs.io import (
     SYNTAXES,
     detect_syntax,
@@ -155,8 +156,8 @@ def simulate(game: str, players: int, games: int, seed: int, bots: str, workers:
     """
     del game  # only abbey so far
     table = _table(players, deck_file, board_file, cards_file)
-    lineup = bot_lineup(bots.split(","), players)
-    for record in _progress(simulate_games(table, games, seed, lineup, workers), games,
+    lineup = bot_lineup(bots.split(","), players, BOTS)
+    for record in _progress(simulate_games(record_game, table, games, seed, lineup, workers), games,
                             "Simulating"):
         write_game(record, Path(out))
     click.echo(f"{games} game{'s' if games != 1 else ''} written to {out}", err=True)
@@ -180,7 +181,7 @@ def check(game: str, players: int, games: int, seed: int, bots: str, workers: in
     """
     del game  # only abbey so far
     table = _table(players, deck_file, board_file, cards_file)
-    lineup = bot_lineup(bots.split(","), players)
+    lineup = bot_lineup(bots.split(","), players, BOTS)
     runs = check_games(table, games, seed, lineup, budget, every, fast, workers)
     checks = [c for run in _progress(runs, games, "Checking") for c in run]
     summary = CheckSummary.of(checks)

@@ -21,10 +21,11 @@ from typing import Any
 import pytest
 
 from deduce.errors import DeduceError
+from deduce.games.abbey.bots import BOTS
 from deduce.games.abbey.deck import GROUP_OF, TRAITS
 from deduce.games.abbey.engine import AbbeyGame, AbbeyState
-from deduce.games.abbey.simulate import play_game
 from deduce.games.machine import TERMINAL
+from deduce.games.simulate import play_game
 from deduce.logs.jsonl import parse_jsonl
 
 CHAPEL = "ecclesia"
@@ -980,6 +981,6 @@ def test_random_legal_play_never_fails_and_keeps_every_card(n):
             _check_invariants(state)
         _check_logs(state)
     for seed in range(6):  # careful players: more accusations and finished games
-        state = play_game(game, f"notepad:{n}:{seed}", ["notepad"] * n)
+        state = play_game(game, f"notepad:{n}:{seed}", ["notepad"] * n, BOTS)
         assert sorted(cards_total(state)) == sorted(game.deck.ids)
         _check_logs(state)

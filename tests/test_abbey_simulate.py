@@ -15,14 +15,8 @@ from deduce.games.abbey.advisor import _information, analyse
 from deduce.games.abbey.bots import BOTS, SolverBot
 from deduce.games.abbey.check import CheckSummary, check_games, check_log
 from deduce.games.abbey.engine import AbbeyGame
-from deduce.games.abbey.simulate import (
-    bot_lineup,
-    game_seed,
-    play_game,
-    record_game,
-    simulate,
-    write_game,
-)
+from deduce.games.abbey.simulate import play, record_game
+from deduce.games.simulate import bot_lineup, simulate, write_game
 from deduce.logs.io import read_log
 from deduce.logs.jsonl import parse_jsonl
 
@@ -35,7 +29,7 @@ def test_bots_play_200_games_without_an_illegal_move(players, bot):
     """apply_action raises on an illegal action, so finishing every game is the test."""
     game = AbbeyGame.create(players, max_turns=150)
     for index in range(1, 201):
-        state = play_game(game, game_seed(11, index), bot_lineup([bot], players))
+        state = play(game, index, 11, bot_lineup([bot], players, BOTS))
         assert state.is_terminal()
         assert sum(map(len, state.hands)) + len(state.pile) == 23
 
@@ -46,25 +40,25 @@ def test_the_solver_bot_plays_legally_against_the_others(players, monkeypatch):
     game = AbbeyGame.create(players, max_turns=60)
     lineup = ["solver", "notepad", "random", "notepad", "random", "solver"][:players]
     for index in range(1, 3):
-        state = play_game(game, game_seed(5, index), lineup)
+        state = play(game, index, 5, lineup)
         assert state.is_terminal()
 
 
 def test_the_solver_bot_accuses_when_one_candidate_is_left(monkeypatch):
     monkeypatch.setattr(SolverBot, "NODES", 100)
     game = AbbeyGame.create(3)
-    state = play_game(game, game_seed(2, 1), ["solver", "solver", "solver"])
+    state = play(game, 1, 2, ["solver", "solver", "solver"])
     accusations = [e for e in state.events if e["type"] == "accuse"]
     assert state.finder is not None and accusations[-1]["correct"]
 
 
 def test_lineups():
-    assert bot_lineup(["notepad"], 3) == ("notepad",) * 3
-    assert bot_lineup(["solver", "random", "notepad"], 3) == ("solver", "random", "notepad")
+    assert bot_lineup(["notepad"], 3, BOTS) == ("notepad",) * 3
+    assert bot_lineup(["solver", "random", "notepad"], 3, BOTS) == ("solver", "random", "notepad")
     with pytest.raises(DeduceError, match="unknown bot 'genius'"):
-        bot_lineup(["genius"], 3)
+        bot_lineup(["genius"], 3, BOTS)
     with pytest.raises(DeduceError, match="one bot for every seat or 4 bots, not 2"):
-        bot_lineup(["random", "notepad"], 4)
+        bot_lineup(["random", "notepad"], 4, BOTS)
     assert set(BOTS) == {"random", "notepad", "solver"}
 
 
@@ -73,9 +67,9 @@ def test_the_same_seed_gives_the_same_games(monkeypatch):
     game = AbbeyGame.create(4, max_turns=80)
     lineup = ("solver", "notepad", "random", "notepad")
     first = [record_game(game, i, 3, lineup) for i in (1, 2)]
-    again = list(simulate(game, 2, 3, lineup, workers=1))
+    again = list(simulate(record_game, game, 2, 3, lineup, workers=1))
     assert first == again
-    assert list(simulate(game, 2, 3, ("notepad",) * 4, workers=2)) == [
+    assert list(simulate(record_game, game, 2, 3, ("notepad",) * 4, workers=2)) == [
         record_game(game, i, 3, ("notepad",) * 4) for i in (1, 2)]
     other = record_game(game, 1, 4, ("notepad",) * 4)
     assert other.logs != first[0].logs
@@ -106,7 +100,7 @@ def test_written_games_hold_the_truth_and_one_canonical_log_per_player(tmp_path)
 
 def test_each_log_holds_exactly_what_its_player_saw():
     game = AbbeyGame.create(5)
-    state = play_game(game, game_seed(9, 1), ("notepad",) * 5)
+    state = play(game, 1, 9, ("notepad",) * 5)
     public = None
     for seat, player in enumerate(game.players):
         lines = [e for e in state.logs[seat] if e["type"] in ("count", "has", "lacks", "accuse")]
@@ -121,7 +115,7 @@ def test_each_log_holds_exactly_what_its_player_saw():
 
 def test_the_engine_records_every_cards_holder_after_each_transfer():
     game = AbbeyGame.create(4)
-    state = play_game(game, game_seed(1, 3), ("notepad",) * 4)
+    state = play(game, 3, 1, ("notepad",) * 4)
     snapshots = state.holders_after
     assert sorted(snapshots) == [i for i, e in enumerate(state.events)
                                  if e["type"] in ("deal", "draw", "take", "mass")]
@@ -137,7 +131,7 @@ def test_check_finds_no_soundness_failure_in_300_games():
     """The propagated model keeps the true history of every log, at its end and along it."""
     checks, games = [], 0
     for players, count in ((3, 100), (4, 100), (5, 50), (6, 50)):
-        lineup = bot_lineup((["notepad", "random"] * 3)[:players], players)
+        lineup = bot_lineup((["notepad", "random"] * 3)[:players], players, BOTS)
         for run in check_games(AbbeyGame.create(players, max_turns=100), count, 21, lineup,
                                budget=0, every=50, fast=True):
             checks += run
@@ -150,7 +144,7 @@ def test_check_finds_no_soundness_failure_in_300_games():
 
 def test_check_with_the_solve_finds_the_culprit_and_no_failure():
     game = AbbeyGame.create(3)
-    state = play_game(game, game_seed(3, 2), ("notepad",) * 3)
+    state = play(game, 2, 3, ("notepad",) * 3)
     check = check_log(state, 2, 0, budget=0.5, every=10, fast=False)
     assert check.failures == ()
     assert check.exact >= 1
@@ -163,7 +157,7 @@ def test_check_with_the_solve_finds_the_culprit_and_no_failure():
 def test_check_reports_a_model_that_drops_the_truth(monkeypatch):
     """A deliberately broken count answer must show up as a soundness failure."""
     game = AbbeyGame.create(3)
-    state = play_game(game, game_seed(3, 2), ("notepad",) * 3)
+    state = play(game, 2, 3, ("notepad",) * 3)
     seat = 0
     count = next(i for i, e in enumerate(state.logs[seat]) if e["type"] == "count")
     state.logs[seat][count] = {**state.logs[seat][count], "n": 0 if state.logs[seat][count]["n"]
@@ -188,7 +182,7 @@ def test_information_of_answers():
 
 def test_advice_on_a_real_log_ranks_options_and_knows_the_trivial_cases():
     game = AbbeyGame.create(4)
-    state = play_game(game, game_seed(4, 1), ("notepad",) * 4)
+    state = play(game, 1, 4, ("notepad",) * 4)
     log = parse_jsonl(game.log_text("ana", state.logs[0][:12]), "ana.jsonl", game.deck)
     analysis = analyse(log, draws=300, seed=1)
     advice, candidates = analysis.advice, analysis.candidates

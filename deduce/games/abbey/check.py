@@ -33,7 +33,7 @@ from deduce.games.abbey.model import build_model
 from deduce.games.abbey.propagate import propagate
 from deduce.games.abbey.search import is_history
 from deduce.games.abbey.setup import setup_from_header
-from deduce.games.abbey.simulate import game_seed, play_game
+from deduce.games.abbey.simulate import play
 from deduce.games.abbey.solve import AbbeySolution, solve_abbey
 from deduce.games.abbey.timeline import CULPRIT, build_timeline, holder_names
 from deduce.logs.jsonl import parse_jsonl
@@ -132,7 +132,7 @@ def _solve_check(solution: AbbeySolution, holders: dict[str, str], where: str) -
 def check_game(game: AbbeyGame, index: int, seed: int, lineup: Sequence[str],
                budget: float, every: int, fast: bool) -> list[LogCheck]:
     """Play game ``index`` of run ``seed`` and check every player's log."""
-    state = play_game(game, game_seed(seed, index), lineup)
+    state = play(game, index, seed, lineup)
     return [check_log(state, index, seat, budget, every, fast)
             for seat in range(len(game.players))]
 

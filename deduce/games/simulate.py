@@ -1,0 +1,109 @@
+"""Whole games played by bots, for any engine: one seeded game, many in parallel, on disk.
+
+An engine's game object has ``new_state()``; its states follow
+:class:`deduce.games.machine.StepMachine` and have ``observation(seat)``.
+A *bot factory* ``factory(game, seat)`` returns a bot, a callable
+``bot(observation, legal_actions, rng) -> action``: bots see their own
+observation, never the state.
+
+``play_game`` drives one seeded game: chance outcomes come from one random
+stream and each seat's bot has its own, so a game is a function of its seed.
+``simulate`` plays many (in parallel processes when asked) through a
+game-specific ``record`` function and ``write_game`` writes game ``i`` as
+the folder ``game-NNNN/`` with ``truth.json`` and one ``PLAYER.jsonl`` per
+player.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from random import Random
+from typing import Any
+
+from deduce.errors import DeduceError
+from deduce.logs.io import write_text_atomic
+
+BotFactory = Callable[[Any, int], Callable[..., Any]]
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game: its truth (hidden facts, scores...) and each player's log text."""
+
+    index: int
+    truth: dict[str, Any]
+    logs: dict[str, str]
+
+
+#: ``record(game, index, seed, lineup)``: play game ``index`` of run ``seed``, keep it.
+Recorder = Callable[[Any, int, int, tuple[str, ...]], GameRecord]
+
+
+def bot_lineup(names: Sequence[str], players: int, bots: Mapping[str, Any]) -> tuple[str, ...]:
+    """The bot of each seat: one name for every seat, or exactly one name per seat."""
+    unknown = [n for n in names if n not in bots]
+    if unknown:
+        raise DeduceError(f"unknown bot {unknown[0]!r} (bots: {', '.join(bots)})")
+    if len(names) == 1:
+        return tuple(names) * players
+    if len(names) != players:
+        raise DeduceError(f"give one bot for every seat or {players} bots, not {len(names)}")
+    return tuple(names)
+
+
+def game_seed(game: str, seed: int, index: int) -> str:
+    """The seed of game ``index`` of a run of ``game`` seeded ``seed``."""
+    return f"{game}:{seed}:{index}"
+
+
+def play_game(game: Any, seed: str, lineup: Sequence[str],
+              bots: Mapping[str, BotFactory]) -> Any:
+    """Play one game to its end with the bots of ``lineup`` (names in ``bots``), seat by seat."""
+    chance = Random(seed)
+    players = [bots[name](game, seat) for seat, name in enumerate(lineup)]
+    streams = [Random(f"{seed}:{seat}") for seat in range(len(lineup))]
+    state = game.new_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[chance.randrange(len(outcomes))][0])
+        else:
+            seat = state.current_player()
+            state.apply_action(players[seat](state.observation(seat), state.legal_actions(),
+                                             streams[seat]))
+    return state
+
+
+def write_game(record: GameRecord, out: Path) -> Path:
+    """Write ``out/game-NNNN/`` (truth and logs), each file replaced atomically."""
+    folder = out / f"game-{record.index:04d}"
+    folder.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(folder / "truth.json", json.dumps(record.truth, indent=2) + "\n")
+    for player, text in record.logs.items():
+        write_text_atomic(folder / f"{player}.jsonl", text)
+    return folder
+
+
+def simulate(record: Recorder, game: Any, games: int, seed: int, lineup: Sequence[str],
+             workers: int = 1) -> Iterator[GameRecord]:
+    """Play ``games`` games with ``record``, in order, over ``workers`` processes.
+
+    ``workers`` 0 uses every core.
+    """
+    jobs = [(record, game, i, seed, tuple(lineup)) for i in range(1, games + 1)]
+    workers = workers or os.cpu_count() or 1
+    if workers == 1 or games == 1:
+        yield from (_record(job) for job in jobs)
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        yield from pool.map(_record, jobs, chunksize=max(1, min(16, games // (4 * workers))))
+
+
+def _record(job: tuple[Recorder, Any, int, int, tuple[str, ...]]) -> GameRecord:
+    record, *args = job
+    return record(*args)
