@@ -16,8 +16,11 @@ kind             value
 ``traits``       a non-empty list of traits, at most one per group
 ``count``        an int >= 0
 ``positive``     an int >= 1
+``nonzero``      an int other than 0
 ``bool``         true or false
 ``colour``       one of ``COLOURS``
+``track``        one of ``TRACKS`` (rose)
+``cause``        one of ``CAUSES`` (rose)
 ``role``         one of ``ROLES``
 ``suspect``      a suspect id of the game (blackrose)
 ``suspect_pair`` a list of two distinct suspect ids
@@ -36,12 +39,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from deduce.games.rose.colours import COLOURS
+from deduce.games.rose.names import CAUSES, COLOURS, TRACKS
 from deduce.logs.model import GAMES
 
 __all__ = [
-    "COLOURS", "CONDITIONS", "EVENTS", "GAMES", "HEADER_EXTRAS", "PLAYER_RANGE",
-    "ROLES", "EventSchema", "Field", "event_schema", "event_types", "header_fields",
+    "CAUSES", "COLOURS", "CONDITIONS", "EVENTS", "GAMES", "HEADER_EXTRAS", "PLAYER_RANGE",
+    "ROLES", "SOFT_EVENTS", "TRACKS", "EventSchema", "Field", "event_schema", "event_types",
+    "header_fields",
 ]
 
 #: Black Rose role cards (``investigator``: a real one, not possessed).
@@ -129,6 +133,9 @@ EVENTS: dict[str, dict[str, EventSchema]] = {
         EventSchema("guess", (req("player", "player"),
                               req("of", "player", differs_from="player"),
                               req("colour", "colour"))),
+        EventSchema("points", (req("player", "player"), req("monk", "colour"),
+                               req("track", "track"), req("n", "nonzero"),
+                               req("cause", "cause"))),
     ),
     "blackrose": _events(
         EventSchema("role", (req("player", "player"), req("role", "role"))),
@@ -140,6 +147,10 @@ EVENTS: dict[str, dict[str, EventSchema]] = {
                               req("innocent", "bool"))),
     ),
 }
+
+#: Event types that are soft (behaviour) evidence, ignored by ``solve --hard``.
+SOFT_EVENTS: dict[str, tuple[str, ...]] = {"abbey": (), "rose": ("points",),
+                                           "blackrose": ("claim",)}
 
 #: Header keys every game has, in canonical order (``note`` comes after the extras).
 HEADER_BASE: tuple[Field, ...] = (

@@ -26,6 +26,7 @@ Grammar (words are separated by spaces; ``[x]`` is optional, ``x...`` repeats)::
       accuse PLAYER CARD right|wrong [by PLAYER]                culprit CARD
     rose events:
       identity PLAYER COLOUR   reveal PLAYER COLOUR   guess PLAYER of PLAYER COLOUR
+      points PLAYER COLOUR clue|suspicion N william|adson|move|bonus   (N: signed)
     blackrose events:
       role PLAYER ROLE   proof SUSPECT [by PLAYER]   accuse SUSPECT SUSPECT right|wrong
       kill SUSPECT   goal CARD CONDITION K   claim PLAYER SUSPECT innocent|guilty
@@ -358,6 +359,8 @@ GRAMMAR: dict[str, dict[str, tuple[Element, ...]]] = {
         "identity": (_PLAYER, Word("colour", "COLOUR")),
         "reveal": (_PLAYER, Word("colour", "COLOUR")),
         "guess": (_PLAYER, Keyword("of", Word("of", "PLAYER")), Word("colour", "COLOUR")),
+        "points": (_PLAYER, Word("monk", "COLOUR"), Word("track", "clue|suspicion"),
+                   Number("n", "N"), Word("cause", "william|adson|move|bonus")),
     },
     "blackrose": {
         "role": (_PLAYER, Word("role", "ROLE")),

@@ -24,12 +24,14 @@ from deduce.games.abbey.setup import setup_from_header
 from deduce.games.blackrose.suspects import SUSPECT_COUNT, suspects_of
 from deduce.logs.model import Event, GameLog, Header
 from deduce.logs.schema import (
+    CAUSES,
     COLOURS,
     CONDITIONS,
     GAMES,
     HEADER_EXTRAS,
     PLAYER_RANGE,
     ROLES,
+    TRACKS,
     EventSchema,
     event_schema,
     event_types,
@@ -166,6 +168,12 @@ def _int(value: Any, key: str, scope: Scope, line: int, least: int) -> int:
     scope.fail(line, f"{key!r} must be an integer >= {least}, got {show(value)}")
 
 
+def _nonzero(value: Any, key: str, scope: Scope, line: int) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value != 0:
+        return value
+    scope.fail(line, f"{key!r} must be a non-zero integer, got {show(value)}")
+
+
 def _bool(value: Any, key: str, scope: Scope, line: int) -> bool:
     if isinstance(value, bool):
         return value
@@ -266,9 +274,12 @@ KINDS: dict[str, Callable[[Any, str, Scope, int], Any]] = {
     "traits": _traits,
     "count": lambda v, k, s, n: _int(v, k, s, n, 0),
     "positive": lambda v, k, s, n: _int(v, k, s, n, 1),
+    "nonzero": _nonzero,
     "bool": _bool,
     "colour": _choice("colour", COLOURS),
     "role": _choice("role", ROLES),
+    "track": _choice("track", TRACKS),
+    "cause": _choice("cause", CAUSES),
     "suspect": _suspect,
     "suspect_pair": _suspect_pair,
     "suspect_ids": _suspect_ids,
