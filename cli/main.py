@@ -21,7 +21,9 @@ from deduce.games.abbey.check import CheckSummary, check_games
 from deduce.games.abbey.deck import load_deck_file
 from deduce.games.abbey.engine import AbbeyGame
 from deduce.games.abbey.simulate import record_game
-from deduce.games.abbey.solve import ENGINES, solve_abbey
+from deduce.games.abbey.solve import ENGINES, AbbeySolution, solve_abbey
+from deduce.games.rose import report as rose_report
+from deduce.games.rose.solve import RoseSolution, solve_rose
 from deduce.games.simulate import bot_lineup, write_game
 from deduce.games.simulate import simulate as simulate_games
 from deduce.logs.io import (
@@ -67,13 +69,18 @@ def solve(log: str, deck_file: str | None, engine: str, hard: bool, budget: floa
 
     Exits with status 3 when the log contradicts itself.
     """
-    del hard  # abbey logs have no soft events
     deck = load_deck_file(deck_file) if deck_file else None
     game_log = read_log(log, deck)
-    if game_log.header.game != "abbey":
+    solution: AbbeySolution | RoseSolution
+    if game_log.header.game == "abbey":
+        solution = solve_abbey(game_log, deck, engine, budget=budget, seed=seed)
+        tables = abbey_report.tables(solution)
+    elif game_log.header.game == "rose":
+        solution = solve_rose(game_log, hard=hard)
+        tables = rose_report.tables(solution)
+    else:
         raise DeduceError(f"{log}: solving {game_log.header.game} logs is not supported yet")
-    solution = solve_abbey(game_log, deck, engine, budget=budget, seed=seed)
-    emit(output, solution.to_json(), abbey_report.tables(solution))
+    emit(output, solution.to_json(), tables)
     if not solution.consistent:
         sys.exit(EXIT_INCONSISTENT)
 

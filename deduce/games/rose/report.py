@@ -1,0 +1,46 @@
+"""Rose results as tables: the guesses, each player's colour probabilities, or the conflict."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from deduce.games.rose.names import COLOURS
+from deduce.games.rose.solve import RoseSolution
+from deduce.report import Table, percent
+
+
+def _chance(solution: RoseSolution, player: str, colour: str) -> str:
+    """A cell: the probability that ``player`` is ``colour`` (``0%`` when impossible)."""
+    return percent(solution.probabilities[player].get(colour, Fraction(0))) or "0%"
+
+
+def guess_table(solution: RoseSolution) -> Table:
+    """Per player: the most probable colour, and the day-7 joint guess (all colours different)."""
+    best, joint = solution.guess, solution.best_guesses()
+    rows = [[p, best[p], _chance(solution, p, best[p]), joint[p], _chance(solution, p, joint[p])]
+            for p in solution.players]
+    return Table("Guesses", ["player", "most probable", "chance", "day-7 guess", "chance"], rows)
+
+
+def identity_table(solution: RoseSolution) -> Table:
+    """Every reported player against every colour (blank: impossible)."""
+    rows = [[p, *(percent(solution.probabilities[p].get(c, 0)) for c in COLOURS)]
+            for p in solution.players]
+    events = solution.weighed
+    title = "Who is which monk"
+    if events:
+        title += f" (weighing {events} behaviour event{'s' if events != 1 else ''})"
+    return Table(title, ["player", *COLOURS], rows)
+
+
+def conflict_table(solution: RoseSolution) -> Table:
+    """The explanation of a contradiction, one sentence per row."""
+    head, *sentences = solution.explanation
+    return Table(f"Inconsistent log. {head}", ["why"], [[s] for s in sentences])
+
+
+def tables(solution: RoseSolution) -> list[Table]:
+    """The tables printed by ``deduce solve`` for this solution (the matrix last, for ``--csv``)."""
+    if not solution.consistent:
+        return [conflict_table(solution)]
+    return [guess_table(solution), identity_table(solution)]

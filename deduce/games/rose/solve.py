@@ -1,0 +1,187 @@
+"""Solve a Rose log: each player's possible colours, their probabilities, conflicts.
+
+The consistent assignments (player -> colour for every seat, the observer
+included) come from :mod:`deduce.games.rose.csp`; each is weighted by the
+posterior of :mod:`deduce.games.rose.behaviour`, ``exp(θ · f(a))``, or by 1
+with ``hard`` or without soft events (the prior is uniform over them: see the
+csp module), and a player's probability of a colour is the weighted share of
+the assignments giving them that colour. The arithmetic is exact
+(:class:`~fractions.Fraction`); a soft weight is the exact fraction of the
+float ``exp(θ · f(a) - max)``, so without soft evidence (or with θ = 0) the
+probabilities are plain count ratios. Candidates are the colours with a
+positive probability: exactly the colours a player has in some consistent
+assignment, so the all-different reasoning (two players who can only be red
+or blue leave red and blue to nobody else) comes from the enumeration.
+
+``guess`` is, for each player, a most probable colour, ties going to the
+first in ``COLOURS`` order. :meth:`RoseSolution.best_guesses` is the guess a
+player places on day 7: one marker per other player, all of different
+colours, maximising the expected number of correct guesses.
+
+When no assignment fits the hard events, the solution carries a minimal set of
+them that cannot all hold (soft events never conflict), found by deletion
+from the last line back: the set lies within the shortest inconsistent
+prefix of the log.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import permutations
+from typing import Any
+
+from deduce.games.rose.behaviour import BehaviourModel, choices, default_model, features, score
+from deduce.games.rose.csp import (
+    Assignment,
+    allowed_colours,
+    assignments,
+    hard_events,
+    is_consistent,
+    repeated_reveals,
+)
+from deduce.games.rose.names import COLOURS
+from deduce.logs.model import Event, GameLog
+
+
+@dataclass(frozen=True)
+class RoseSolution:
+    """Who can be which monk, as seen by the log's observer.
+
+    ``players``: the reported players (all but ``me``), in seat order.
+    ``probabilities[player]``: colour -> probability, candidates only, in
+    ``COLOURS`` order. ``weighed``: how many soft events the weights used.
+    """
+
+    players: tuple[str, ...]
+    consistent: bool
+    probabilities: dict[str, dict[str, Fraction]] = field(default_factory=dict)
+    weighed: int = 0
+    conflict: tuple[int, ...] = ()
+    explanation: tuple[str, ...] = ()
+
+    def candidates(self, player: str) -> list[str]:
+        """The colours ``player`` can be, in ``COLOURS`` order."""
+        return list(self.probabilities[player])
+
+    @property
+    def guess(self) -> dict[str, str]:
+        """A most probable colour per player (ties: the first in ``COLOURS`` order)."""
+        return {p: max(row, key=row.__getitem__) for p, row in self.probabilities.items()}
+
+    def best_guesses(self) -> dict[str, str]:
+        """The day-7 guess: distinct colours maximising the expected number of right guesses.
+
+        The expectation is the sum of the chosen colours' probabilities; every
+        injective map from the players to the colours is tried, and ties go to
+        the first in ``COLOURS`` order, seat by seat. Empty when inconsistent.
+        """
+        if not self.consistent:
+            return {}
+        rows = [self.probabilities[p] for p in self.players]
+        best = max(permutations(COLOURS, len(rows)),
+                   key=lambda pick: sum(row.get(c, Fraction(0)) for row, c in zip(rows, pick)))
+        return dict(zip(self.players, best))
+
+    def to_json(self) -> dict[str, Any]:
+        """The spec's ``solve --json`` object."""
+        if not self.consistent:
+            return {"game": "rose", "consistent": False, "exact": True,
+                    "conflict": list(self.conflict)}
+        players = {p: {"candidates": self.candidates(p),
+                       "probabilities": {c: float(q) for c, q in row.items()}}
+                   for p, row in self.probabilities.items()}
+        return {"game": "rose", "consistent": True, "exact": True, "players": players,
+                "guess": self.guess}
+
+
+def solve_rose(log: GameLog, hard: bool = False,
+               model: BehaviourModel | None = None) -> RoseSolution:
+    """Solve a validated rose log; ``hard`` ignores soft events, ``model`` replaces the default."""
+    seats = log.header.players
+    reported = tuple(p for p in seats if p != log.header.me)
+    possible = assignments(seats, log.events)
+    if not possible:
+        lines = minimal_conflict(seats, log.events)
+        chosen = [e for e in log.events if e.line in lines]
+        return RoseSolution(reported, False, conflict=lines,
+                            explanation=explain_conflict(seats, chosen))
+    made = () if hard else choices(seats, log.events)
+    theta = (model or default_model()).vector() if made else ()
+    weights = soft_weights([score(theta, features(made, a)) for a in possible])
+    probabilities = {p: marginal(possible, weights, seats.index(p)) for p in reported}
+    return RoseSolution(reported, True, probabilities, weighed=len(made))
+
+
+def soft_weights(scores: Sequence[float]) -> list[Fraction]:
+    """Exact fractions of ``exp(score - max)``: the largest weight is 1, a score of 0 weighs 1."""
+    top = max(scores)
+    return [Fraction(math.exp(s - top)) for s in scores]
+
+
+def marginal(possible: Sequence[Assignment], weights: Sequence[Fraction],
+             seat: int) -> dict[str, Fraction]:
+    """The weighted share of each colour at ``seat``, candidates only, in ``COLOURS`` order."""
+    totals = dict.fromkeys(COLOURS, Fraction(0))
+    for assignment, weight in zip(possible, weights):
+        totals[assignment[seat]] += weight
+    total = sum(weights, Fraction(0))
+    return {c: w / total for c, w in totals.items() if w}
+
+
+def minimal_conflict(players: Sequence[str], events: Sequence[Event]) -> tuple[int, ...]:
+    """Lines of a minimal set of hard events that cannot all hold (the log must be inconsistent).
+
+    Deletion from the last hard event back: an event is dropped whenever the
+    others kept still conflict. Every kept event was needed by a superset of
+    the final set, so dropping any one of them leaves a consistent set.
+    """
+    hard = hard_events(events)
+    kept = hard
+    for event in reversed(hard):
+        trial = [e for e in kept if e is not event]
+        if not is_consistent(players, trial):
+            kept = trial
+    return tuple(e.line for e in kept)
+
+
+def describe(event: Event) -> str:
+    """A hard event in words, e.g. ``bob revealed red, so is not red``."""
+    player, colour = event.get("player"), event.get("colour")
+    if event.type == "identity":
+        return f"{player} is {colour}"
+    return f"{player} revealed {colour}, so is not {colour}"
+
+
+def _names(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _reason(players: Sequence[str], chosen: Sequence[Event]) -> str:
+    """Why the minimal set ``chosen`` cannot hold, in one sentence.
+
+    Either a marker is revealed twice, or (Hall's theorem, and minimality) the
+    players it names have fewer colours left between them than there are of them.
+    """
+    repeated = repeated_reveals(chosen)
+    if repeated:
+        first, _ = repeated[0]
+        return (f"{first.get('player')} has a single {first.get('colour')} marker, "
+                "which cannot be revealed twice")
+    named = [p for p in players if any(e.get("player") == p for e in chosen)]
+    left = allowed_colours(named, chosen)
+    if len(named) == 1:
+        return f"so {named[0]} can be no colour at all"
+    shared = [c for c in COLOURS if any(c in colours for colours in left.values())]
+    return (f"so {_names(named)} have only {_names(shared)} left between them: "
+            f"{len(shared)} colour{'s' if len(shared) != 1 else ''} for {len(named)} players, "
+            "who are all different monks")
+
+
+def explain_conflict(players: Sequence[str], chosen: Sequence[Event]) -> tuple[str, ...]:
+    """A heading, one sentence per conflicting event, and the reason they conflict."""
+    sentences = [f"line {e.line} says {describe(e)}" for e in chosen]
+    return ("These events cannot all be true:", *sentences, _reason(players, chosen))
