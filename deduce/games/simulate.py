@@ -89,21 +89,28 @@ def write_game(record: GameRecord, out: Path) -> Path:
     return folder
 
 
-def simulate(record: Recorder, game: Any, games: int, seed: int, lineup: Sequence[str],
-             workers: int = 1) -> Iterator[GameRecord]:
-    """Play ``games`` games with ``record``, in order, over ``workers`` processes.
+def run_games(task: Callable[..., Any], game: Any, games: int, seed: int,
+              lineup: Sequence[str], *extra: Any, workers: int = 1) -> Iterator[Any]:
+    """``task(game, index, seed, lineup, *extra)`` for games 1 to ``games``, results in order.
 
-    ``workers`` 0 uses every core.
+    Runs over ``workers`` processes (0: every core); ``task`` must be a
+    module-level function so that it can be sent to them.
     """
-    jobs = [(record, game, i, seed, tuple(lineup)) for i in range(1, games + 1)]
+    jobs = [(task, game, i, seed, tuple(lineup), *extra) for i in range(1, games + 1)]
     workers = workers or os.cpu_count() or 1
     if workers == 1 or games == 1:
-        yield from (_record(job) for job in jobs)
+        yield from (_run(job) for job in jobs)
         return
     with ProcessPoolExecutor(workers) as pool:
-        yield from pool.map(_record, jobs, chunksize=max(1, min(16, games // (4 * workers))))
+        yield from pool.map(_run, jobs, chunksize=max(1, min(16, games // (4 * workers))))
 
 
-def _record(job: tuple[Recorder, Any, int, int, tuple[str, ...]]) -> GameRecord:
-    record, *args = job
-    return record(*args)
+def _run(job: tuple[Any, ...]) -> Any:
+    task, *args = job
+    return task(*args)
+
+
+def simulate(record: Recorder, game: Any, games: int, seed: int, lineup: Sequence[str],
+             workers: int = 1) -> Iterator[GameRecord]:
+    """Play ``games`` games with ``record``, in order (see :func:`run_games`)."""
+    return run_games(record, game, games, seed, lineup, workers=workers)

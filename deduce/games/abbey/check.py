@@ -20,10 +20,8 @@ public by a correct accusation or the reveal): by the solve, or with
 
 from __future__ import annotations
 
-import os
 import statistics
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from time import perf_counter
 from typing import Any
@@ -36,6 +34,7 @@ from deduce.games.abbey.setup import setup_from_header
 from deduce.games.abbey.simulate import play
 from deduce.games.abbey.solve import AbbeySolution, solve_abbey
 from deduce.games.abbey.timeline import CULPRIT, build_timeline, holder_names
+from deduce.games.simulate import run_games
 from deduce.logs.jsonl import parse_jsonl
 from deduce.logs.model import GameLog
 
@@ -141,17 +140,8 @@ def check_games(game: AbbeyGame, games: int, seed: int, lineup: Sequence[str], b
                 every: int = 1, fast: bool = False, workers: int = 1
                 ) -> Iterator[list[LogCheck]]:
     """Check ``games`` games in order, over ``workers`` processes (0: every core)."""
-    jobs = [(game, i, seed, tuple(lineup), budget, every, fast) for i in range(1, games + 1)]
-    workers = workers or os.cpu_count() or 1
-    if workers == 1 or games == 1:
-        yield from (check_game(*job) for job in jobs)
-        return
-    with ProcessPoolExecutor(workers) as pool:
-        yield from pool.map(_check_job, jobs)
-
-
-def _check_job(job: tuple[Any, ...]) -> list[LogCheck]:
-    return check_game(*job)
+    return run_games(check_game, game, games, seed, lineup, budget, every, fast,
+                     workers=workers)
 
 
 @dataclass(frozen=True)
