@@ -13,19 +13,17 @@ import click
 from cli.options import emit, output_options
 from deduce import __version__
 from deduce.errors import DeduceError
+from deduce.games.abbey import check as abbey_check
 from deduce.games.abbey import report as abbey_report
-from deduce.games.abbey.board import load_board_file
-from deduce.games.abbey.bots import BOTS
-from deduce.games.abbey.cards import load_cards_file
-from deduce.games.abbey.check import CheckSummary, check_games
 from deduce.games.abbey.deck import load_deck_file
-from deduce.games.abbey.engine import AbbeyGame
-from deduce.games.abbey.simulate import record_game
 from deduce.games.abbey.solve import ENGINES, AbbeySolution, solve_abbey
+from deduce.games.rose import check as rose_check
 from deduce.games.rose import report as rose_report
+from deduce.games.rose.behaviour import load_model_file
 from deduce.games.rose.solve import RoseSolution, solve_rose
 from deduce.games.simulate import bot_lineup, write_game
 from deduce.games.simulate import simulate as simulate_games
+from deduce.games.simulators import SIMULATORS, Simulator
 from deduce.logs.io import (
     SYNTAXES,
     detect_syntax,
@@ -57,14 +55,16 @@ def cli() -> None:
 @click.option("--engine", type=click.Choice(ENGINES), default="count", show_default=True,
               help="count: exact counting; csp: python-constraint search, checked against it.")
 @click.option("--hard", is_flag=True, help="Ignore soft (behaviour) events.")
+@click.option("--model", "model_file", metavar="FILE",
+              help="Rose: behaviour model parameters replacing the bundled fitted ones.")
 @click.option("--budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
               help="Time for exact probabilities; past it they are estimated (candidates "
                    "stay exact). Default: no limit, always exact.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the estimate's random moves (with --budget).")
 @output_options
-def solve(log: str, deck_file: str | None, engine: str, hard: bool, budget: float | None,
-          seed: int, output: str) -> None:
+def solve(log: str, deck_file: str | None, engine: str, hard: bool, model_file: str | None,
+          budget: float | None, seed: int, output: str) -> None:
     """Solve LOG (canonical JSON Lines or line syntax): candidates and probabilities.
 
     Exits with status 3 when the log contradicts itself.
@@ -76,7 +76,8 @@ def solve(log: str, deck_file: str | None, engine: str, hard: bool, budget: floa
         solution = solve_abbey(game_log, deck, engine, budget=budget, seed=seed)
         tables = abbey_report.tables(solution)
     elif game_log.header.game == "rose":
-        solution = solve_rose(game_log, hard=hard)
+        model = load_model_file(model_file) if model_file else None
+        solution = solve_rose(game_log, hard=hard, model=model)
         tables = rose_report.tables(solution)
     else:
         raise DeduceError(f"{log}: solving {game_log.header.game} logs is not supported yet")
@@ -105,41 +106,44 @@ def convert(log: str, syntax: str | None, out: str | None, deck_file: str | None
         click.echo(format_log(game_log, target), nl=False)
 
 
-GAMES_SIMULATED = ("abbey",)
-
-
 def _game_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Options shared by ``simulate`` and ``check``: players, games, seed, bots, workers."""
+    """Options shared by ``simulate`` and ``check``: the game, seats, games, seed, bots, data."""
+    bots = "; ".join(f"{g}: {', '.join(s.bots)}" for g, s in SIMULATORS.items())
+    defaults = ", ".join(f"{g}: {s.default_bot}" for g, s in SIMULATORS.items())
     for option in reversed((
-        click.argument("game", type=click.Choice(GAMES_SIMULATED)),
-        click.option("--players", type=click.IntRange(3, 6), default=4, show_default=True,
-                     help="Seats at the table."),
+        click.argument("game", type=click.Choice(tuple(SIMULATORS))),
+        click.option("--players", type=int, default=4, show_default=True,
+                     help="Seats at the table (abbey: 3 to 6; rose: 2 to 5)."),
         click.option("--games", type=click.IntRange(min=1), default=10, show_default=True,
                      help="How many games."),
         click.option("--seed", type=int, default=1, show_default=True,
                      help="Seed of the run: the same seed gives the same games."),
-        click.option("--bots", default="notepad", show_default=True, metavar="NAMES",
-                     help=f"Comma-separated bots ({', '.join(BOTS)}): one for every seat, "
-                          "or one per seat in order."),
+        click.option("--bots", metavar="NAMES",
+                     help=f"Comma-separated bots ({bots}): one for every seat, or one per "
+                          f"seat in order. Default: {defaults}."),
         click.option("--workers", type=click.IntRange(min=0), default=1, show_default=True,
                      help="Processes to use (0: every core)."),
-        click.option("--deck", "deck_file", metavar="FILE",
-                     help="Suspect cards (24) replacing the bundled default deck."),
-        click.option("--board", "board_file", metavar="FILE",
-                     help="Rooms and doors replacing the bundled default board."),
-        click.option("--cards", "cards_file", metavar="FILE",
-                     help="Mass, event, book and crypt cards replacing the bundled defaults."),
+        click.option("--deck", metavar="FILE",
+                     help="Abbey: suspect cards (24) replacing the bundled default deck."),
+        click.option("--board", metavar="FILE",
+                     help="Abbey: rooms and doors replacing the bundled default board."),
+        click.option("--cards", metavar="FILE",
+                     help="Abbey: Mass, event, book and crypt cards replacing the defaults."),
+        click.option("--data", metavar="FILE",
+                     help="Rose: buildings, action cards, task and event tiles replacing the "
+                          "defaults."),
     )):
         command = option(command)
     return command
 
 
-def _table(players: int, deck_file: str | None, board_file: str | None,
-           cards_file: str | None) -> AbbeyGame:
-    """The game to simulate, with any data files the user gave."""
-    return AbbeyGame.create(players, load_deck_file(deck_file) if deck_file else None,
-                            load_board_file(board_file) if board_file else None,
-                            load_cards_file(cards_file) if cards_file else None)
+def _setup(game: str, players: int, bots: str | None,
+           files: dict[str, str | None]) -> tuple[Simulator, Any, tuple[str, ...]]:
+    """The simulator, the game with the user's data files, and each seat's bot."""
+    simulator = SIMULATORS[game]
+    table = simulator.create(players, files)
+    lineup = bot_lineup((bots or simulator.default_bot).split(","), players, simulator.bots)
+    return simulator, table, lineup
 
 
 def _progress(items: Iterable[Any], total: int, label: str) -> Iterator[Any]:
@@ -154,18 +158,15 @@ def _progress(items: Iterable[Any], total: int, label: str) -> Iterator[Any]:
 @cli.command()
 @_game_options
 @click.option("--out", required=True, metavar="DIR", help="Folder to write the games into.")
-def simulate(game: str, players: int, games: int, seed: int, bots: str, workers: int,
-             deck_file: str | None, board_file: str | None, cards_file: str | None,
-             out: str) -> None:
+def simulate(game: str, players: int, games: int, seed: int, bots: str | None, workers: int,
+             out: str, **files: str | None) -> None:
     """Play GAME with bots and write each game's truth and every player's log.
 
     Writes DIR/game-NNNN/truth.json and DIR/game-NNNN/PLAYER.jsonl.
     """
-    del game  # only abbey so far
-    table = _table(players, deck_file, board_file, cards_file)
-    lineup = bot_lineup(bots.split(","), players, BOTS)
-    for record in _progress(simulate_games(record_game, table, games, seed, lineup, workers), games,
-                            "Simulating"):
+    simulator, table, lineup = _setup(game, players, bots, files)
+    records = simulate_games(simulator.record, table, games, seed, lineup, workers)
+    for record in _progress(records, games, "Simulating"):
         write_game(record, Path(out))
     click.echo(f"{games} game{'s' if games != 1 else ''} written to {out}", err=True)
 
@@ -173,26 +174,37 @@ def simulate(game: str, players: int, games: int, seed: int, bots: str, workers:
 @cli.command()
 @_game_options
 @click.option("--budget", type=click.FloatRange(min=0), default=0.2, show_default=True,
-              metavar="SECONDS", help="Time for each position's solve.")
+              metavar="SECONDS", help="Abbey: time for each position's solve.")
 @click.option("--every", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Check after every N-th event of each log (the whole log always).")
+              help="Abbey: check after every N-th event of each log (the whole log always).")
 @click.option("--fast", is_flag=True,
-              help="Check the propagated model only (no counting, no estimates).")
+              help="Abbey: check the propagated model only (no counting, no estimates).")
+@click.option("--model", "model_file", metavar="FILE",
+              help="Rose: behaviour model parameters replacing the bundled fitted ones.")
 @output_options
-def check(game: str, players: int, games: int, seed: int, bots: str, workers: int,
-          deck_file: str | None, board_file: str | None, cards_file: str | None,
-          budget: float, every: int, fast: bool, output: str) -> None:
+def check(game: str, players: int, games: int, seed: int, bots: str | None, workers: int,
+          budget: float, every: int, fast: bool, model_file: str | None, output: str,
+          **files: str | None) -> None:
     """Simulate GAME and check the solver on every player's log against the truth.
 
-    Exits with status 4 when the truth was ever eliminated (a soundness failure).
+    Abbey: after every event, the truth must survive and the culprit's
+    determination is timed. Rose: at the seventh day's guesses, the truth
+    must survive; Brier score and guess accuracy with and without the
+    behaviour model. Exits with status 4 when the truth was ever eliminated.
     """
-    del game  # only abbey so far
-    table = _table(players, deck_file, board_file, cards_file)
-    lineup = bot_lineup(bots.split(","), players, BOTS)
-    runs = check_games(table, games, seed, lineup, budget, every, fast, workers)
-    checks = [c for run in _progress(runs, games, "Checking") for c in run]
-    summary = CheckSummary.of(checks)
-    emit(output, summary.to_json(), abbey_report.check_tables(summary))
+    _, table, lineup = _setup(game, players, bots, files)
+    summary: abbey_check.CheckSummary | rose_check.CheckSummary
+    if game == "abbey":
+        runs = abbey_check.check_games(table, games, seed, lineup, budget, every, fast, workers)
+        summary = abbey_check.CheckSummary.of(
+            [c for run in _progress(runs, games, "Checking") for c in run])
+        tables = abbey_report.check_tables(summary)
+    else:
+        model = load_model_file(model_file) if model_file else None
+        checks = rose_check.check_games(table, games, seed, lineup, model, workers)
+        summary = rose_check.CheckSummary.of(players, list(_progress(checks, games, "Checking")))
+        tables = rose_report.check_tables(summary)
+    emit(output, summary.to_json(), tables)
     if summary.failures:
         sys.exit(EXIT_UNSOUND)
 

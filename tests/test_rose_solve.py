@@ -263,8 +263,9 @@ def test_cli_json_and_hard(log_file):
     path = log_file(SOFT_LOG)
     soft = json.loads(CliRunner().invoke(cli, ["solve", path, "--json"]).output)
     hard = json.loads(CliRunner().invoke(cli, ["solve", path, "--json", "--hard"]).output)
+    theta = math.exp(default_model().theta["william", "help"])
     assert soft["guess"]["bob"] == "blue"
-    assert soft["players"]["bob"]["probabilities"]["blue"] > 0.5
+    assert soft["players"]["bob"]["probabilities"]["blue"] == pytest.approx(theta / (theta + 4))
     assert hard["players"]["bob"]["probabilities"] == dict.fromkeys(COLOURS[1:], 0.2)
     assert list(hard) == ["game", "consistent", "exact", "players", "guess"]
 

@@ -1,5 +1,21 @@
 """Name of the Rose bots: players that decide from their own observation, never from the state.
 
+- ``monk``: plays for its own monk while hiding it. Every choice is worth
+  the clue points it is expected to save its monk (:func:`gain`): a point of
+  suspicion counts :data:`SUSPICION_WEIGHT` of a clue point (the day's
+  conversion turns about four points of suspicion into one place, one clue
+  point), and points given to any other monk count :data:`OTHERS` as much, the
+  other way (a rival's clue points help as much as one's own saved, shared
+  among five). It plays the card whose best move is worth most, spends a time
+  tile only to save :data:`TILE_COST`, and avoids ending the day, which
+  brings an event tile (+2 clue at the end: :data:`END_DAY_COST`). Its
+  bluff: at the start it picks a *decoy*, a colour it is not, uniformly, and
+  then every decision is made, with chance :data:`Monk.BLUFF` (two in five), as
+  if the decoy were its monk. It reveals a marker uniformly among those it may
+  (the prior the solver assumes) and guesses on the seventh day from the
+  hard facts only (the best joint guess of :func:`solve_rose` with ``hard``).
+- ``solver``: the ``monk`` player whose seventh-day guesses weigh the
+  behaviour of the others too (the solver with its behaviour model).
 - ``random``: any legal action, uniformly.
 """
 
@@ -8,9 +24,31 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from random import Random
 
-from deduce.games.rose.engine import Action, Observation, RoseGame
+from deduce.games.rose.engine import (
+    BONUS_POINTS,
+    MEETING,
+    SUNDIAL,
+    Action,
+    Observation,
+    RoseGame,
+    card_moves,
+    card_time,
+    move_context,
+)
+from deduce.games.rose.names import COLOURS
+from deduce.games.rose.solve import solve_rose
+from deduce.logs.jsonl import parse_jsonl
 
 Bot = Callable[[Observation, Sequence[Action], Random], Action]
+
+#: Clue points worth one suspicion point.
+SUSPICION_WEIGHT = 0.25
+#: Worth of a point given to another monk, against a point saved for one's own.
+OTHERS = 0.2
+#: Worth of a time tile kept for later.
+TILE_COST = 0.5
+#: Cost of ending the day: the event tile's two clue points at the end.
+END_DAY_COST = 2.0
 
 
 def random_bot(game: RoseGame, seat: int) -> Bot:
@@ -22,5 +60,106 @@ def random_bot(game: RoseGame, seat: int) -> Bot:
     return act
 
 
+def gain(monk: str, track: str, n: int, mine: str) -> float:
+    """Worth, in clue points saved for ``mine``, of ``n`` points to ``monk`` on ``track``."""
+    points = n * (1.0 if track == "clue" else SUSPICION_WEIGHT)
+    return -points if monk == mine else OTHERS * points
+
+
+def move_value(obs: Observation, move: Action, mine: str) -> float:
+    """Worth of moving a pawn to a building now, before the day's event tile.
+
+    A monk takes its best task tile or collects the building's suspicion;
+    William or Adson give each monk met the better of their two choices.
+    """
+    pawn, building = move
+    if pawn in MEETING:
+        track, points = MEETING[pawn]
+        points *= 2 if obs.event == "tricky" else 1
+        met = [m for m in COLOURS if obs.positions[m] == building]
+        return sum(max(gain(m, track, points, mine), gain(m, track, -points, mine))
+                   for m in met)
+    tiles = obs.tasks[building]
+    own = [value for colour, value in tiles if colour == pawn]
+    n = -max(own) if own else sum(value for _, value in tiles)
+    return gain(pawn, "suspicion", n, mine)
+
+
+def _best(legal: Sequence[Action], value: Callable[[Action], float], rng: Random) -> Action:
+    """A legal action of the highest value, ties broken at random."""
+    values = [value(action) for action in legal]
+    top = max(values)
+    return rng.choice([a for a, v in zip(legal, values) if v >= top - 1e-9])
+
+
+class Monk:
+    """The player who plays for its own monk while hiding it (see the module docstring)."""
+
+    #: Chance that a decision is made for the decoy's monk instead of one's own.
+    BLUFF = 0.4
+    #: Whether the seventh day's guesses weigh the behaviour events (the solver bot).
+    SOFT = False
+
+    def __init__(self, game: RoseGame, seat: int) -> None:
+        self.game = game
+        self.seat = seat
+        self.decoy: str | None = None
+
+    def __call__(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+        """Decide ``obs.decision`` among ``legal``."""
+        if self.decoy is None:
+            self.decoy = rng.choice([c for c in COLOURS if c != obs.identity])
+        if obs.decision == "reveal":
+            return rng.choice(list(legal))
+        if obs.decision == "guess":
+            return self._guess(obs)
+        mine = self.decoy if rng.random() < self.BLUFF else obs.identity
+        value = getattr(self, f"_value_{obs.decision}")
+        return _best(legal, lambda action: value(obs, action, mine), rng)
+
+    def _value_play(self, obs: Observation, action: Action, mine: str) -> float:
+        card_id, pawn, tiles = action
+        card = self.game.data.card(card_id)
+        moves = card_moves(move_context(card, pawn), obs.positions, self.game.data.buildings)
+        best = max((move_value(obs, move, mine) for move in moves), default=0.0)
+        ends_day = obs.time + card_time(card, pawn) - tiles >= SUNDIAL
+        return best - TILE_COST * tiles - (END_DAY_COST if ends_day else 0.0)
+
+    def _value_move(self, obs: Observation, action: Action, mine: str) -> float:
+        return move_value(obs, action, mine)
+
+    def _value_second(self, obs: Observation, action: Action, mine: str) -> float:
+        return 0.0 if action is None else move_value(obs, action, mine)
+
+    def _value_task(self, obs: Observation, action: Action, mine: str) -> float:
+        colour, value = action
+        return gain(colour, "suspicion", -value, mine)
+
+    def _value_william(self, obs: Observation, action: Action, mine: str) -> float:
+        return gain(obs.context["monk"], "clue", action * obs.context["points"], mine)
+
+    def _value_adson(self, obs: Observation, action: Action, mine: str) -> float:
+        return gain(obs.context["monk"], "suspicion", action * obs.context["points"], mine)
+
+    def _value_bonus(self, obs: Observation, action: Action, mine: str) -> float:
+        return sum(gain(monk, "clue", BONUS_POINTS // len(action), mine) for monk in action)
+
+    def _value_awkward(self, obs: Observation, action: Action, mine: str) -> float:
+        return gain(action, "suspicion", obs.context["points"], mine)
+
+    def _guess(self, obs: Observation) -> Action:
+        """One colour per other player, all different: the solver's best joint guess."""
+        log = parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl")
+        guesses = solve_rose(log, hard=not self.SOFT).best_guesses()
+        return tuple(guesses[p] for p in obs.context["of"])
+
+
+class SolverBot(Monk):
+    """The ``monk`` player whose seventh-day guesses weigh the others' behaviour too."""
+
+    SOFT = True
+
+
 #: The bots by name, for ``deduce.games.simulate.play_game``.
-BOTS: dict[str, Callable[[RoseGame, int], Bot]] = {"random": random_bot}
+BOTS: dict[str, Callable[[RoseGame, int], Bot]] = {
+    "monk": Monk, "solver": SolverBot, "random": random_bot}

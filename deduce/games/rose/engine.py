@@ -57,7 +57,7 @@ makes it):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partialmethod
 from itertools import combinations, permutations
@@ -102,6 +102,29 @@ Tile = tuple[str, int]
 def card_time(card: ActionCard, pawn: str | None) -> int:
     """Spaces a card moves the time marker: its value, or 5 for William and 0 for Adson."""
     return card.time if card.time is not None else PAWN_TIME[pawn or ""]
+
+
+def move_context(card: ActionCard, pawn: str | None) -> Context:
+    """What a played card lets its player move: ``card``, ``pawn`` (or None) and ``to`` (or None).
+
+    A monk card moves its monk, a William/Adson card the pawn chosen with it
+    (``pawn``), anywhere else; a building card moves any pawn ``to`` its building.
+    """
+    return {"card": card.id, "pawn": card.target if card.kind == "monk" else pawn,
+            "to": card.target if card.kind == "building" else None}
+
+
+def card_moves(context: Context, positions: Mapping[str, str],
+               buildings: Sequence[str]) -> list[Action]:
+    """The ``(pawn, building)`` moves of a card's :func:`move_context` with pawns at ``positions``.
+
+    Its pawn to another building, or another building's pawn to its building;
+    a building card whose building holds every pawn has none: it moves nothing.
+    """
+    pawn, to = context["pawn"], context["to"]
+    if to is not None:
+        return [(p, to) for p in PAWNS if positions[p] != to]
+    return [(pawn, b) for b in buildings if b != positions[pawn]]
 
 
 @dataclass(frozen=True)
@@ -419,20 +442,11 @@ class RoseState(StepMachine):
         if pawn is not None:
             event["pawn"] = pawn
         self._emit(event)
-        move = {"card": card_id, "pawn": card.target if card.kind == "monk" else pawn,
-                "to": card.target if card.kind == "building" else None}
-        self._then(("move", seat, move), ("turn_end", seat, {"time": time}), ("draw", seat),
-                   ("next", seat))
+        self._then(("move", seat, move_context(card, pawn)), ("turn_end", seat, {"time": time}),
+                   ("draw", seat), ("next", seat))
 
     def _moves(self, context: Context) -> list[Action]:
-        """The card's moves: its pawn to another building, or another building's pawn to it.
-
-        A building card whose building holds every pawn has none: it moves nothing.
-        """
-        pawn, to = context["pawn"], context["to"]
-        if to is not None:
-            return [(p, to) for p in PAWNS if self.positions[p] != to]
-        return [(pawn, b) for b in self.game.data.buildings if b != self.positions[pawn]]
+        return card_moves(context, self.positions, self.game.data.buildings)
 
     def _choices_move(self, seat: int, context: Context) -> list[Action]:
         return self._moves(context)

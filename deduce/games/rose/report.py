@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from deduce.games.rose.names import COLOURS
 from deduce.games.rose.solve import RoseSolution
 from deduce.report import Table, percent
+
+if TYPE_CHECKING:  # the check pulls in the engine and bots, which solving does not need
+    from deduce.games.rose.check import CheckSummary
 
 
 def _chance(solution: RoseSolution, player: str, colour: str) -> str:
@@ -44,3 +48,19 @@ def tables(solution: RoseSolution) -> list[Table]:
     if not solution.consistent:
         return [conflict_table(solution)]
     return [guess_table(solution), identity_table(solution)]
+
+
+def check_tables(summary: CheckSummary) -> list[Table]:
+    """A check run: Brier score and accuracy per reading, then any soundness failure."""
+    data = summary.to_json()
+    rows = [[reading, data[reading]["guesses"], f"{data[reading]['brier']:.4f}",
+             f"{100 * data[reading]['accuracy']:.1f}%",
+             f"{100 * data[reading]['day7_accuracy']:.1f}%"] for reading in ("behaviour", "hard")]
+    title = (f"{summary.games} games of {summary.players} players ({summary.seconds:.1f} s), "
+             f"at the seventh day's guesses: {data['soundness_failures']} soundness failures")
+    scores = Table(title, ["reading", "guesses", "Brier score", "most probable right",
+                           "day-7 guess right"], rows)
+    if not summary.failures:
+        return [scores]
+    return [scores, Table("Soundness failures (the truth eliminated)", ["failure"],
+                          [[f] for f in summary.failures[:20]])]
