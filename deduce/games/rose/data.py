@@ -27,15 +27,12 @@ list of the file, its line.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import cache
-from json.decoder import JSONArray, JSONObject
-from json.scanner import py_make_scanner
 from typing import Any
 
-from deduce.data import bundled_json, read_json_file
-from deduce.errors import LogError
+from deduce.data import bundled_json
+from deduce.data.located import Invalid, Where, load_data, parse_data
 from deduce.games.abbey.deck import ID_PATTERN
 from deduce.games.rose.names import COLOURS
 
@@ -58,7 +55,6 @@ MIN_BUILDINGS, MIN_CARDS, MIN_EVENTS = 8, 15, 6
 #: Time values a monk or building card may have (the sundial's 24 spaces).
 MAX_TIME = 24
 
-Where = tuple[str | int, ...]
 
 
 @dataclass(frozen=True)
@@ -93,15 +89,6 @@ class RoseData:
         return self._by_id[card_id]
 
 
-class _Invalid(Exception):
-    """A problem in a data file: where it is (keys from the top) and what it is."""
-
-    def __init__(self, where: Where, message: str) -> None:
-        super().__init__(message)
-        self.where = where
-        self.message = message
-
-
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -109,12 +96,12 @@ def _is_int(value: Any) -> bool:
 def _ids(raw: Any, where: Where, what: str, least: int) -> tuple[str, ...]:
     """A list of at least ``least`` distinct lowercase ids."""
     if not isinstance(raw, list) or len(raw) < least:
-        raise _Invalid(where, f"{what} must be a list of at least {least} ids")
+        raise Invalid(where, f"{what} must be a list of at least {least} ids")
     for item in raw:
         if not isinstance(item, str) or not ID_PATTERN.match(item):
-            raise _Invalid(where, f"{what}: {item!r} is not an id ([a-z0-9][a-z0-9_-]*)")
+            raise Invalid(where, f"{what}: {item!r} is not an id ([a-z0-9][a-z0-9_-]*)")
         if raw.count(item) > 1:
-            raise _Invalid(where, f"{what}: duplicate id {item!r}")
+            raise Invalid(where, f"{what}: duplicate id {item!r}")
     return tuple(raw)
 
 
@@ -122,7 +109,7 @@ def _buildings(raw: Any) -> tuple[str, ...]:
     buildings = _ids(raw, ("buildings",), "'buildings'", MIN_BUILDINGS)
     missing = [b for b in NAMED_BUILDINGS if b not in buildings]
     if missing:
-        raise _Invalid(("buildings",), f"'buildings' has no {missing[0]!r} (an event tile "
+        raise Invalid(("buildings",), f"'buildings' has no {missing[0]!r} (an event tile "
                                        "names it)")
     return buildings
 
@@ -131,38 +118,38 @@ def _card(raw: Any, index: int, buildings: tuple[str, ...], seen: set[str]) -> A
     """Card ``index`` (from 0) of the list, checked: keys, unique id, kind, target, time."""
     where, what = ("cards", index), f"card {index + 1}"
     if not isinstance(raw, dict):
-        raise _Invalid(where, f"{what} must be an object with id and kind")
+        raise Invalid(where, f"{what} must be an object with id and kind")
     kind = raw.get("kind")
     if not isinstance(kind, str) or kind not in CARD_KINDS:
-        raise _Invalid(where, f"{what}: kind must be one of {', '.join(CARD_KINDS)}, "
+        raise Invalid(where, f"{what}: kind must be one of {', '.join(CARD_KINDS)}, "
                               f"not {kind!r}")
     target = CARD_KINDS[kind]
     keys = {"id", "kind"} | ({target, "time"} if target else set())
     extra, missing = sorted(set(raw) - keys), sorted(keys - set(raw))
     if extra or missing:
         problem = f"unknown key {extra[0]!r}" if extra else f"missing key {missing[0]!r}"
-        raise _Invalid(where, f"{what}: {problem}")
+        raise Invalid(where, f"{what}: {problem}")
     cid = raw["id"]
     if not isinstance(cid, str) or not ID_PATTERN.match(cid):
-        raise _Invalid(where, f"{what}: id must match [a-z0-9][a-z0-9_-]*")
+        raise Invalid(where, f"{what}: id must match [a-z0-9][a-z0-9_-]*")
     if cid in seen:
-        raise _Invalid(where, f"{what}: duplicate id {cid!r}")
+        raise Invalid(where, f"{what}: duplicate id {cid!r}")
     seen.add(cid)
     if target is None:
         return ActionCard(cid, kind)
     allowed = COLOURS if target == "monk" else buildings
     if raw[target] not in allowed:
-        raise _Invalid(where, f"card {cid!r}: unknown {target} {raw[target]!r}")
+        raise Invalid(where, f"card {cid!r}: unknown {target} {raw[target]!r}")
     time = raw["time"]
     if not _is_int(time) or not 1 <= time <= MAX_TIME:
-        raise _Invalid(where, f"card {cid!r}: time must be an integer from 1 to {MAX_TIME}, "
+        raise Invalid(where, f"card {cid!r}: time must be an integer from 1 to {MAX_TIME}, "
                               f"not {time!r}")
     return ActionCard(cid, kind, raw[target], time)
 
 
 def _cards(raw: Any, buildings: tuple[str, ...]) -> tuple[ActionCard, ...]:
     if not isinstance(raw, list) or len(raw) < MIN_CARDS:
-        raise _Invalid(("cards",), f"'cards' must be a list of at least {MIN_CARDS} cards "
+        raise Invalid(("cards",), f"'cards' must be a list of at least {MIN_CARDS} cards "
                                    "(three for each of five players)")
     seen: set[str] = set()
     return tuple(_card(item, i, buildings, seen) for i, item in enumerate(raw))
@@ -171,18 +158,18 @@ def _cards(raw: Any, buildings: tuple[str, ...]) -> tuple[ActionCard, ...]:
 def _tasks(raw: Any, buildings: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     """Task tiles: at least two for each building, every value a positive integer."""
     if not isinstance(raw, dict):
-        raise _Invalid(("tasks",), "'tasks' must be an object: colour -> list of tile values")
+        raise Invalid(("tasks",), "'tasks' must be an object: colour -> list of tile values")
     tiles: list[tuple[str, int]] = []
     for colour, values in raw.items():
         if colour not in COLOURS:
-            raise _Invalid(("tasks",), f"'tasks': unknown colour {colour!r} "
+            raise Invalid(("tasks",), f"'tasks': unknown colour {colour!r} "
                                        f"(colours: {', '.join(COLOURS)})")
         if not isinstance(values, list) or not all(_is_int(v) and v > 0 for v in values):
-            raise _Invalid(("tasks", colour), f"'tasks' of {colour}: tile values must be a "
+            raise Invalid(("tasks", colour), f"'tasks' of {colour}: tile values must be a "
                                               "list of positive integers")
         tiles += [(colour, v) for v in values]
     if len(tiles) < 2 * len(buildings):
-        raise _Invalid(("tasks",), f"'tasks' has {len(tiles)} tiles; two for each of the "
+        raise Invalid(("tasks",), f"'tasks' has {len(tiles)} tiles; two for each of the "
                                    f"{len(buildings)} buildings need {2 * len(buildings)}")
     return tuple(tiles)
 
@@ -191,7 +178,7 @@ def _events(raw: Any) -> tuple[str, ...]:
     events = _ids(raw, ("events",), "'events'", MIN_EVENTS)
     unknown = [e for e in events if e not in EVENT_IDS]
     if unknown:
-        raise _Invalid(("events",), f"'events': unknown event tile {unknown[0]!r} "
+        raise Invalid(("events",), f"'events': unknown event tile {unknown[0]!r} "
                                     f"(tiles: {', '.join(EVENT_IDS)})")
     return events
 
@@ -200,15 +187,15 @@ def _parse(raw: Any) -> RoseData:
     """Check the whole file's object (see the module docstring)."""
     keys = ("buildings", "cards", "tasks", "events")
     if not isinstance(raw, dict):
-        raise _Invalid((), f"a {WHAT} must be an object with {', '.join(keys)}")
+        raise Invalid((), f"a {WHAT} must be an object with {', '.join(keys)}")
     unknown = sorted(set(raw) - {"note", *keys})
     if unknown:
-        raise _Invalid((), f"unknown key {unknown[0]!r} in {WHAT}")
+        raise Invalid((), f"unknown key {unknown[0]!r} in {WHAT}")
     missing = [k for k in keys if k not in raw]
     if missing:
-        raise _Invalid((), f"{WHAT} has no {missing[0]!r}")
+        raise Invalid((), f"{WHAT} has no {missing[0]!r}")
     if not isinstance(raw.get("note", ""), str):
-        raise _Invalid((), "'note' must be a string")
+        raise Invalid((), "'note' must be a string")
     buildings = _buildings(raw["buildings"])
     return RoseData(buildings, _cards(raw["cards"], buildings),
                     _tasks(raw["tasks"], buildings), _events(raw["events"]))
@@ -216,10 +203,7 @@ def _parse(raw: Any) -> RoseData:
 
 def data_from_json(raw: Any, path: str) -> RoseData:
     """Build the game data from its JSON object form; a problem is ``LogError(path, None, ...)``."""
-    try:
-        return _parse(raw)
-    except _Invalid as exc:
-        raise LogError(path, None, exc.message) from None
+    return parse_data(_parse, raw, path)
 
 
 @cache
@@ -230,58 +214,4 @@ def default_data() -> RoseData:
 
 def load_data_file(path: str) -> RoseData:
     """Read and check a user's data file; errors name the file and, where known, the line."""
-    raw = read_json_file(path, WHAT)
-    try:
-        return _parse(raw)
-    except _Invalid as exc:
-        raise LogError(path, _line_of(path, exc.where), exc.message) from None
-
-
-class _LocatedDict(dict):  # type: ignore[type-arg]
-    """A JSON object that knows the line it starts on."""
-
-    line = 0
-
-
-class _LocatedList(list):  # type: ignore[type-arg]
-    """A JSON array that knows the line it starts on."""
-
-    line = 0
-
-
-def _located(text: str) -> Any:
-    """Parse JSON text into dicts and lists that carry the line they start on."""
-    def at(node: Any, text: str, start: int) -> Any:
-        node.line = text.count("\n", 0, start) + 1
-        return node
-
-    def parse_object(s_and_end: tuple[str, int], *args: Any) -> tuple[Any, int]:
-        value, end = JSONObject(s_and_end, *args)
-        return at(_LocatedDict(value), *s_and_end), end
-
-    def parse_array(s_and_end: tuple[str, int], *args: Any) -> tuple[Any, int]:
-        value, end = JSONArray(s_and_end, *args)
-        return at(_LocatedList(value), *s_and_end), end
-
-    decoder = json.JSONDecoder()
-    decoder.parse_object = parse_object  # type: ignore[assignment]
-    decoder.parse_array = parse_array  # type: ignore[assignment]
-    decoder.scan_once = py_make_scanner(decoder)  # type: ignore[assignment]
-    return decoder.decode(text)
-
-
-def _line_of(path: str, where: Where) -> int | None:
-    """The line of the innermost object or list on the way to ``where`` in the file."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            node = _located(handle.read())
-    except (OSError, ValueError):
-        return None
-    line = getattr(node, "line", None)
-    for key in where:
-        try:
-            node = node[key]
-        except (KeyError, IndexError, TypeError):
-            break
-        line = getattr(node, "line", line)
-    return line
+    return load_data(_parse, path, WHAT)

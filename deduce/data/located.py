@@ -1,0 +1,104 @@
+"""Data files whose problems are reported with their line: the path to a problem, found again.
+
+A data file's checker raises :class:`Invalid` with *where* the problem is, as
+the keys and indexes from the top of the file (``("cards", 3)``).
+:func:`load_data` reads a user's file and turns that into a one-line
+``LogError`` naming the file and the line where the innermost object or
+list on that path starts; the file is parsed a second time, with lines
+kept, only when there is a problem. :func:`parse_data` does the same for data
+already in memory (no lines to name).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from json.decoder import JSONArray, JSONObject
+from json.scanner import py_make_scanner
+from typing import Any, TypeVar
+
+from deduce.data import read_json_file
+from deduce.errors import LogError
+
+#: Keys and indexes from the top of a JSON document to one value.
+Where = tuple[str | int, ...]
+T = TypeVar("T")
+
+
+class Invalid(Exception):
+    """A problem in a data file: where it is (keys from the top) and what it is."""
+
+    def __init__(self, where: Where, message: str) -> None:
+        super().__init__(message)
+        self.where = where
+        self.message = message
+
+
+def parse_data(parse: Callable[[Any], T], raw: Any, path: str) -> T:
+    """``parse(raw)``; an :class:`Invalid` becomes ``LogError(path, None, message)``."""
+    try:
+        return parse(raw)
+    except Invalid as exc:
+        raise LogError(path, None, exc.message) from None
+
+
+def load_data(parse: Callable[[Any], T], path: str, what: str) -> T:
+    """Read the user's JSON file and ``parse`` it; problems name the file and, if known, the line.
+
+    ``what`` names the kind of file in messages (``"rose data file"``...).
+    """
+    raw = read_json_file(path, what)
+    try:
+        return parse(raw)
+    except Invalid as exc:
+        raise LogError(path, _line_of(path, exc.where), exc.message) from None
+
+
+class _Dict(dict):  # type: ignore[type-arg]
+    """A JSON object that knows the line it starts on."""
+
+    line = 0
+
+
+class _List(list):  # type: ignore[type-arg]
+    """A JSON array that knows the line it starts on."""
+
+    line = 0
+
+
+def _located(text: str) -> Any:
+    """Parse JSON text into dicts and lists that carry the line they start on."""
+    def at(node: Any, text: str, start: int) -> Any:
+        node.line = text.count("\n", 0, start) + 1
+        return node
+
+    def parse_object(s_and_end: tuple[str, int], *args: Any) -> tuple[Any, int]:
+        value, end = JSONObject(s_and_end, *args)
+        return at(_Dict(value), *s_and_end), end
+
+    def parse_array(s_and_end: tuple[str, int], *args: Any) -> tuple[Any, int]:
+        value, end = JSONArray(s_and_end, *args)
+        return at(_List(value), *s_and_end), end
+
+    decoder = json.JSONDecoder()
+    decoder.parse_object = parse_object  # type: ignore[assignment]
+    decoder.parse_array = parse_array  # type: ignore[assignment]
+    decoder.scan_once = py_make_scanner(decoder)  # type: ignore[assignment]
+    return decoder.decode(text)
+
+
+def _line_of(path: str, where: Where) -> int | None:
+    """The line of the innermost object or list on the way to ``where`` in the file."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            node = _located(handle.read())
+    except (OSError, ValueError):
+        return None
+    line = getattr(node, "line", None)
+    for key in where:
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            break
+        line = getattr(node, "line", line)
+    return line
