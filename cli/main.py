@@ -17,6 +17,10 @@ from deduce.games.abbey import check as abbey_check
 from deduce.games.abbey import report as abbey_report
 from deduce.games.abbey.deck import load_deck_file
 from deduce.games.abbey.solve import ENGINES, AbbeySolution, solve_abbey
+from deduce.games.blackrose import check as blackrose_check
+from deduce.games.blackrose import claims as blackrose_claims
+from deduce.games.blackrose import report as blackrose_report
+from deduce.games.blackrose.solve import BlackRoseSolution, solve_blackrose
 from deduce.games.rose import check as rose_check
 from deduce.games.rose import report as rose_report
 from deduce.games.rose.behaviour import load_model_file
@@ -56,7 +60,8 @@ def cli() -> None:
               help="count: exact counting; csp: python-constraint search, checked against it.")
 @click.option("--hard", is_flag=True, help="Ignore soft (behaviour) events.")
 @click.option("--model", "model_file", metavar="FILE",
-              help="Rose: behaviour model parameters replacing the bundled fitted ones.")
+              help="Rose: behaviour model; Black Rose: claims model (replacing the bundled "
+                   "parameters).")
 @click.option("--budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
               help="Time for exact probabilities; past it they are estimated (candidates "
                    "stay exact). Default: no limit, always exact.")
@@ -71,7 +76,7 @@ def solve(log: str, deck_file: str | None, engine: str, hard: bool, model_file: 
     """
     deck = load_deck_file(deck_file) if deck_file else None
     game_log = read_log(log, deck)
-    solution: AbbeySolution | RoseSolution
+    solution: AbbeySolution | RoseSolution | BlackRoseSolution
     if game_log.header.game == "abbey":
         solution = solve_abbey(game_log, deck, engine, budget=budget, seed=seed)
         tables = abbey_report.tables(solution)
@@ -80,7 +85,9 @@ def solve(log: str, deck_file: str | None, engine: str, hard: bool, model_file: 
         solution = solve_rose(game_log, hard=hard, model=model)
         tables = rose_report.tables(solution)
     else:
-        raise DeduceError(f"{log}: solving {game_log.header.game} logs is not supported yet")
+        claims = blackrose_claims.load_model_file(model_file) if model_file else None
+        solution = solve_blackrose(game_log, hard=hard, model=claims)
+        tables = blackrose_report.tables(solution)
     emit(output, solution.to_json(), tables)
     if not solution.consistent:
         sys.exit(EXIT_INCONSISTENT)
@@ -113,7 +120,7 @@ def _game_options(command: Callable[..., Any]) -> Callable[..., Any]:
     for option in reversed((
         click.argument("game", type=click.Choice(tuple(SIMULATORS))),
         click.option("--players", type=int, default=4, show_default=True,
-                     help="Seats at the table (abbey: 3 to 6; rose: 2 to 5)."),
+                     help="Seats at the table (abbey: 3 to 6; rose: 2 to 5; blackrose: 3 to 5)."),
         click.option("--games", type=click.IntRange(min=1), default=10, show_default=True,
                      help="How many games."),
         click.option("--seed", type=int, default=1, show_default=True,
@@ -128,7 +135,8 @@ def _game_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--board", metavar="FILE",
                      help="Abbey: rooms and doors replacing the bundled default board."),
         click.option("--cards", metavar="FILE",
-                     help="Abbey: Mass, event, book and crypt cards replacing the defaults."),
+                     help="Abbey: Mass, event, book and crypt cards; Black Rose: clue and Rector "
+                          "cards (replacing the defaults)."),
         click.option("--data", metavar="FILE",
                      help="Rose: buildings, action cards, task and event tiles replacing the "
                           "defaults."),
@@ -180,7 +188,8 @@ def simulate(game: str, players: int, games: int, seed: int, bots: str | None, w
 @click.option("--fast", is_flag=True,
               help="Abbey: check the propagated model only (no counting, no estimates).")
 @click.option("--model", "model_file", metavar="FILE",
-              help="Rose: behaviour model parameters replacing the bundled fitted ones.")
+              help="Rose: behaviour model; Black Rose: claims model (replacing the bundled "
+                   "parameters).")
 @output_options
 def check(game: str, players: int, games: int, seed: int, bots: str | None, workers: int,
           budget: float, every: int, fast: bool, model_file: str | None, output: str,
@@ -190,20 +199,28 @@ def check(game: str, players: int, games: int, seed: int, bots: str | None, work
     Abbey: after every event, the truth must survive and the culprit's
     determination is timed. Rose: at the seventh day's guesses, the truth
     must survive; Brier score and guess accuracy with and without the
-    behaviour model. Exits with status 4 when the truth was ever eliminated.
+    behaviour model. Black Rose: at every vote, the same with and without
+    the claims, and each side's wins. Exits with status 4 when the truth was
+    ever eliminated.
     """
     _, table, lineup = _setup(game, players, bots, files)
-    summary: abbey_check.CheckSummary | rose_check.CheckSummary
+    summary: abbey_check.CheckSummary | rose_check.CheckSummary | blackrose_check.CheckSummary
     if game == "abbey":
         runs = abbey_check.check_games(table, games, seed, lineup, budget, every, fast, workers)
         summary = abbey_check.CheckSummary.of(
             [c for run in _progress(runs, games, "Checking") for c in run])
         tables = abbey_report.check_tables(summary)
-    else:
+    elif game == "rose":
         model = load_model_file(model_file) if model_file else None
         checks = rose_check.check_games(table, games, seed, lineup, model, workers)
         summary = rose_check.CheckSummary.of(players, list(_progress(checks, games, "Checking")))
         tables = rose_report.check_tables(summary)
+    else:
+        claims = blackrose_claims.load_model_file(model_file) if model_file else None
+        found = blackrose_check.check_games(table, games, seed, lineup, claims, workers)
+        summary = blackrose_check.CheckSummary.of(players,
+                                                  list(_progress(found, games, "Checking")))
+        tables = blackrose_report.check_tables(summary)
     emit(output, summary.to_json(), tables)
     if summary.failures:
         sys.exit(EXIT_UNSOUND)

@@ -448,8 +448,9 @@ BAD_INPUT = [
     ("5mb-json-line", {"g.jsonl": "[" * 5_000_000}, ["solve", "g.jsonl"],
      "Error: g.jsonl:1: line is longer than 1 MiB: not a log line"),
     ("missing-file", {}, ["solve", "nope.log"], "Error: nope.log: cannot read log: "),
-    ("not-supported", {"g.log": "game blackrose\nplayers ana bob cai\nrector cai\nme ana\n"},
-     ["solve", "g.log"], "Error: g.log: solving blackrose logs is not supported yet"),
+    ("missing-claims-model", {"g.log": "game blackrose\nplayers ana bob cai\nrector cai\n"
+                                       "me ana\n"},
+     ["solve", "g.log", "--model", "nope.json"], "Error: nope.json: cannot read claims file"),
     ("convert-malformed", {"g.jsonl": ABBEY_JSON + "{\n"}, ["convert", "g.jsonl"],
      "Error: g.jsonl:2: malformed JSON"),
     ("convert-missing", {}, ["convert", "nope.log"], "Error: nope.log: cannot read log: "),

@@ -17,6 +17,10 @@ from deduce.games.abbey.board import load_board_file
 from deduce.games.abbey.cards import load_cards_file
 from deduce.games.abbey.deck import load_deck_file
 from deduce.games.abbey.engine import AbbeyGame
+from deduce.games.blackrose import bots as blackrose_bots
+from deduce.games.blackrose import simulate as blackrose_simulate
+from deduce.games.blackrose.cards import load_cards_file as load_blackrose_cards
+from deduce.games.blackrose.engine import BlackRoseGame
 from deduce.games.rose import bots as rose_bots
 from deduce.games.rose import simulate as rose_simulate
 from deduce.games.rose.data import load_data_file
@@ -37,6 +41,11 @@ def _abbey(players: int, files: Files) -> AbbeyGame:
 def _rose(players: int, files: Files) -> RoseGame:
     data = files.get("data")
     return RoseGame.create(players, load_data_file(data) if data else None)
+
+
+def _blackrose(players: int, files: Files) -> BlackRoseGame:
+    cards = files.get("cards")
+    return BlackRoseGame.create(players, load_blackrose_cards(cards) if cards else None)
 
 
 @dataclass(frozen=True)
@@ -64,4 +73,6 @@ SIMULATORS: dict[str, Simulator] = {
     "abbey": Simulator("abbey", abbey_bots.BOTS, "notepad", ("deck", "board", "cards"), _abbey,
                        abbey_simulate.record_game),
     "rose": Simulator("rose", rose_bots.BOTS, "monk", ("data",), _rose, rose_simulate.record_game),
+    "blackrose": Simulator("blackrose", blackrose_bots.BOTS, "advised", ("cards",), _blackrose,
+                           blackrose_simulate.record_game),
 }

@@ -1,16 +1,59 @@
 """Black Rose bots: players that decide from their own observation, never from the state.
 
+A bot plays whatever role it is dealt. ``advised`` and ``cautious`` differ
+only in how an investigator uses the solver; their Possessed and their
+Rector play the same documented policies.
+
+- **Investigator** (``advised``): plays every information card as soon as
+  it can (Réseau, then Déduction, Parler à, Conflit, targets at random),
+  investigates where :func:`advise` says (every pile is worth the same to an
+  investigator who has not glanced at them: one of them at random), claims
+  the innocence of the suspects it saw a Proof of, truthfully, and votes as
+  the advice says: the most probable pair, claims weighed (a wrong
+  accusation costs nothing, so the advice is to accuse whenever the rules
+  allow). With 3 players it reveals its role when the solver gives
+  the other investigator at least :data:`REVEAL_AT` chance of being the
+  Possessed (two real investigators who reveal lose at once).
+- **Investigator** (``cautious``): the same, except that it trusts only the
+  hard facts and votes only for a pair they prove (one candidate left), and
+  never reveals.
+- **Possessed**: plays and investigates like an investigator and blends in:
+  each of its claims is an attempted lie with chance :data:`LIE` (it calls a
+  suspect it saw a Proof of guilty, or one it has no Proof of innocent,
+  which is often true by chance) and the truth otherwise; it votes for a
+  pair it knows to be wrong (one with a proved innocent, else none); at
+  night it reveals itself and kills the living suspect most likely an
+  accomplice by its own solver (claims weighed); with 3 players it never
+  reveals its role.
+- **Rector**: picks the accomplices uniformly (the spec's prior), plays a
+  Goal whenever it may, else Veillée, Sermon, then Profanation; discards an
+  Event when that digs towards a Goal; kills a living innocent each night
+  (at random); answers a Serment by putting the glanced Proofs at the bottom
+  of the pile; always shuffles the Graveyard after Profanation.
 - ``random``: any legal action, uniformly.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from random import Random
 
+from deduce.games.blackrose.advisor import Advice, advise
 from deduce.games.blackrose.engine import Action, BlackRoseGame, Observation
+from deduce.games.blackrose.solve import BlackRoseSolution, solve_blackrose
+from deduce.logs.jsonl import parse_jsonl
 
 Bot = Callable[[Observation, Sequence[Action], Random], Action]
+
+#: Chance that one of the Possessed's claims is a lie.
+LIE = 0.5
+#: Chance of the other investigator being the Possessed at which a 3-player investigator reveals.
+REVEAL_AT = Fraction(3, 4)
+#: Information cards, the first played first.
+PLAY_ORDER: tuple[str, ...] = ("reseau", "deduction", "parler-a", "conflit")
+#: Rector Events, the first played first.
+EVENT_ORDER: tuple[str, ...] = ("veillee", "sermon", "profanation")
 
 
 def random_bot(game: BlackRoseGame, seat: int) -> Bot:
@@ -22,5 +65,139 @@ def random_bot(game: BlackRoseGame, seat: int) -> Bot:
     return act
 
 
+def proved(obs: Observation) -> list[str]:
+    """Suspects this player saw a Proof of (innocent), in order of first sight."""
+    return list(dict.fromkeys(e["suspect"] for e in obs.log if e["type"] == "proof"))
+
+
+class Advised:
+    """A player of any role who follows the solver's advice (see the module docstring)."""
+
+    #: Whether an investigator weighs the claims and accuses the most probable pair.
+    ADVISED = True
+
+    def __init__(self, game: BlackRoseGame, seat: int) -> None:
+        self.game = game
+        self.seat = seat
+
+    def __call__(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+        """Decide ``obs.decision`` among ``legal``."""
+        choose = getattr(self, f"_{obs.role}_{obs.decision}", None) or \
+            getattr(self, f"_{obs.decision}", None)
+        return rng.choice(list(legal)) if choose is None else choose(obs, list(legal), rng)
+
+    def _solve(self, obs: Observation, hard: bool) -> BlackRoseSolution:
+        log = parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl")
+        return solve_blackrose(log, hard=hard)
+
+    # ------------------------------------------------------- investigators
+
+    def _before(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+        for effect in PLAY_ORDER:
+            options = [a for a in legal
+                       if a is not None and self.game.cards.clue(a[0]).effect == effect]
+            if options:
+                return rng.choice(options)
+        return None
+
+    _after = _before
+
+    def _claim(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+        mine = {(e["suspect"], e["innocent"]) for e in obs.log
+                if e["type"] == "claim" and e["player"] == obs.player}
+        fresh = [(s, True) for s in proved(obs) if (s, True) not in mine]
+        return fresh[0] if fresh else None
+
+    def _advice(self, obs: Observation) -> Advice:
+        """The advisor's view of this player's log.
+
+        The clue cards it has not seen are at most those of the game less the
+        two accomplices' Proofs and its own hand: the advice needs only an
+        upper bound (every pile is worth the same whatever the number).
+        """
+        log = parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl")
+        unseen = len(self.game.cards.used_clues(len(self.game.players))) - 2 - len(obs.hand)
+        return advise(log, unseen)
+
+    def _investigate(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+        piles = self._advice(obs).piles
+        advised = [s for s in legal if (None if s in obs.dead else s) in piles]
+        return rng.choice(advised or legal)
+
+    def _vote(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+        if self.ADVISED:
+            return self._advice(obs).accuse
+        solution = self._solve(obs, hard=True)
+        return next(iter(solution.pairs)) if len(solution.pairs) == 1 else None
+
+    def _reveal_role(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+        if not self.ADVISED:
+            return False
+        others = [p for p in self.game.players
+                  if p not in (obs.player, self.game.players[self.game.rector])]
+        return self._solve(obs, hard=False).possessed.get(others[0], Fraction(0)) >= REVEAL_AT
+
+    # -------------------------------------------------------- the Possessed
+
+    def _possessed_claim(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+        known = proved(obs)
+        if rng.random() >= LIE:
+            return self._claim(obs, legal, rng)
+        unknown = [s for s in self.game.suspects if s not in known]
+        lies = [(s, False) for s in known] + [(s, True) for s in unknown]
+        return rng.choice(lies)
+
+    def _possessed_vote(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+        known = set(proved(obs))
+        wrong = [pair for pair in legal if pair is not None and known & set(pair)]
+        return rng.choice(wrong) if wrong else None
+
+    def _possessed_reveal_role(self, obs: Observation, legal: list[Action],
+                               rng: Random) -> Action:
+        return False
+
+    def _possessed_possessed_kill(self, obs: Observation, legal: list[Action],
+                                  rng: Random) -> Action:
+        chances = self._solve(obs, hard=False).suspects
+        living = [s for s in legal if s is not None]
+        return max(living, key=lambda s: chances.get(s, Fraction(0)), default=None)
+
+    # ----------------------------------------------------------- the Rector
+
+    def _rector_twilight(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+        cards = self.game.cards
+        goals = [c for c in legal if c is not None and cards.rector_card(c).kind == "goal"]
+        if goals:
+            return goals[0]
+        for effect in EVENT_ORDER:
+            events = [c for c in legal if c is not None and cards.rector_card(c).effect == effect]
+            if events:
+                return events[0]
+        return None
+
+    def _rector_discard(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+        events = [c for c in legal
+                  if c is not None and self.game.cards.rector_card(c).kind == "event"]
+        return events[0] if events else None
+
+    def _rector_rector_kill(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+        innocents = [s for s in legal if s is not None and s not in (obs.accomplices or ())]
+        return rng.choice(innocents) if innocents else None
+
+    def _rector_reorder(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+        others = [c for c in legal if self.game.cards.clue(c).kind != "proof"]
+        return (others or legal)[0]
+
+    def _rector_profanation(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+        return True
+
+
+class Cautious(Advised):
+    """The same player, but an investigator who trusts only hard facts (module docstring)."""
+
+    ADVISED = False
+
+
 #: The bots by name, for ``deduce.games.simulate.play_game``.
-BOTS: dict[str, Callable[[BlackRoseGame, int], Bot]] = {"random": random_bot}
+BOTS: dict[str, Callable[[BlackRoseGame, int], Bot]] = {
+    "advised": Advised, "cautious": Cautious, "random": random_bot}

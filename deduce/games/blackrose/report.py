@@ -1,0 +1,64 @@
+"""Black Rose results as tables: accomplice pairs, the Possessed, suspects, or a conflict."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from deduce.games.blackrose.solve import BlackRoseSolution
+from deduce.report import Table, percent
+
+if TYPE_CHECKING:  # the check pulls in the engine and bots, which solving does not need
+    from deduce.games.blackrose.check import CheckSummary
+
+
+def pair_table(solution: BlackRoseSolution) -> Table:
+    """The candidate pairs, most probable first."""
+    title = "Accomplice pairs"
+    if solution.weighed:
+        title += f" (weighing {solution.weighed} claim{'s' if solution.weighed != 1 else ''})"
+    rows = [[f"{first} + {second}", percent(p)] for (first, second), p in solution.pairs.items()]
+    return Table(title, ["pair", "chance"], rows)
+
+
+def suspect_table(solution: BlackRoseSolution) -> Table:
+    """Every suspect's chance of being an accomplice (``0%``: proved innocent or ruled out)."""
+    rows = [[s, percent(p) or "0%"] for s, p in solution.suspects.items()]
+    return Table("Suspects", ["suspect", "accomplice"], rows)
+
+
+def possessed_table(solution: BlackRoseSolution) -> Table:
+    """Who can be the Possessed (``nobody``: the card is the hidden one)."""
+    rows = [["nobody" if who is None else who, percent(p)]
+            for who, p in solution.possessed.items()]
+    return Table("The Possessed", ["player", "chance"], rows)
+
+
+def conflict_table(solution: BlackRoseSolution) -> Table:
+    """The explanation of a contradiction, one sentence per row."""
+    heading, *why = solution.explanation
+    return Table("Inconsistent log. " + heading, ["why"], [[sentence] for sentence in why])
+
+
+def tables(solution: BlackRoseSolution) -> list[Table]:
+    """The tables printed by ``deduce solve`` (the suspects last, for ``--csv``)."""
+    if not solution.consistent:
+        return [conflict_table(solution)]
+    return [pair_table(solution), possessed_table(solution), suspect_table(solution)]
+
+
+def check_tables(summary: CheckSummary) -> list[Table]:
+    """A check run: Brier scores per reading, the winning sides, then any soundness failure."""
+    data = summary.to_json()
+    rows = [[reading, data[reading]["positions"], f"{data[reading]['accomplices_brier']:.4f}",
+             f"{data[reading]['possessed_brier']:.4f}",
+             f"{100 * data[reading]['pair_accuracy']:.1f}%"] for reading in ("claims", "hard")]
+    title = (f"{summary.games} games of {summary.players} players ({summary.seconds:.1f} s), "
+             f"at every vote: {data['soundness_failures']} soundness failures")
+    scores = Table(title, ["reading", "positions", "Brier, accomplices", "Brier, Possessed",
+                           "most probable pair right"], rows)
+    wins = Table(f"Wins (mean rounds {summary.rounds:.2f})", ["side", "games won"],
+                 [[side, f"{100 * share:.1f}%"] for side, share in data["wins"].items()])
+    if not summary.failures:
+        return [wins, scores]
+    return [wins, scores, Table("Soundness failures (the truth eliminated)", ["failure"],
+                                [[f] for f in summary.failures[:20]])]
