@@ -83,11 +83,12 @@ def test_claims_roles_and_likelihood():
     assert likelihood(rates, made, Hidden("s2", "s4", None), "cai") == Fraction(1, 10) * 3 / 4
 
 
-def test_default_model_is_provisional():
+def test_default_model_is_fitted_on_simulated_games():
     model = default_model()
-    assert model.false_rate == {"investigator": 0.02, "possessed": 0.5, "rector": 0.5}
-    assert model.fitted.startswith("provisional")
-    assert model.exact()["investigator"] == Fraction(0.02)
+    assert model.fitted.startswith("fitted on") and "seed 1000" in model.fitted
+    assert model.false_rate["investigator"] < 0.01 < model.false_rate["possessed"] < 0.5
+    assert model.false_rate["rector"] == 0.5  # the Rector bots make no claims
+    assert model.exact()["possessed"] == Fraction(model.false_rate["possessed"])
 
 
 def test_model_file_round_trip(tmp_path):
