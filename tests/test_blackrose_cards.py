@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from collections import Counter
 from collections.abc import Callable
@@ -10,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from data_edits import assert_refused, item_edit, set_key
 
 from deduce.data import bundled_json
 from deduce.errors import LogError
@@ -111,22 +111,9 @@ def test_a_missing_file_is_one_line(tmp_path: Path) -> None:
         load_cards_file(str(tmp_path / "none.json"))
 
 
-def _clue(i: int, **changes: Any) -> Callable[[dict[str, Any]], None]:
-    def change(raw: dict[str, Any]) -> None:
-        raw["clues"][i].update(changes)
-    return change
-
-
-def _rector(i: int, **changes: Any) -> Callable[[dict[str, Any]], None]:
-    def change(raw: dict[str, Any]) -> None:
-        raw["rector"][i].update(changes)
-    return change
-
-
-def _set(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
-    def change(raw: dict[str, Any]) -> None:
-        raw[key] = value
-    return change
+_clue = item_edit("clues")
+_rector = item_edit("rector")
+_set = set_key
 
 
 BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
@@ -169,12 +156,7 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
 @pytest.mark.parametrize(("name", "change", "message"), BROKEN, ids=[b[0] for b in BROKEN])
 def test_every_problem_is_one_line(name: str, change: Callable[[dict[str, Any]], None],
                                    message: str) -> None:
-    raw = copy.deepcopy(default_raw())
-    change(raw)
-    with pytest.raises(LogError) as info:
-        cards_from_json(raw, "c.json")
-    assert str(info.value).startswith(f"c.json: {message}")
-    assert "\n" not in str(info.value)
+    assert_refused(cards_from_json, default_raw(), change, message)
 
 
 def test_a_cards_file_that_is_not_an_object() -> None:

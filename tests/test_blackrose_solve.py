@@ -433,15 +433,6 @@ BAD_LOG = "game blackrose\nplayers ana bob cai\nrector cai\nme ana\nproof s1\npr
           "accuse s1 s3 right\n"
 
 
-@pytest.fixture
-def log_file(tmp_path):
-    def write(text: str, name: str = "g.log") -> str:
-        path = tmp_path / name
-        path.write_text(text, encoding="utf-8")
-        return str(path)
-    return write
-
-
 def test_cli_table(log_file):
     result = CliRunner().invoke(cli, ["solve", log_file(SOFT_LOG)])
     assert result.exit_code == 0, result.output

@@ -243,15 +243,6 @@ BAD_LOG = "game rose\nplayers ana bob cai\nme ana\nidentity ana red\nreveal bob 
           "identity bob red\n"
 
 
-@pytest.fixture
-def log_file(tmp_path):
-    def write(text: str) -> str:
-        path = tmp_path / "g.log"
-        path.write_text(text, encoding="utf-8")
-        return str(path)
-    return write
-
-
 def test_cli_table(log_file):
     result = CliRunner().invoke(cli, ["solve", log_file(SOFT_LOG)])
     assert result.exit_code == 0, result.output

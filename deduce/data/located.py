@@ -34,6 +34,21 @@ class Invalid(Exception):
         self.message = message
 
 
+def check_top(raw: Any, keys: tuple[str, ...], what: str) -> dict[str, Any]:
+    """The file's top object: exactly ``keys`` and an optional string ``note``."""
+    if not isinstance(raw, dict):
+        raise Invalid((), f"a {what} must be an object with {', '.join(keys)}")
+    unknown = sorted(set(raw) - {"note", *keys})
+    if unknown:
+        raise Invalid((), f"unknown key {unknown[0]!r} in {what}")
+    missing = [k for k in keys if k not in raw]
+    if missing:
+        raise Invalid((), f"{what} has no {missing[0]!r}")
+    if not isinstance(raw.get("note", ""), str):
+        raise Invalid((), "'note' must be a string")
+    return raw
+
+
 def parse_data(parse: Callable[[Any], T], raw: Any, path: str) -> T:
     """``parse(raw)``; an :class:`Invalid` becomes ``LogError(path, None, message)``."""
     try:

@@ -60,7 +60,7 @@ from functools import cache
 from typing import Any
 
 from deduce.data import bundled_json
-from deduce.data.located import Invalid, load_data, parse_data
+from deduce.data.located import Invalid, check_top, load_data, parse_data
 from deduce.games.abbey.deck import ID_PATTERN
 from deduce.games.blackrose.suspects import SUSPECT_COUNT
 
@@ -246,17 +246,7 @@ def _rector(raw: Any, seen: set[str]) -> tuple[RectorCard, ...]:
 
 def _parse(raw: Any) -> CardData:
     """Check the whole file's object (see the module docstring)."""
-    keys = ("clues", "rector")
-    if not isinstance(raw, dict):
-        raise Invalid((), f"a {WHAT} must be an object with {', '.join(keys)}")
-    unknown = sorted(set(raw) - {"note", *keys})
-    if unknown:
-        raise Invalid((), f"unknown key {unknown[0]!r} in {WHAT}")
-    missing = [k for k in keys if k not in raw]
-    if missing:
-        raise Invalid((), f"{WHAT} has no {missing[0]!r}")
-    if not isinstance(raw.get("note", ""), str):
-        raise Invalid((), "'note' must be a string")
+    raw = check_top(raw, ("clues", "rector"), WHAT)
     seen: set[str] = set()
     return CardData(_clues(raw["clues"], seen), _rector(raw["rector"], seen))
 

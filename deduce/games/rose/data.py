@@ -32,7 +32,7 @@ from functools import cache
 from typing import Any
 
 from deduce.data import bundled_json
-from deduce.data.located import Invalid, Where, load_data, parse_data
+from deduce.data.located import Invalid, Where, check_top, load_data, parse_data
 from deduce.games.abbey.deck import ID_PATTERN
 from deduce.games.rose.names import COLOURS
 
@@ -185,17 +185,7 @@ def _events(raw: Any) -> tuple[str, ...]:
 
 def _parse(raw: Any) -> RoseData:
     """Check the whole file's object (see the module docstring)."""
-    keys = ("buildings", "cards", "tasks", "events")
-    if not isinstance(raw, dict):
-        raise Invalid((), f"a {WHAT} must be an object with {', '.join(keys)}")
-    unknown = sorted(set(raw) - {"note", *keys})
-    if unknown:
-        raise Invalid((), f"unknown key {unknown[0]!r} in {WHAT}")
-    missing = [k for k in keys if k not in raw]
-    if missing:
-        raise Invalid((), f"{WHAT} has no {missing[0]!r}")
-    if not isinstance(raw.get("note", ""), str):
-        raise Invalid((), "'note' must be a string")
+    raw = check_top(raw, ("buildings", "cards", "tasks", "events"), WHAT)
     buildings = _buildings(raw["buildings"])
     return RoseData(buildings, _cards(raw["cards"], buildings),
                     _tasks(raw["tasks"], buildings), _events(raw["events"]))
