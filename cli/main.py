@@ -84,10 +84,12 @@ def solve(log: str, deck_file: str | None, engine: str, hard: bool, model_file: 
         model = load_model_file(model_file) if model_file else None
         solution = solve_rose(game_log, hard=hard, model=model)
         tables = rose_report.tables(solution)
-    else:
+    elif game_log.header.game == "blackrose":
         claims = blackrose_claims.load_model_file(model_file) if model_file else None
         solution = solve_blackrose(game_log, hard=hard, model=claims)
         tables = blackrose_report.tables(solution)
+    else:
+        raise DeduceError(f"{log}: solving {game_log.header.game} logs is not supported")
     emit(output, solution.to_json(), tables)
     if not solution.consistent:
         sys.exit(EXIT_INCONSISTENT)
@@ -119,7 +121,7 @@ def _game_options(command: Callable[..., Any]) -> Callable[..., Any]:
     defaults = ", ".join(f"{g}: {s.default_bot}" for g, s in SIMULATORS.items())
     for option in reversed((
         click.argument("game", type=click.Choice(tuple(SIMULATORS))),
-        click.option("--players", type=int, default=4, show_default=True,
+        click.option("--players", type=click.IntRange(min=2), default=4, show_default=True,
                      help="Seats at the table (abbey: 3 to 6; rose: 2 to 5; blackrose: 3 to 5)."),
         click.option("--games", type=click.IntRange(min=1), default=10, show_default=True,
                      help="How many games."),

@@ -56,7 +56,7 @@ def test_real_investigators_tell_the_truth_and_the_possessed_lies_at_its_rate():
     assert 0.25 < lies < 0.75
 
 
-def test_the_rector_kills_innocents_and_the_possessed_its_best_guess():
+def test_the_rector_kills_only_innocents():
     for state in games(5, 30):
         rector = state.game.players[state.game.rector]
         for event in state.events:
@@ -115,3 +115,13 @@ def test_cli_simulates_and_checks_blackrose(tmp_path):
     result = runner.invoke(cli, ["check", "blackrose", "--players", "5", "--games", "2",
                                  "--bots", "cautious"])
     assert result.exit_code == 0 and "Brier" in result.output
+
+
+@pytest.mark.parametrize(("game", "players"), [("abbey", "-2"), ("blackrose", "1"),
+                                               ("abbey", "2"), ("blackrose", "6")])
+def test_cli_refuses_player_counts_the_game_does_not_have(tmp_path, game, players):
+    result = CliRunner().invoke(cli, ["simulate", game, "--players", players,
+                                      "--out", str(tmp_path)])
+    assert result.exit_code != 0
+    message = result.output or str(result.exception)
+    assert "players" in message and "Traceback" not in message
