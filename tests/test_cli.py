@@ -519,3 +519,16 @@ def test_budget_past_which_probabilities_are_estimated(tmp_path, runner):
     assert "probabilities estimated, within" in table
     assert json.loads(run(runner, "solve", log, "--json", "--budget", "60").stdout) == exact
     run(runner, "solve", log, "--budget", "-1", code=2)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["solve", "examples/rose-4p.jsonl", "--budget", "1"], "--budget does not apply to rose"),
+    (["solve", "examples/rose-4p.jsonl", "--engine", "csp"], "--engine does not apply to rose"),
+    (["solve", "examples/abbey-4p.log", "--model", "m.json"],
+     "--model does not apply to abbey (only to rose and blackrose)"),
+    (["check", "blackrose", "--fast", "--games", "1"], "--fast does not apply to blackrose"),
+    (["check", "abbey", "--model", "m.json", "--games", "1"], "--model does not apply to abbey"),
+])
+def test_options_of_other_games_are_refused(args, message):
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2 and message in result.output
