@@ -11,7 +11,7 @@ canonical text and writing it again gives the same bytes.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from deduce.errors import LogError
@@ -118,3 +118,14 @@ def format_jsonl(log: GameLog) -> str:
     lines = [dump_object(header_to_json(log.header))]
     lines += [dump_object(event_to_json(e, log.header.game)) for e in log.events]
     return "\n".join(lines) + "\n"
+
+
+def canonical_text(header: Mapping[str, Any], events: Sequence[Mapping[str, Any]], path: str,
+                   deck: Deck | None = None) -> str:
+    """A log built from raw dicts, checked by the reader and written canonically.
+
+    The engines write every player's log through this, so a simulated log is
+    refused exactly as a user's would be.
+    """
+    text = "\n".join(dump_object(e) for e in [header, *events]) + "\n"
+    return format_jsonl(parse_jsonl(text, path, deck))

@@ -31,10 +31,9 @@ from deduce.games.abbey.deck import TRAITS, Deck, default_deck, show_requests
 from deduce.games.abbey.observe import observe
 from deduce.games.abbey.setup import RULEBOOK_SIZES
 from deduce.games.machine import Step, StepMachine
-from deduce.logs.jsonl import dump_object, format_jsonl, parse_jsonl
+from deduce.games.seats import seat_names
+from deduce.logs.jsonl import canonical_text
 
-#: Seat names used when none are given.
-NAMES = ("ana", "bob", "cai", "dee", "eve", "fay")
 #: The face-down piles of book and event cards.
 PILES = ("events", "scriptorium", "library")
 #: Points of the rulebook's scoring table.
@@ -65,10 +64,8 @@ class AbbeyGame:
                board: Board | None = None, cards: CardSet | None = None,
                max_turns: int = 400) -> AbbeyGame:
         """A game for these seats (a count uses the default names), rulebook sizes for 24 cards."""
-        names = tuple(NAMES[:players]) if isinstance(players, int) else tuple(players)
+        names = seat_names("abbey", players, min(RULEBOOK_SIZES), max(RULEBOOK_SIZES))
         deck = deck or default_deck()
-        if len(names) not in RULEBOOK_SIZES or len(names) != len(set(names)):
-            raise DeduceError("an abbey game needs 3 to 6 players with distinct names")
         if len(deck) != 24:
             raise DeduceError("the engine deals the rulebook's 24-card layout; "
                               f"this deck has {len(deck)} cards")
@@ -94,8 +91,7 @@ class AbbeyGame:
         header: dict[str, Any] = {"game": "abbey", "version": 1, "players": list(self.players),
                                   "me": player}
         header["deck"] = "default" if self.deck.default else self.deck.to_json()
-        text = "\n".join(dump_object(e) for e in [header, *events]) + "\n"
-        return format_jsonl(parse_jsonl(text, f"{player}.jsonl", self.deck))
+        return canonical_text(header, events, f"{player}.jsonl", self.deck)
 
     def new_state(self) -> AbbeyState:
         """The state before the deal (a chance node)."""

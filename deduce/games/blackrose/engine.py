@@ -103,10 +103,10 @@ from deduce.games.blackrose.cards import (
 )
 from deduce.games.blackrose.observe import observe
 from deduce.games.machine import Step, StepMachine
-from deduce.logs.jsonl import dump_object, format_jsonl, parse_jsonl
+from deduce.games.seats import seat_names
+from deduce.logs.jsonl import canonical_text
+from deduce.logs.schema import PLAYER_RANGE
 
-#: Seat names used when none are given.
-NAMES = ("ana", "bob", "cai", "dee", "eve")
 #: Investigators whose votes for one pair make an accusation, by number of players
 #: (3 players: both; once the Possessed is revealed, the real investigator alone).
 QUORUM = {3: 2, 4: 2, 5: 3}
@@ -133,10 +133,8 @@ class BlackRoseGame:
     def create(cls, players: int | Sequence[str], cards: CardData | None = None,
                rector: int = 0) -> BlackRoseGame:
         """A game for these seats (a count uses the default names), 3 to 5 players."""
-        count = players if isinstance(players, int) else len(players)
-        names = tuple(NAMES[:count]) if isinstance(players, int) else tuple(players)
-        if not 3 <= count <= 5 or len(set(names)) != count:
-            raise DeduceError("a blackrose game needs 3 to 5 players with distinct names")
+        names = seat_names("blackrose", players, *PLAYER_RANGE["blackrose"])
+        count = len(names)
         if not 0 <= rector < count:
             raise DeduceError(f"the rector must be a seat from 0 to {count - 1}, not {rector}")
         return cls(names, rector, cards or default_cards())
@@ -155,8 +153,7 @@ class BlackRoseGame:
         header = {"game": "blackrose", "version": 1, "players": list(self.players),
                   "rector": self.players[self.rector], "me": player,
                   "suspects": list(self.suspects)}
-        text = "\n".join(dump_object(e) for e in [header, *events]) + "\n"
-        return format_jsonl(parse_jsonl(text, f"{player}.jsonl"))
+        return canonical_text(header, events, f"{player}.jsonl")
 
     def new_state(self) -> BlackRoseState:
         """The state before the setup (a chance node)."""

@@ -63,15 +63,14 @@ from functools import partialmethod
 from itertools import combinations, permutations
 from typing import Any
 
-from deduce.errors import DeduceError
 from deduce.games.machine import Step, StepMachine
 from deduce.games.rose.data import CHURCH, LIBRARY, ActionCard, RoseData, default_data
 from deduce.games.rose.names import COLOURS
 from deduce.games.rose.observe import observe
-from deduce.logs.jsonl import dump_object, format_jsonl, parse_jsonl
+from deduce.games.seats import seat_names
+from deduce.logs.jsonl import canonical_text
+from deduce.logs.schema import PLAYER_RANGE
 
-#: Seat names used when none are given.
-NAMES = ("ana", "bob", "cai", "dee", "eve")
 #: The eight pawns: the six monks, William and Adson.
 PAWNS: tuple[str, ...] = (*COLOURS, "william", "adson")
 #: Days with turns (one event tile each); the seventh day is the guesses.
@@ -137,17 +136,13 @@ class RoseGame:
     @classmethod
     def create(cls, players: int | Sequence[str], data: RoseData | None = None) -> RoseGame:
         """A game for these seats (a count uses the default names), 2 to 5 players."""
-        count = players if isinstance(players, int) else len(players)
-        names = tuple(NAMES[:count]) if isinstance(players, int) else tuple(players)
-        if not 2 <= count <= 5 or len(set(names)) != count:
-            raise DeduceError("a rose game needs 2 to 5 players with distinct names")
+        names = seat_names("rose", players, *PLAYER_RANGE["rose"])
         return cls(names, data or default_data())
 
     def log_text(self, player: str, events: Sequence[dict[str, Any]]) -> str:
         """``player``'s canonical log of these log events, checked by the log reader."""
         header = {"game": "rose", "version": 1, "players": list(self.players), "me": player}
-        text = "\n".join(dump_object(e) for e in [header, *events]) + "\n"
-        return format_jsonl(parse_jsonl(text, f"{player}.jsonl"))
+        return canonical_text(header, events, f"{player}.jsonl")
 
     def new_state(self) -> RoseState:
         """The state before the setup (a chance node)."""
