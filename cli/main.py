@@ -16,15 +16,13 @@ from deduce.errors import DeduceError
 from deduce.games.abbey import check as abbey_check
 from deduce.games.abbey import report as abbey_report
 from deduce.games.abbey.deck import load_deck_file
-from deduce.games.abbey.solve import ENGINES, AbbeySolution, solve_abbey
+from deduce.games.abbey.solve import ENGINES
 from deduce.games.blackrose import check as blackrose_check
 from deduce.games.blackrose import claims as blackrose_claims
 from deduce.games.blackrose import report as blackrose_report
-from deduce.games.blackrose.solve import BlackRoseSolution, solve_blackrose
 from deduce.games.rose import check as rose_check
 from deduce.games.rose import report as rose_report
 from deduce.games.rose.behaviour import load_model_file
-from deduce.games.rose.solve import RoseSolution, solve_rose
 from deduce.games.simulate import bot_lineup, write_game
 from deduce.games.simulate import simulate as simulate_games
 from deduce.games.simulators import SIMULATORS, Simulator
@@ -37,6 +35,7 @@ from deduce.logs.io import (
     read_log_text,
     write_log,
 )
+from deduce.solving import SolveOptions, solution_tables, solve_log
 
 #: Exit status of ``solve`` when the log contradicts itself.
 EXIT_INCONSISTENT = 3
@@ -79,20 +78,10 @@ def solve(log: str, deck_file: str | None, engine: str, hard: bool, model_file: 
     _refuse_options(game_log.header.game, {"abbey": ("deck_file", "engine", "budget", "seed"),
                                           "rose": ("model_file",),
                                           "blackrose": ("model_file",)})
-    solution: AbbeySolution | RoseSolution | BlackRoseSolution
-    if game_log.header.game == "abbey":
-        solution = solve_abbey(game_log, deck, engine, budget=budget, seed=seed)
-        tables = abbey_report.tables(solution)
-    elif game_log.header.game == "rose":
-        model = load_model_file(model_file) if model_file else None
-        solution = solve_rose(game_log, hard=hard, model=model)
-        tables = rose_report.tables(solution)
-    elif game_log.header.game == "blackrose":
-        claims = blackrose_claims.load_model_file(model_file) if model_file else None
-        solution = solve_blackrose(game_log, hard=hard, model=claims)
-        tables = blackrose_report.tables(solution)
-    else:
-        raise DeduceError(f"{log}: solving {game_log.header.game} logs is not supported")
+    options = SolveOptions(deck=deck, engine=engine, hard=hard, budget=budget, seed=seed)
+    options = options.with_model_file(game_log.header.game, model_file)
+    solution = solve_log(game_log, options)
+    tables = solution_tables(solution)
     emit(output, solution.to_json(), tables)
     if not solution.consistent:
         sys.exit(EXIT_INCONSISTENT)

@@ -52,12 +52,15 @@ class RoseSolution:
 
     ``players``: the reported players (all but ``me``), in seat order.
     ``probabilities[player]``: colour -> probability, candidates only, in
-    ``COLOURS`` order. ``weighed``: how many soft events the weights used.
+    ``COLOURS`` order. ``joint``: each possible colouring of the reported
+    players (colours in ``players`` order) and its probability, most
+    probable first. ``weighed``: how many soft events the weights used.
     """
 
     players: tuple[str, ...]
     consistent: bool
     probabilities: dict[str, dict[str, Fraction]] = field(default_factory=dict)
+    joint: dict[tuple[str, ...], Fraction] = field(default_factory=dict)
     weighed: int = 0
     conflict: tuple[int, ...] = ()
     explanation: tuple[str, ...] = ()
@@ -112,7 +115,9 @@ def solve_rose(log: GameLog, hard: bool = False,
     theta = (model or default_model()).vector() if made else ()
     weights = soft_weights([score(theta, features(made, a)) for a in possible])
     probabilities = {p: marginal(possible, weights, seats.index(p)) for p in reported}
-    return RoseSolution(reported, True, probabilities, weighed=len(made))
+    return RoseSolution(reported, True, probabilities,
+                        joint_colourings(possible, weights, [seats.index(p) for p in reported]),
+                        weighed=len(made))
 
 
 def soft_weights(scores: Sequence[float]) -> list[Fraction]:
@@ -129,6 +134,17 @@ def marginal(possible: Sequence[Assignment], weights: Sequence[Fraction],
         totals[assignment[seat]] += weight
     total = sum(weights, Fraction(0))
     return {c: w / total for c, w in totals.items() if w}
+
+
+def joint_colourings(possible: Sequence[Assignment], weights: Sequence[Fraction],
+                     seats: Sequence[int]) -> dict[tuple[str, ...], Fraction]:
+    """The weighted share of each colouring of ``seats``, most probable first (ties sorted)."""
+    totals: dict[tuple[str, ...], Fraction] = {}
+    for assignment, weight in zip(possible, weights):
+        key = tuple(assignment[s] for s in seats)
+        totals[key] = totals.get(key, Fraction(0)) + weight
+    total = sum(weights, Fraction(0))
+    return {k: w / total for k, w in sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))}
 
 
 def minimal_conflict(players: Sequence[str], events: Sequence[Event]) -> tuple[int, ...]:
