@@ -620,8 +620,8 @@ def _extra_lines(key: str, value: Any) -> list[str]:
     return [f"{key} {value}"]
 
 
-def _event_line(event: Event, game: str) -> str:
-    """Return one event as a line of the line syntax."""
+def event_line(event: Event, game: str) -> str:
+    """Return one event as a line of the line syntax (raises ``_Unwritable`` if it cannot be)."""
     words = [event.type]
     for element in GRAMMAR[game][event.type]:
         words += element.write(event.fields)
@@ -639,7 +639,7 @@ def format_text(log: GameLog) -> str:
         lines.append("")
     for event in log.events:
         try:
-            lines.append(_event_line(event, log.header.game))
+            lines.append(event_line(event, log.header.game))
         except _Unwritable as exc:
             raise LogError(log.path, event.line, f"cannot write this {event.type} event in the "
                            f"line syntax: {exc}; use JSON Lines") from None
