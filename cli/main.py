@@ -10,7 +10,8 @@ from typing import Any
 
 import click
 
-from cli.options import emit, output_options
+from cli.options import emit, output_options, refuse_options
+from cli.suggest import suggest
 from deduce import __version__
 from deduce.errors import DeduceError
 from deduce.games.abbey import check as abbey_check
@@ -75,7 +76,7 @@ def solve(log: str, deck_file: str | None, engine: str, hard: bool, model_file: 
     """
     deck = load_deck_file(deck_file) if deck_file else None
     game_log = read_log(log, deck)
-    _refuse_options(game_log.header.game, {"abbey": ("deck_file", "engine", "budget", "seed"),
+    refuse_options(game_log.header.game, {"abbey": ("deck_file", "engine", "budget", "seed"),
                                           "rose": ("model_file",),
                                           "blackrose": ("model_file",)})
     options = SolveOptions(deck=deck, engine=engine, hard=hard, budget=budget, seed=seed)
@@ -105,20 +106,6 @@ def convert(log: str, syntax: str | None, out: str | None, deck_file: str | None
         write_log(game_log, out, target)
     else:
         click.echo(format_log(game_log, target), nl=False)
-
-
-def _refuse_options(game: str, owners: dict[str, tuple[str, ...]]) -> None:
-    """Refuse, as a usage error, an option given on the command line that only other games use.
-
-    ``owners``: game -> the parameter names only the games listed use.
-    """
-    context = click.get_current_context()
-    for param in context.command.params:
-        users = [g for g, names in owners.items() if param.name in names]
-        if users and game not in users and context.get_parameter_source(
-                param.name) == click.core.ParameterSource.COMMANDLINE:
-            raise click.UsageError(f"{param.opts[0]} does not apply to {game} "
-                                   f"(only to {' and '.join(users)})")
 
 
 def _game_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -211,7 +198,7 @@ def check(game: str, players: int, games: int, seed: int, bots: str | None, work
     the claims, and each side's wins. Exits with status 4 when the truth was
     ever eliminated.
     """
-    _refuse_options(game, {"abbey": ("budget", "every", "fast"), "rose": ("model_file",),
+    refuse_options(game, {"abbey": ("budget", "every", "fast"), "rose": ("model_file",),
                            "blackrose": ("model_file",)})
     _, table, lineup = _setup(game, players, bots, files)
     summary: abbey_check.CheckSummary | rose_check.CheckSummary | blackrose_check.CheckSummary
@@ -234,6 +221,9 @@ def check(game: str, players: int, games: int, seed: int, bots: str | None, work
     emit(output, summary.to_json(), tables)
     if summary.failures:
         sys.exit(EXIT_UNSOUND)
+
+
+cli.add_command(suggest)
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""Output options shared by commands: ``--json``, ``--csv`` and ``--fmt`` for tables."""
+"""Options shared by commands: ``--json``/``--csv``/``--fmt`` output, and other games' options."""
 
 from __future__ import annotations
 
@@ -37,3 +37,17 @@ def emit(output: str, data: dict[str, Any], tables: Sequence[Table]) -> None:
         click.echo(to_csv(tables[-1]), nl=False)
     else:
         click.echo(render(tables, output))
+
+
+def refuse_options(game: str, owners: dict[str, tuple[str, ...]]) -> None:
+    """Refuse, as a usage error, an option given on the command line that only other games use.
+
+    ``owners``: game -> the parameter names only the games listed use.
+    """
+    context = click.get_current_context()
+    for param in context.command.params:
+        users = [g for g, names in owners.items() if param.name in names]
+        if users and game not in users and context.get_parameter_source(
+                param.name) == click.core.ParameterSource.COMMANDLINE:
+            raise click.UsageError(f"{param.opts[0]} does not apply to {game} "
+                                   f"(only to {' and '.join(users)})")

@@ -59,6 +59,7 @@ class Option:
     target: str  # a player, or "pile" for a draw
     detail: tuple[str, ...]  # the traits asked for, or the card asked about
     gain: float
+    exact: bool = False  # computed from exact counts (:mod:`exact_advice`), not estimated
 
 
 @dataclass(frozen=True)

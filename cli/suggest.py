@@ -1,0 +1,53 @@
+"""``deduce suggest``: what to ask, where to go, whom to accuse, for a log of any game."""
+
+from __future__ import annotations
+
+import click
+
+from cli.options import emit, output_options, refuse_options
+from deduce.games.abbey.deck import load_deck_file
+from deduce.games.blackrose.cards import load_cards_file
+from deduce.logs.io import read_log
+from deduce.solving import SolveOptions
+from deduce.suggest import suggest as suggest_moves
+
+
+@click.command()
+@click.argument("log")
+@click.option("--budget", type=click.FloatRange(min=0), default=10.0, show_default=True,
+              metavar="SECONDS",
+              help="Abbey: time for the exact values; past it they are estimated.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Abbey: seed of the estimate's random moves.")
+@click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Abbey: how many moves to list.")
+@click.option("--deck", "deck_file", metavar="FILE", help="Abbey deck file.")
+@click.option("--unseen", type=click.IntRange(min=0), metavar="N",
+              help="Black Rose: clue cards you have not seen (default: an upper bound from "
+                   "the cards file and the Proofs in the log).")
+@click.option("--cards", "cards_file", metavar="FILE",
+              help="Black Rose: clue and Rector cards replacing the defaults.")
+@click.option("--hard", is_flag=True, help="Ignore soft (behaviour) events.")
+@click.option("--model", "model_file", metavar="FILE",
+              help="Rose: behaviour model; Black Rose: claims model.")
+@output_options
+def suggest(log: str, budget: float, seed: int, top: int, deck_file: str | None,
+            unseen: int | None, cards_file: str | None, hard: bool, model_file: str | None,
+            output: str) -> None:
+    """Advise the observer of LOG: what to do next, and when to accuse.
+
+    Abbey: the questions and card-moving rooms ranked by what they teach
+    about the culprit. Black Rose: where to investigate. Rose: the day-7
+    guesses.
+    """
+    deck = load_deck_file(deck_file) if deck_file else None
+    game_log = read_log(log, deck)
+    game = game_log.header.game
+    refuse_options(game, {"abbey": ("budget", "seed", "top", "deck_file"),
+                          "blackrose": ("unseen", "cards_file", "model_file"),
+                          "rose": ("model_file",)})
+    options = SolveOptions(deck=deck, hard=hard, budget=budget, seed=seed)
+    options = options.with_model_file(game, model_file)
+    cards = load_cards_file(cards_file) if cards_file else None
+    advice = suggest_moves(game_log, options, top=top, unseen=unseen, cards=cards)
+    emit(output, advice.data, advice.tables)

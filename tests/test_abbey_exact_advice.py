@@ -1,0 +1,99 @@
+"""The exact value of each Abbey option agrees with brute force on tiny random games.
+
+For every option the joint law of (culprit, answer) is rebuilt from the
+brute-force list of consistent histories, straight from the option's
+definition, and its mutual information must equal the exact advice's.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from abbey_random import games
+from hypothesis import given, settings
+
+from deduce.games.abbey.brute import consistent_histories
+from deduce.games.abbey.exact_advice import advise_exactly, exact_advice, information
+from deduce.games.abbey.setup import AbbeySetup
+from deduce.logs.io import read_log
+from deduce.logs.model import Event
+
+ROOT = Path(__file__).resolve().parent.parent
+checks = settings(deadline=None, max_examples=40, derandomize=True)
+#: Small enough to list every history one by one.
+LISTABLE = {"min_cards": 6, "max_cards": 8, "max_deals": 3_000, "max_events": 8}
+
+
+def _final_states(setup: AbbeySetup, events: list[Event]) -> dict[tuple[str, ...], Fraction]:
+    """Each possible final state (holder per card, deck order) with its posterior weight."""
+    weights: dict[tuple[str, ...], Fraction] = defaultdict(Fraction)
+    for weight, path in consistent_histories(setup, events):
+        weights[tuple(path[-1][c] for c in setup.deck.ids)] += weight
+    total = sum(weights.values())
+    return {state: w / total for state, w in weights.items()}
+
+
+def _brute_joint(setup: AbbeySetup, states: dict[tuple[str, ...], Fraction], kind: str,
+                 target: str, detail: tuple[str, ...]) -> dict[tuple[int, object], float]:
+    """The joint law of the culprit and the option's answer, from the final states."""
+    ids = setup.deck.ids
+    joint: dict[tuple[int, object], float] = defaultdict(float)
+    for state, p in states.items():
+        culprit = state.index("culprit")
+        held = [x for x, holder in enumerate(state) if holder == target]
+        if kind == "has":
+            joint[culprit, state[ids.index(detail[0])] == target] += float(p)
+        elif kind == "count":
+            joint[culprit, sum(setup.deck.card(ids[x]).has_traits(detail) for x in held)] += \
+                float(p)
+        else:  # take or draw: one of the target's cards, uniformly
+            for x in held:
+                joint[culprit, x] += float(p) / len(held)
+    return joint
+
+
+@checks
+@given(games(**LISTABLE))
+def test_every_option_matches_brute_force(game):
+    setup, events, _ = game
+    states = _final_states(setup, events)
+    advice = advise_exactly(setup, events)
+    assert advice is not None
+    assert all(o.exact for o in advice.options)
+    for option in advice.options:
+        holder = "pile" if option.kind == "draw" else option.target
+        expected = information(_brute_joint(setup, states, option.kind, holder, option.detail))
+        assert option.gain == pytest.approx(expected, abs=1e-9), option
+    culprits = defaultdict(float)
+    for state, p in states.items():
+        culprits[setup.deck.ids[state.index("culprit")]] += float(p)
+    assert advice.culprit == pytest.approx(dict(culprits))
+
+
+@checks
+@given(games(**LISTABLE))
+def test_kinds_offered(game):
+    setup, events, _ = game
+    advice = advise_exactly(setup, events)
+    others = [p for p in setup.players if p != setup.me]
+    kinds = {(o.kind, o.target) for o in advice.options}
+    for player in others:
+        assert ("count", player) in kinds and ("has", player) in kinds
+    assert not any(o.target == setup.me for o in advice.options)
+    assert [o.gain for o in advice.options] == sorted((o.gain for o in advice.options),
+                                                      reverse=True)
+
+
+def test_bundled_example_ranks_the_deciding_question_first():
+    advice = exact_advice(read_log(str(ROOT / "examples" / "abbey-4p.log")))
+    best = advice.options[0]
+    assert best.gain > 0.9 and best.gain <= advice.entropy
+    assert all(o.gain <= advice.entropy + 1e-12 for o in advice.options)
+
+
+def test_gives_up_past_the_deadline():
+    hard = read_log(str(ROOT / "benchmarks" / "cases" / "abbey-6p-00.jsonl"))
+    assert exact_advice(hard, deadline=0.0) is None
