@@ -53,15 +53,14 @@ def suggest(log: GameLog, options: SolveOptions | None = None, top: int = 10,
     (default: an upper bound from ``cards``, see :func:`unseen_bound`).
     """
     options = options or SolveOptions()
+    if log.header.game == "abbey":
+        return _abbey(log, options, top)
     solution = solve_log(log, options)
     if not solution.consistent:
         raise DeduceError(f"{log.path}: the log is inconsistent (lines "
                           f"{', '.join(map(str, solution.conflict))}): no advice; "
                           "see deduce solve")
-    if log.header.game == "abbey":
-        return _abbey(log, options, top)
-    if log.header.game == "rose":
-        assert isinstance(solution, RoseSolution)
+    if isinstance(solution, RoseSolution):
         return _rose(solution)
     count = unseen_bound(log, cards or default_cards()) if unseen is None else unseen
     return _blackrose(log, options, count)
@@ -76,7 +75,8 @@ def _abbey(log: GameLog, options: SolveOptions, top: int) -> Suggestion:
     if advice is None or not pile:
         estimate = analyse(log, DRAWS, options.seed, show_me=not pile).advice
         if estimate is None:
-            raise DeduceError(f"{log.path}: no history found to estimate the options")
+            raise DeduceError(f"{log.path}: no history fits the log (is it inconsistent? "
+                              "see deduce solve): no advice")
         if advice is None:
             advice = estimate
         else:  # the exact values, plus the parlor's "show me", estimated

@@ -138,3 +138,9 @@ def test_inconsistent_log_is_an_error(log_file):
     result = CliRunner().invoke(cli, ["suggest", path])
     assert result.exit_code != 0
     assert "inconsistent (lines 5, 6)" in str(result.exception)
+
+
+def test_inconsistent_abbey_log_is_an_error(log_file):
+    path = log_file("game abbey\nplayers ana bob cai\nme ana\n\nhas bob hugues\nlacks bob hugues\n")
+    result = CliRunner().invoke(cli, ["suggest", path])
+    assert result.exit_code != 0 and "inconsistent" in str(result.exception)
