@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
-from cli.options import emit, output_options, refuse_options
+from cli.batch import batch
+from cli.options import (
+    EXIT_INCONSISTENT,
+    EXIT_INTERNAL,
+    EXIT_UNSOUND,
+    emit,
+    output_options,
+    refuse_options,
+)
+from cli.play import play
+from cli.progress import progress
 from cli.suggest import suggest
 from deduce import __version__
 from deduce.errors import DeduceError
@@ -37,13 +47,6 @@ from deduce.logs.io import (
     write_log,
 )
 from deduce.solving import SolveOptions, solution_tables, solve_log
-
-#: Exit status of ``solve`` when the log contradicts itself.
-EXIT_INCONSISTENT = 3
-#: Exit status of ``check`` when the solver eliminated the truth.
-EXIT_UNSOUND = 4
-#: Exit status on an unexpected internal error.
-EXIT_INTERNAL = 70
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -149,15 +152,6 @@ def _setup(game: str, players: int, bots: str | None,
     return simulator, table, lineup
 
 
-def _progress(items: Iterable[Any], total: int, label: str) -> Iterator[Any]:
-    """Yield ``items``, with a progress bar on standard error for long runs."""
-    if total < 5:
-        yield from items
-        return
-    with click.progressbar(items, length=total, label=label, file=sys.stderr) as bar:
-        yield from bar
-
-
 @cli.command()
 @_game_options
 @click.option("--out", required=True, metavar="DIR", help="Folder to write the games into.")
@@ -169,7 +163,7 @@ def simulate(game: str, players: int, games: int, seed: int, bots: str | None, w
     """
     simulator, table, lineup = _setup(game, players, bots, files)
     records = simulate_games(simulator.record, table, games, seed, lineup, workers)
-    for record in _progress(records, games, "Simulating"):
+    for record in progress(records, games, "Simulating"):
         write_game(record, Path(out))
     click.echo(f"{games} game{'s' if games != 1 else ''} written to {out}", err=True)
 
@@ -205,18 +199,18 @@ def check(game: str, players: int, games: int, seed: int, bots: str | None, work
     if game == "abbey":
         runs = abbey_check.check_games(table, games, seed, lineup, budget, every, fast, workers)
         summary = abbey_check.CheckSummary.of(
-            [c for run in _progress(runs, games, "Checking") for c in run])
+            [c for run in progress(runs, games, "Checking") for c in run])
         tables = abbey_report.check_tables(summary)
     elif game == "rose":
         model = load_model_file(model_file) if model_file else None
         checks = rose_check.check_games(table, games, seed, lineup, model, workers)
-        summary = rose_check.CheckSummary.of(players, list(_progress(checks, games, "Checking")))
+        summary = rose_check.CheckSummary.of(players, list(progress(checks, games, "Checking")))
         tables = rose_report.check_tables(summary)
     else:
         claims = blackrose_claims.load_model_file(model_file) if model_file else None
         found = blackrose_check.check_games(table, games, seed, lineup, claims, workers)
         summary = blackrose_check.CheckSummary.of(players,
-                                                  list(_progress(found, games, "Checking")))
+                                                  list(progress(found, games, "Checking")))
         tables = blackrose_report.check_tables(summary)
     emit(output, summary.to_json(), tables)
     if summary.failures:
@@ -224,6 +218,8 @@ def check(game: str, players: int, games: int, seed: int, bots: str | None, work
 
 
 cli.add_command(suggest)
+cli.add_command(batch)
+cli.add_command(play)
 
 
 def main() -> None:
@@ -247,3 +243,7 @@ def main() -> None:
         click.echo(f"Error: internal error ({type(exc).__name__}: {exc}); "
                    "set DEDUCE_DEBUG=1 for details and please report it", err=True)
         sys.exit(EXIT_INTERNAL)
+
+
+if __name__ == "__main__":
+    main()

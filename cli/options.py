@@ -12,6 +12,13 @@ from tabulate import tabulate_formats
 
 from deduce.report import Table, render, to_csv
 
+#: Exit status of ``solve`` when the log contradicts itself.
+EXIT_INCONSISTENT = 3
+#: Exit status of ``check`` when the solver eliminated the truth.
+EXIT_UNSOUND = 4
+#: Exit status on an unexpected internal error.
+EXIT_INTERNAL = 70
+
 
 def output_options(command: Callable) -> Callable:
     """Add ``--json``, ``--csv`` and ``--fmt`` to a command (passed on as ``output``)."""
