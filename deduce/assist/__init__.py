@@ -1,0 +1,13 @@
+"""The live assistant at the table (``deduce play``), as a library the REPL stays thin over.
+
+- :mod:`~deduce.assist.session`: the log being played: append an event,
+  undo the last one, or try one without writing it;
+- :mod:`~deduce.assist.newlog`: the questions a new log asks and its header;
+- :mod:`~deduce.assist.live`: solving after every event, without waiting
+  for a contradiction's lines;
+- :mod:`~deduce.assist.compact`: the short tables shown after every event;
+- :mod:`~deduce.assist.why`: a minimal set of events that rules an answer out;
+- :mod:`~deduce.assist.minimum`: the search for the smallest such set;
+- :mod:`~deduce.assist.vocabulary` and :mod:`~deduce.assist.complete`: the
+  words tab completion offers, per game and position in an event line.
+"""

@@ -1,0 +1,141 @@
+"""What tab completion offers, given the line up to the cursor.
+
+The first word of a line is a command or an event type. After an event
+type, the words come from the position in that event's grammar
+(:data:`deduce.logs.text.GRAMMAR`), filled from the log's
+:mod:`~deduce.assist.vocabulary`: ``show bob to `` offers the players,
+``mass 1 gave orlando `` the cards and ``got``, ``accuse bob aymeric ``
+``right`` and ``wrong``. In a word with ``+`` (traits), the part after the
+last ``+`` completes to a trait. After a command, what its argument is
+(:data:`TOPIC`, :data:`EVENT` or :data:`WHY`) decides: ``help`` takes a
+command or an event type, ``what-if`` an event line, ``why`` the game's
+query (:data:`deduce.assist.why.ARGUMENTS`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import chain, product
+
+from deduce.assist.vocabulary import Vocabulary
+from deduce.assist.why import ARGUMENTS
+from deduce.games.abbey.deck import TRAITS
+from deduce.logs.schema import event_types
+from deduce.logs.text import (
+    GRAMMAR,
+    CardOrTraits,
+    Condition,
+    Element,
+    Flag,
+    Keyword,
+    Maybe,
+    Pair,
+    Rest,
+)
+
+#: What a command's argument is, for completion (a command without one maps to "").
+TOPIC, EVENT, WHY = "topic", "event", "why"
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One word of an event line: the words it can hold.
+
+    ``fixed``: no other word fits (a keyword, right/wrong). ``repeat``: any
+    number of words (a list of cards), ended by one of ``stop``.
+    """
+
+    words: tuple[str, ...]
+    fixed: bool = False
+    repeat: bool = False
+    stop: tuple[str, ...] = ()
+
+
+def _alternatives(element: Element, vocab: Vocabulary) -> list[tuple[Slot, ...]]:
+    """The ways one grammar element can be written, each as the slots it fills."""
+    match element:
+        case Maybe():
+            return [*_alternatives(element.inner, vocab), ()]
+        case Keyword():
+            return [(Slot((element.word,), fixed=True), *rest)
+                    for rest in _alternatives(element.inner, vocab)]
+        case Rest():
+            return [(Slot(vocab.get(element.key, ()), repeat=True, stop=element.stop),)]
+        case Flag():
+            return [(Slot((element.yes, element.no), fixed=True),)]
+        case Pair():
+            return [(Slot(vocab.get(element.key, ())),) * 2]
+        case Condition():
+            return [(Slot(vocab.get(element.key, ())), Slot(()))]
+        case CardOrTraits():
+            return [(Slot((*vocab.get("card", ()), *vocab.get("traits", ()))),)]
+    return [(Slot(vocab.get(getattr(element, "key", ""), ())),)]
+
+
+def _sequences(elements: Sequence[Element], vocab: Vocabulary) -> Iterator[tuple[Slot, ...]]:
+    """Every way to write an event's elements, as one sequence of slots each."""
+    for parts in product(*(_alternatives(e, vocab) for e in elements)):
+        yield tuple(chain.from_iterable(parts))
+
+
+def _offered(slots: Sequence[Slot], words: Sequence[str]) -> list[str]:
+    """The words ``slots`` offer after ``words``; none when the words do not fit them."""
+    i = 0
+    for word in words:
+        while i < len(slots) and slots[i].repeat and word in slots[i].stop:
+            i += 1
+        if i == len(slots) or (slots[i].fixed and word not in slots[i].words):
+            return []
+        if not slots[i].repeat:
+            i += 1
+    offered: list[str] = []
+    for slot in slots[i:]:
+        offered += slot.words
+        if not slot.repeat:
+            break
+    return offered
+
+
+def event_words(game: str, vocab: Vocabulary, words: Sequence[str]) -> list[str]:
+    """The words that can follow ``words``: an event type of ``game``, then its words so far."""
+    elements = GRAMMAR[game].get(words[0]) if words else None
+    if elements is None:
+        return []
+    found = (w for slots in _sequences(elements, vocab) for w in _offered(slots, words[1:]))
+    return list(dict.fromkeys(found))
+
+
+def _after(words: Sequence[str], game: str, vocab: Vocabulary,
+           commands: Mapping[str, str]) -> list[str]:
+    """The words that can follow ``words`` (complete words only)."""
+    types = event_types(game)
+    if not words:
+        return list(dict.fromkeys([*commands, *types]))
+    if words[0] in types:
+        return event_words(game, vocab, words)
+    kind = commands.get(words[0])
+    if kind == TOPIC:
+        return list(dict.fromkeys([*commands, *types])) if len(words) == 1 else []
+    if kind == EVENT:
+        return list(types) if len(words) == 1 else event_words(game, vocab, words[1:])
+    if kind == WHY and len(words) <= len(ARGUMENTS[game]):
+        keys = ARGUMENTS[game][len(words) - 1]
+        return list(dict.fromkeys(w for key in keys for w in vocab.get(key, ())))
+    return []
+
+
+def candidates(line: str, game: str, vocab: Vocabulary, commands: Mapping[str, str]) -> list[str]:
+    """The words that complete the last word of ``line`` (the text up to the cursor).
+
+    ``commands``: the command names and what their argument is (see
+    :data:`TOPIC`, :data:`EVENT`, :data:`WHY`). Each candidate is the whole
+    word, ready to replace the one being typed.
+    """
+    words = line.split()
+    token = "" if not line or line[-1].isspace() else words.pop()
+    offered = _after(words, game, vocab, commands)
+    head, plus, part = token.rpartition("+")
+    if plus and any(t in offered for t in TRAITS):
+        return [f"{head}+{t}" for t in TRAITS if t.startswith(part)]
+    return [w for w in offered if w.startswith(token)]
