@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from cli.analyze import analyze
 from cli.batch import batch
 from cli.options import (
     EXIT_INCONSISTENT,
@@ -219,6 +220,7 @@ def check(game: str, players: int, games: int, seed: int, bots: str | None, work
 
 cli.add_command(suggest)
 cli.add_command(batch)
+cli.add_command(analyze)
 cli.add_command(play)
 
 

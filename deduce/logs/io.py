@@ -89,14 +89,18 @@ def write_log(log: GameLog, path: _PathLike, syntax: Syntax = "jsonl") -> None:
 
 
 def write_text_atomic(path: _PathLike, text: str, what: str = "file") -> None:
-    """Write UTF-8 ``text`` to ``path`` atomically.
+    """Write UTF-8 ``text`` to ``path`` atomically (see ``write_bytes_atomic``)."""
+    write_bytes_atomic(path, text.encode("utf-8"), what)
 
-    The text goes to a temporary file in the same folder, which is flushed,
+
+def write_bytes_atomic(path: _PathLike, data: bytes, what: str = "file") -> None:
+    """Write ``data`` to ``path`` atomically.
+
+    The data goes to a temporary file in the same folder, which is flushed,
     synced to disk and then renamed over ``path``: readers see the old file
     or the whole new one, never half of it.
     """
     name = os.fspath(path)
-    data = text.encode("utf-8")
     folder = os.path.dirname(os.path.abspath(name))
     try:
         fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(name)}.", suffix=".tmp",

@@ -1,0 +1,68 @@
+"""``deduce analyze``: the post-game timeline of one player's log, with an optional plot."""
+
+from __future__ import annotations
+
+import click
+
+from cli.options import emit, output_options, refuse_options
+from cli.progress import progress
+from deduce.analyze import (
+    analysis_tables,
+    load_truth,
+    plot_backend,
+    plot_timeline,
+    solve_prefixes,
+)
+from deduce.analyze import analyze as analyze_log
+from deduce.games.abbey.deck import load_deck_file
+from deduce.logs.io import read_log
+from deduce.solving import SolveOptions
+
+
+@click.command()
+@click.argument("log")
+@click.option("--budget", type=click.FloatRange(min=0), default=1.0, show_default=True,
+              metavar="SECONDS",
+              help="Abbey: time for each position: past it the probabilities are estimated "
+                   "(and the candidate search stops, unless --exact-candidates).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Abbey: seed of the estimates' random moves.")
+@click.option("--bounded/--exact-candidates", default=True, show_default=True,
+              help="Abbey: stop each position's candidate search at the budget too (candidates "
+                   "not refuted in time stay listed, as 'at most'), or wait for exact "
+                   "candidates however long that takes.")
+@click.option("--deck", "deck_file", metavar="FILE", help="Abbey deck file.")
+@click.option("--hard", is_flag=True, help="Ignore soft (behaviour) events.")
+@click.option("--model", "model_file", metavar="FILE",
+              help="Rose: behaviour model; Black Rose: claims model.")
+@click.option("--truth", "truth_file", metavar="FILE",
+              help="The simulator's truth.json of this game: the answer to measure against.")
+@click.option("--top", type=click.IntRange(min=1), default=5, show_default=True,
+              help="How many of the most informative events to list.")
+@click.option("--plot", "plot_file", metavar="FILE.png",
+              help="Also draw the timeline to this PNG file (needs matplotlib).")
+@output_options
+def analyze(log: str, budget: float, seed: int, bounded: bool, deck_file: str | None, hard: bool,
+            model_file: str | None, truth_file: str | None, top: int, plot_file: str | None,
+            output: str) -> None:
+    """Replay LOG event by event: candidates, the answer's chance and the entropy.
+
+    Also reports the first line from which the answer was certain, how many
+    events before the accusation that was, and the most informative events.
+    """
+    deck = load_deck_file(deck_file) if deck_file else None
+    game_log = read_log(log, deck)
+    game = game_log.header.game
+    refuse_options(game, {"abbey": ("budget", "seed", "bounded", "deck_file"),
+                          "rose": ("model_file",), "blackrose": ("model_file",)})
+    if plot_file:
+        plot_backend()  # fail before the long part when matplotlib is missing
+    options = SolveOptions(deck=deck, hard=hard, budget=budget, seed=seed, bounded=bounded)
+    options = options.with_model_file(game, model_file)
+    truth = load_truth(truth_file, game_log) if truth_file else None
+    positions = progress(solve_prefixes(game_log, options), len(game_log.events) + 1,
+                         "Solving each position")
+    result = analyze_log(game_log, list(positions), truth, top)
+    if plot_file:
+        plot_timeline(result, plot_file)
+    emit(output, result.to_json(), analysis_tables(result))
