@@ -12,6 +12,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pexpect
@@ -93,6 +94,10 @@ def test_a_new_abbey_game_at_the_table(tmp_path):
     assert log.read_bytes() == before
 
     child.send("has bo")  # Ctrl-C drops the line being typed
+    child.expect_exact("has bo")
+    # Let readline go back to waiting for a key: a SIGINT arriving while it is
+    # still busy with the echo is only seen at the next key (a CPython race).
+    time.sleep(0.5)
     child.sendintr()
     child.expect_exact("abbey> ")
     _command(child, "lacks bob aymeric", "Recorded line 6: lacks bob aymeric",
