@@ -35,7 +35,7 @@ from deduce.assist.why import MEANING, USAGE, why
 from deduce.errors import DeduceError, LogError
 from deduce.logs.model import GAMES, Event, GameLog
 from deduce.logs.schema import event_types
-from deduce.logs.text import event_line, usage
+from deduce.logs.text import show_event, usage
 from deduce.report import render
 from deduce.solving import Solution, SolveOptions, solution_tables, solve_log
 from deduce.suggest import suggest
@@ -116,7 +116,7 @@ class Repl:
 
     def text(self, event: Event) -> str:
         """An event as ``line N: <line syntax>``."""
-        return f"line {event.line}: {event_line(event, self.game)}"
+        return f"line {event.line}: {show_event(event, self.game)}"
 
     # ---------------------------------------------------------------- the loop
 
@@ -385,9 +385,10 @@ def _create(path: str) -> Session:
 @click.argument("log", required=False)
 @click.option("--budget", type=click.FloatRange(min=0), default=2.0, show_default=True,
               metavar="SECONDS",
-              help="Abbey: time for exact chances after each event, past it they are estimated "
-                   "(the candidates stay exact). Every game: time to look for the smallest "
-                   "`why` answer.")
+              help="Abbey: time for each solve after an event (past it the chances are "
+                   "estimated and candidates not yet ruled out stay listed, as 'at most N') "
+                   "and for the exact values of `suggest`. Every game: time to look for the "
+                   "smallest `why` answer.")
 @click.option("--hard", is_flag=True, help="Ignore soft evidence (Rose behaviour, Black Rose "
                                            "claims).")
 def play(log: str | None, budget: float, hard: bool) -> None:
@@ -402,7 +403,8 @@ def play(log: str | None, budget: float, hard: bool) -> None:
     interactive = sys.stdin.isatty()
     path = log or click.prompt("Log file", default=free_name())
     session = Session(path) if os.path.lexists(path) else _create(path)
-    repl = Repl(session, SolveOptions(budget=budget, hard=hard), budget, interactive)
+    repl = Repl(session, SolveOptions(budget=budget, hard=hard, bounded=True), budget,
+                interactive)
     if interactive:
         _setup_readline(repl.complete)
     repl.run()

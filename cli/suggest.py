@@ -16,7 +16,8 @@ from deduce.suggest import suggest as suggest_moves
 @click.argument("log")
 @click.option("--budget", type=click.FloatRange(min=0), default=10.0, show_default=True,
               metavar="SECONDS",
-              help="Abbey: time for the exact values; past it they are estimated.")
+              help="Abbey: time for the exact values; past it they are estimated (finding "
+                   "histories for the estimate may take up to 10 s more).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Abbey: seed of the estimate's random moves.")
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
@@ -27,7 +28,8 @@ from deduce.suggest import suggest as suggest_moves
                    "the cards file and the Proofs in the log).")
 @click.option("--cards", "cards_file", metavar="FILE",
               help="Black Rose: clue and Rector cards replacing the defaults.")
-@click.option("--hard", is_flag=True, help="Ignore soft (behaviour) events.")
+@click.option("--hard", is_flag=True,
+              help="Rose and Black Rose: ignore soft evidence (behaviour, claims).")
 @click.option("--model", "model_file", metavar="FILE",
               help="Rose: behaviour model; Black Rose: claims model.")
 @output_options
@@ -44,8 +46,11 @@ def suggest(log: str, budget: float, seed: int, top: int, deck_file: str | None,
     game_log = read_log(log, deck)
     game = game_log.header.game
     refuse_options(game, {"abbey": ("budget", "seed", "top", "deck_file"),
-                          "blackrose": ("unseen", "cards_file", "model_file"),
-                          "rose": ("model_file",)})
+                          "blackrose": ("unseen", "cards_file", "model_file", "hard"),
+                          "rose": ("model_file", "hard")})
+    if unseen is not None and cards_file:
+        raise click.UsageError("--unseen and --cards cannot be used together (the cards "
+                               "only serve to bound the unseen ones)")
     options = SolveOptions(deck=deck, hard=hard, budget=budget, seed=seed)
     options = options.with_model_file(game, model_file)
     cards = load_cards_file(cards_file) if cards_file else None

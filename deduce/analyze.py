@@ -46,7 +46,7 @@ from deduce.errors import DeduceError
 from deduce.games.abbey.solve import AbbeySolution
 from deduce.logs.io import write_bytes_atomic
 from deduce.logs.model import Event, GameLog
-from deduce.logs.text import event_line
+from deduce.logs.text import show_event
 from deduce.report import Table, percent
 from deduce.solving import (
     Outlook,
@@ -299,7 +299,7 @@ def timeline_rows(log: GameLog, positions: Sequence[Position], answer: str) -> t
         bits = None if entropy is None or before is None else before - entropy
         event = log.events[position.seen - 1] if position.seen else None
         rows.append(Row(position.seen, log.header.line if event is None else event.line,
-                        None if event is None else event_line(event, log.header.game),
+                        None if event is None else show_event(event, log.header.game),
                         view.consistent, len(position.possible), position.candidates_exact,
                         view.probability(answer) if view.consistent else None, entropy,
                         view.exact, bits))

@@ -36,12 +36,13 @@ def find_logs(paths: Iterable[str]) -> list[str]:
     """The logs to solve, in order: each folder's logs (see :func:`folder_logs`), each other path.
 
     A path that is not a folder is kept as given, even if it does not exist
-    (solving it then reports the problem). A log reached twice is kept once.
+    (solving it then reports the problem). A log reached twice, by any
+    spelling of its path or through a link, is kept once.
     """
     found: dict[str, str] = {}
     for path in paths:
         for log in folder_logs(path) if os.path.isdir(path) else (path,):
-            found.setdefault(os.path.normpath(log), log)
+            found.setdefault(os.path.realpath(log), log)
     return list(found.values())
 
 

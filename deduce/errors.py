@@ -19,3 +19,7 @@ class LogError(DeduceError):
         self.message = message
         where = f"{path}:{line}" if line is not None else path
         super().__init__(f"{where}: {message}")
+
+
+class InconsistentLog(DeduceError):
+    """A request that needs a consistent log met one that contradicts itself."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from time import perf_counter
 from typing import Any
 
-from deduce.errors import DeduceError
+from deduce.errors import DeduceError, InconsistentLog
 from deduce.games.abbey.advisor import ACCUSE_POINTS, Advice, Option, analyse
 from deduce.games.abbey.exact_advice import exact_advice
 from deduce.games.abbey.setup import setup_from_header
@@ -32,6 +32,8 @@ from deduce.solving import SolveOptions, solve_log
 
 #: Markov-chain draws behind an Abbey estimate.
 DRAWS = 400
+#: Seconds past the budget the estimate may take to find its first histories.
+ESTIMATE_TIME = 10.0
 
 
 @dataclass(frozen=True)
@@ -54,12 +56,16 @@ def suggest(log: GameLog, options: SolveOptions | None = None, top: int = 10,
     """
     options = options or SolveOptions()
     if log.header.game == "abbey":
-        return _abbey(log, options, top)
-    solution = solve_log(log, options)
+        try:
+            return _abbey(log, options, top)
+        except InconsistentLog:
+            solution = solve_log(log, options)  # for the conflicting lines
+    else:
+        solution = solve_log(log, options)
     if not solution.consistent:
-        raise DeduceError(f"{log.path}: the log is inconsistent (lines "
-                          f"{', '.join(map(str, solution.conflict))}): no advice; "
-                          "see deduce solve")
+        raise InconsistentLog(f"{log.path}: the log is inconsistent (lines "
+                              f"{', '.join(map(str, solution.conflict))}): no advice; "
+                              "see deduce solve")
     if isinstance(solution, RoseSolution):
         return _rose(solution)
     count = unseen_bound(log, cards or default_cards()) if unseen is None else unseen
@@ -73,10 +79,15 @@ def _abbey(log: GameLog, options: SolveOptions, top: int) -> Suggestion:
     deadline = None if options.budget is None else perf_counter() + options.budget
     advice = exact_advice(log, options.deck, deadline)
     if advice is None or not pile:
-        estimate = analyse(log, DRAWS, options.seed, show_me=not pile).advice
-        if estimate is None:
-            raise DeduceError(f"{log.path}: no history fits the log (is it inconsistent? "
-                              "see deduce solve): no advice")
+        found = analyse(log, DRAWS, options.seed, show_me=not pile, deck=options.deck,
+                        deadline=None if deadline is None else max(deadline, perf_counter())
+                        + ESTIMATE_TIME)
+        if found.advice is None and not found.candidates:
+            raise InconsistentLog(f"{log.path}: no history fits the log")
+        if found.advice is None:
+            raise DeduceError(f"{log.path}: no history found in time to value the options; "
+                              "give a larger --budget")
+        estimate = found.advice
         if advice is None:
             advice = estimate
         else:  # the exact values, plus the parlor's "show me", estimated
@@ -158,7 +169,7 @@ def unseen_bound(log: GameLog, cards: CardData) -> int:
 
 def _blackrose(log: GameLog, options: SolveOptions, unseen: int) -> Suggestion:
     """Where to investigate and which pair to accuse."""
-    advice = advise(log, unseen, options.claims)
+    advice = advise(log, unseen, options.claims, hard=options.hard)
     piles = ["the Graveyard" if p is None else p for p in advice.piles]
     data = {"game": "blackrose", "investigate": piles, "bits": advice.draw_bits,
             "unseen": unseen, "accuse": list(advice.accuse),

@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Collection, Sequence
 from itertools import combinations
-from time import perf_counter
 
 import pytest
 
@@ -110,7 +109,7 @@ def test_abbey_why_is_minimal_and_smallest_by_brute_force(seed):
                 for card in setup.deck.ids for player in setup.players
                 if player not in truth.holders[card]][:4]
     for words, hypothesis in queries:
-        answer = why(log, words, deadline=perf_counter() + 30)
+        answer = why(log, words, deadline=None)
         assert not answer.possible
         possible = _abbey_possible(setup, events, pool, hypothesis)
         _check(pool, possible, [e.line for e in answer.events], answer.smallest)
@@ -149,7 +148,7 @@ def test_rose_why_is_minimal_and_smallest_by_brute_force(seed):
                 index = log.header.players.index(player)
                 return any(deal[index] == colour for deal, _ in weighted_deals(sub))
 
-            answer = why(log, [player, colour], deadline=perf_counter() + 30)
+            answer = why(log, [player, colour], deadline=None)
             assert answer.possible == possible(pool)
             if not answer.possible:
                 _check(pool, possible, [e.line for e in answer.events], answer.smallest)
@@ -208,7 +207,7 @@ def test_blackrose_why_is_minimal_and_smallest_by_brute_force(seed):
         def possible(kept: Collection[int], holds: Callable = holds) -> bool:
             return any(holds(h) for h in states(kept))
 
-        answer = why(log, [word], deadline=perf_counter() + 30)
+        answer = why(log, [word], deadline=None)
         assert answer.possible == possible(pool)
         if not answer.possible:
             _check(pool, possible, [e.line for e in answer.events], answer.smallest)

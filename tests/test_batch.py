@@ -140,6 +140,8 @@ def test_files_named_explicitly_are_kept_whatever_their_name_and_once(tmp_path):
     missing = str(tmp_path / "missing.log")
     found = find_logs([notes, str(tmp_path / "sub"), log, missing, f"{tmp_path}/./game.txt"])
     assert found == [notes, log, missing]
+    relative = os.path.relpath(log)  # the same file, spelt from the working folder
+    assert find_logs([str(tmp_path / "sub"), relative]) == [log]
 
 
 def test_symlinked_folders_are_not_followed(tmp_path):

@@ -358,3 +358,14 @@ def test_read_log_passes_the_deck_override(tmp_path: Path) -> None:
     path = tmp_path / "o.txt"
     path.write_text("game abbey\nplayers a b c\nme a\nhas b xconrad\n", "utf-8")
     assert read_log(path, renamed).events[0].get("card") == "xconrad"
+
+
+def test_atomic_write_follows_a_symbolic_link(tmp_path):
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "log.jsonl").write_text("old\n", encoding="utf-8")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(real / "log.jsonl")
+    write_log(parse_jsonl(ROSE, "r.jsonl"), link)
+    assert link.is_symlink()
+    assert (real / "log.jsonl").read_text(encoding="utf-8") == ROSE

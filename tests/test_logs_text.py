@@ -9,9 +9,9 @@ import pytest
 
 from deduce.errors import LogError
 from deduce.logs.jsonl import format_jsonl, parse_jsonl
-from deduce.logs.model import GameLog
+from deduce.logs.model import Event, GameLog
 from deduce.logs.schema import EVENTS
-from deduce.logs.text import GRAMMAR, format_text, parse_text, usage
+from deduce.logs.text import GRAMMAR, format_text, parse_text, show_event, usage
 
 HEADERS = {
     "abbey": ('{"game": "abbey", "players": ["ana", "bob", "cai", "dee"], "me": "ana"}',
@@ -348,3 +348,11 @@ def test_mass_with_a_card_named_like_a_keyword_cannot_be_written() -> None:
     log = parse_jsonl(json.dumps(header) + "\n" + json.dumps(event) + "\n", "m.jsonl")
     with pytest.raises(LogError, match=r"m\.jsonl:2: cannot write this mass event"):
         format_text(log)
+
+
+def test_show_event_falls_back_to_json_when_the_line_syntax_cannot_say_it():
+    plain = Event("count", {"player": "bob", "traits": ("fat",), "n": 1}, 5)
+    assert show_event(plain, "abbey") == "count bob fat 1"
+    clash = Event("mass", {"n": 1, "gave": ("got",), "got": ("aymeric",)}, 6)
+    assert json.loads(show_event(clash, "abbey")) == {"type": "mass", "n": 1, "gave": ["got"],
+                                                      "got": ["aymeric"]}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from itertools import permutations
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
+from deduce.games.abbey.deck import default_deck
 from deduce.games.abbey.exact_advice import exact_advice
 from deduce.games.blackrose.advisor import advise
 from deduce.games.blackrose.cards import default_cards
@@ -18,13 +20,14 @@ from deduce.games.rose.names import COLOURS
 from deduce.games.simulate import simulate, write_game
 from deduce.games.simulators import SIMULATORS
 from deduce.logs.io import format_log, read_log
-from deduce.solving import solve_log
+from deduce.solving import SolveOptions, solve_log
 from deduce.suggest import describe_option, unseen_bound
 
 ROOT = Path(__file__).resolve().parent.parent
 ABBEY4 = str(ROOT / "examples" / "abbey-4p.log")
 ABBEY6 = str(ROOT / "examples" / "abbey-6p.jsonl")
 ROSE4 = str(ROOT / "examples" / "rose-4p.jsonl")
+BLACKROSE4 = str(ROOT / "examples" / "blackrose-4p.jsonl")
 
 
 def _json(*args: str) -> dict:
@@ -34,7 +37,7 @@ def _json(*args: str) -> dict:
 
 
 def test_abbey_options_are_the_exact_values_best_first():
-    data = _json(ABBEY6)
+    data = _json("--budget", "1000", ABBEY6)
     advice = exact_advice(read_log(ABBEY6))
     assert data["exact"] and data["entropy"] == pytest.approx(advice.entropy)
     assert [(o["kind"], o["target"], tuple(o["detail"]), o["bits"]) for o in data["options"]] \
@@ -55,7 +58,7 @@ def test_abbey_accusation_follows_the_points():
 
 
 def test_abbey_empty_pile_adds_estimated_show_me_requests():
-    data = _json(ABBEY4)
+    data = _json("--budget", "1000", ABBEY4)
     shown = [o for o in data["options"] if o["kind"] == "show_me"]
     assert shown and not any(o["exact"] for o in shown)
     assert all(o["exact"] for o in data["options"] if o["kind"] != "show_me")
@@ -73,7 +76,7 @@ def test_abbey_without_time_the_values_are_estimated():
 
 
 def test_abbey_table_names_rooms_and_questions():
-    result = CliRunner().invoke(cli, ["suggest", "--top", "3", ABBEY6])
+    result = CliRunner().invoke(cli, ["suggest", "--top", "3", "--budget", "1000", ABBEY6])
     assert result.exit_code == 0
     assert "Accusation" in result.output and "not allowed yet: 2 cards left" in result.output
     assert result.output.count("exact") == 3
@@ -140,7 +143,39 @@ def test_inconsistent_log_is_an_error(log_file):
     assert "inconsistent (lines 5, 6)" in str(result.exception)
 
 
-def test_inconsistent_abbey_log_is_an_error(log_file):
+def test_inconsistent_abbey_log_names_the_conflicting_lines(log_file):
     path = log_file("game abbey\nplayers ana bob cai\nme ana\n\nhas bob hugues\nlacks bob hugues\n")
     result = CliRunner().invoke(cli, ["suggest", path])
-    assert result.exit_code != 0 and "inconsistent" in str(result.exception)
+    assert result.exit_code != 0
+    assert "inconsistent (lines 5, 6)" in str(result.exception)
+
+
+def test_blackrose_hard_ignores_the_claims(tmp_path):
+    log = read_log(BLACKROSE4)
+    cut = max(i for i, e in enumerate(log.events) if e.type == "claim")
+    path = tmp_path / "claims.jsonl"
+    path.write_text(format_log(replace(log, events=log.events[:cut + 1])), encoding="utf-8")
+    soft, hard = _json(str(path)), _json("--hard", str(path))
+    hard_pairs = solve_log(read_log(path), SolveOptions(hard=True)).pairs
+    assert hard["probability"] == pytest.approx(float(max(hard_pairs.values())))
+    assert soft["probability"] != pytest.approx(hard["probability"])
+
+
+def test_abbey_custom_deck_reaches_the_estimate(tmp_path):
+    deck = [{**card.to_json(), "id": "x" + card.id} for card in default_deck().cards]
+    (tmp_path / "deck.json").write_text(json.dumps(deck), encoding="utf-8")
+    text = Path(ABBEY4).read_text(encoding="utf-8")
+    for card in default_deck().ids:
+        text = re.sub(rf"\b{card}\b", "x" + card, text)
+    (tmp_path / "g.log").write_text(text, encoding="utf-8")
+    data = _json("--deck", str(tmp_path / "deck.json"), "--budget", "0",
+                 str(tmp_path / "g.log"))
+    assert not data["exact"] and data["accusation"]["card"].startswith("x")
+
+
+@pytest.mark.parametrize("args", [["--hard", ABBEY4], ["--unseen", "3", "--cards", "c.json",
+                                                         str(ROOT / "examples" /
+                                                             "blackrose-4p.jsonl")]])
+def test_options_that_cannot_apply_are_refused(args):
+    result = CliRunner().invoke(cli, ["suggest", *args])
+    assert result.exit_code == 2

@@ -46,11 +46,13 @@ def _more(shown: int, total: int, columns: int) -> list[list[str]]:
 
 def abbey_table(solution: AbbeySolution) -> Table:
     """The top culprit candidates with their names and chances."""
-    answers = outlook(solution).answers
+    view = outlook(solution)
+    answers = view.answers
     deck = solution.setup.deck
     rows = [[card, deck.card(card).name, _chance(p)]
             for card, p in list(answers.items())[:TOP_CANDIDATES]]
-    title = f"Culprit: {_plural(len(answers), 'candidate')}"
+    title = f"Culprit: {'' if view.candidates_exact else 'at most '}" \
+            f"{_plural(len(answers), 'candidate')}"
     if not solution.exact:
         title += f" (chances estimated, within {100 * solution.error:.1f} points)"
     return Table(title, ["card", "name", "chance"],

@@ -98,12 +98,14 @@ def write_bytes_atomic(path: _PathLike, data: bytes, what: str = "file") -> None
 
     The data goes to a temporary file in the same folder, which is flushed,
     synced to disk and then renamed over ``path``: readers see the old file
-    or the whole new one, never half of it.
+    or the whole new one, never half of it. A symbolic link is followed: the
+    file it points to is replaced, and the link stays.
     """
     name = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(name))
+    target = os.path.realpath(name)
+    folder = os.path.dirname(target)
     try:
-        fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(name)}.", suffix=".tmp",
+        fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp",
                                     dir=folder)
     except OSError as exc:
         raise LogError(name, None, f"cannot write {what}: {exc.strerror or exc}") from None
@@ -112,8 +114,8 @@ def write_bytes_atomic(path: _PathLike, data: bytes, what: str = "file") -> None
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temp, _mode_for(name))
-        os.replace(temp, name)
+        os.chmod(temp, _mode_for(target))
+        os.replace(temp, target)
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(temp)

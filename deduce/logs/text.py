@@ -65,7 +65,7 @@ from typing import Any, Protocol
 
 from deduce.errors import LogError
 from deduce.games.abbey.deck import TRAITS, Deck
-from deduce.logs.jsonl import dump_value
+from deduce.logs.jsonl import dump_object, dump_value, event_to_json
 from deduce.logs.model import Event, GameLog, Header
 from deduce.logs.schema import GAMES, HEADER_EXTRAS, event_types
 from deduce.logs.validate import RawRow, build_log, check_event_type, physical_lines, show
@@ -626,6 +626,17 @@ def event_line(event: Event, game: str) -> str:
     for element in GRAMMAR[game][event.type]:
         words += element.write(event.fields)
     return " ".join(words) + _note_suffix(event.note)
+
+
+def show_event(event: Event, game: str) -> str:
+    """One event for people: its line-syntax line, or its canonical JSON when that cannot be.
+
+    (A Mass listing a card named ``gave`` or ``got`` has no line-syntax form.)
+    """
+    try:
+        return event_line(event, game)
+    except _Unwritable:
+        return dump_object(event_to_json(event, game))
 
 
 def format_text(log: GameLog) -> str:

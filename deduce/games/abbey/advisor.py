@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from random import Random
 
-from deduce.games.abbey.deck import TRAITS, show_requests
+from deduce.games.abbey.deck import TRAITS, Deck, show_requests
 from deduce.games.abbey.model import build_model
 from deduce.games.abbey.propagate import propagate
 from deduce.games.abbey.sample import sample_histories
@@ -107,16 +107,17 @@ class Analysis:
 
 
 def analyse(log: GameLog, draws: int = 200, seed: int = 0, deadline: float | None = None,
-            nodes: int | None = None, show_me: bool = True, thin: int = 20) -> Analysis:
+            nodes: int | None = None, show_me: bool = True, thin: int = 20,
+            deck: Deck | None = None) -> Analysis:
     """Candidates and ranked options for the log's observer (one propagation for both).
 
     The advice is None when no history was found by ``deadline`` or within
     ``nodes`` search nodes (a limit that, unlike a deadline, gives the same
     advice on any machine). The draws are ``thin`` chain moves apart.
     ``show_me`` adds the parlor's requests (one or two traits), only useful
-    once the pile is empty.
+    once the pile is empty. ``deck`` replaces the header's deck.
     """
-    setup = setup_from_header(log.header, log.path)
+    setup = setup_from_header(log.header, log.path, deck)
     timeline = build_timeline(setup, log.events, log.path)
     model = build_model(setup, timeline, log.events)
     if not propagate(model):

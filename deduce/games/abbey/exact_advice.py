@@ -31,7 +31,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from deduce.errors import DeduceError
+from deduce.errors import DeduceError, InconsistentLog
 from deduce.games.abbey.advisor import Advice, Option
 from deduce.games.abbey.count import Counts, count_histories
 from deduce.games.abbey.deck import TRAITS, Deck
@@ -86,7 +86,7 @@ def advise_exactly(setup: AbbeySetup, events: Sequence[Event], path: str = "<log
     try:
         base = position.count()
         if not base.total:
-            raise DeduceError(f"{path}: the log is inconsistent: no advice")
+            raise InconsistentLog(f"{path}: the log is inconsistent: no advice")
         ids = setup.deck.ids
         culprits = {c: n for c, row in enumerate(base.holders) if (n := row.get(CULPRIT, 0))}
         by_culprit = {c: position.count(("culprit", {"card": ids[c]})).holders

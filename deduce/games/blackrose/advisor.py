@@ -99,14 +99,15 @@ def binary_entropy(p: float) -> float:
 
 
 def advise(log: GameLog, unseen: int, model: ClaimsModel | None = None,
-           empty: Collection[str | None] = ()) -> Advice:
+           empty: Collection[str | None] = (), hard: bool = False) -> Advice:
     """Advice for the observer of ``log``.
 
     ``unseen``: how many clue cards the observer has not seen; ``empty``: piles
     known to be empty (suspect ids, None for the Graveyard); ``model``: the
-    claims model (default: the bundled one). An inconsistent log is an error.
+    claims model (default: the bundled one); ``hard``: ignore the claims. An
+    inconsistent log is an error.
     """
-    solution = solve_blackrose(log, model=model)
+    solution = solve_blackrose(log, hard=hard, model=model)
     if not solution.consistent:
         raise DeduceError(f"{log.path}: the log is inconsistent (lines "
                           f"{', '.join(map(str, solution.conflict))}): no advice")
