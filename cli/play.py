@@ -45,8 +45,6 @@ from deduce.suggest import suggest
 HISTORY = "~/.deduce_history"
 #: Lines of history kept.
 HISTORY_LENGTH = 1000
-#: Seconds between the prompt's wake-ups, so that no Ctrl-C waits for a key (``_wake_up``).
-WAKE_UP = 0.2
 #: What follows a contradiction in the log: the event that revealed it is kept.
 KEPT = (" Every event is kept (the wrong one may be an earlier line): type `explain` for "
         "why, `undo` to remove the last event.")
@@ -343,18 +341,13 @@ def _setup_readline(completer: Callable[[str, int], str | None]) -> None:
         readline.write_history_file(path)  # keeps the last HISTORY_LENGTH lines
 
 
-def _wake_up() -> None:
-    """Interrupt the prompt's wait for a key a few times a second, doing nothing else.
+def _catch_ctrl_c() -> None:
+    """Make Ctrl-C clear the line at the prompt, even if the program started with it ignored.
 
-    CPython's readline notices a Ctrl-C only when its wait for a key is
-    interrupted; a SIGINT that lands just before that wait starts (while it
-    echoes a key, or while the machine is busy) is only seen at the next key.
-    A no-op timer signal interrupts the wait every ``WAKE_UP`` seconds, so a
-    pending Ctrl-C clears the line at once. Interrupted system calls elsewhere
-    are retried by Python.
+    A program started with SIGINT ignored (by a launcher, a test runner)
+    would keep ignoring it, so the prompt installs Python's own handler.
     """
-    signal.signal(signal.SIGALRM, lambda number, frame: None)
-    signal.setitimer(signal.ITIMER_REAL, WAKE_UP, WAKE_UP)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _remember(line: str) -> None:
@@ -424,7 +417,7 @@ def play(log: str | None, budget: float, hard: bool) -> None:
                 interactive)
     if interactive:
         _setup_readline(repl.complete)
-        _wake_up()
+        _catch_ctrl_c()
     repl.run()
     if repl.refused and not interactive:
         sys.exit(1)  # a script of lines: say that some were refused
