@@ -47,13 +47,14 @@ from deduce.games.abbey.solve import AbbeySolution
 from deduce.logs.io import write_bytes_atomic
 from deduce.logs.model import Event, GameLog
 from deduce.logs.text import show_event
-from deduce.report import Table, percent
+from deduce.report import Table, percent, plural
 from deduce.solving import (
     Outlook,
     Solution,
     SolveOptions,
     colouring_label,
     outlook,
+    pair_label,
     solve_log,
 )
 
@@ -263,11 +264,6 @@ def reported_players(log: GameLog) -> tuple[str, ...]:
     return tuple(p for p in log.header.players if p != log.header.me)
 
 
-def pair_label(suspects: Sequence[str]) -> str:
-    """A Black Rose answer: the two suspects in alphabetical order, joined by ``+``."""
-    return "+".join(sorted(suspects))
-
-
 def is_accusation(event: Event, game: str) -> bool:
     """Whether ``event`` is what the certainty line is measured against (see ACCUSATIONS)."""
     return event.type == "guess" if game == "rose" else _correct_accusation(event)
@@ -364,11 +360,6 @@ def _truth_answer(log: GameLog, raw: Any) -> str:
     raise Invalid((key,) if key in raw else (), f"{key!r} is missing or malformed")
 
 
-def _phrase(count: int, word: str) -> str:
-    """``1 event``, ``3 events``."""
-    return f"{count} {word}{'s' if count != 1 else ''}"
-
-
 def lead_text(analysis: Analysis) -> str:
     """How long before the accusation the answer was certain, in words."""
     target = ACCUSATIONS[analysis.game]
@@ -378,11 +369,11 @@ def lead_text(analysis: Analysis) -> str:
         return "the answer was never certain"
     lead = analysis.lead or 0
     if lead > 0:
-        return f"certain {_phrase(lead, 'event')} before {target} (counted in events: " \
+        return f"certain {plural(lead, 'event')} before {target} (counted in events: " \
                "logs have no turns)"
     if lead == 0:
         return f"certain only at {target} itself"
-    return f"certain only {_phrase(-lead, 'event')} after {target}"
+    return f"certain only {plural(-lead, 'event')} after {target}"
 
 
 def _where(row: Row | None, never: str) -> str:

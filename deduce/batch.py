@@ -15,13 +15,13 @@ import os
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from deduce.errors import DeduceError
 from deduce.logs.io import read_log
-from deduce.report import Table, percent
+from deduce.report import Table, percent, plural
 from deduce.solving import Outlook, SolveOptions, outlook, solve_log
 
 #: Endings of the log files searched for in folders (a file named explicitly: any name).
@@ -129,10 +129,24 @@ def solve_files(paths: Sequence[str], options: SolveOptions,
         return
     pool = ProcessPoolExecutor(workers)
     try:
-        futures = [pool.submit(solve_file, path, options) for path in paths]
+        futures = [_submit(pool, path, options) for path in paths]
         yield from (_outcome(path, future) for path, future in zip(paths, futures))
     finally:  # stopped early: drop the logs not started yet
         pool.shutdown(cancel_futures=True)
+
+
+def _submit(pool: ProcessPoolExecutor, path: str, options: SolveOptions) -> Future[LogResult]:
+    """Solving ``path`` in the pool; a future that failed already if the pool broke meanwhile.
+
+    (A worker that dies while logs are still being handed out breaks the
+    pool, and handing out the next one then raises.)
+    """
+    try:
+        return pool.submit(solve_file, path, options)
+    except BrokenExecutor as exc:
+        failed: Future[LogResult] = Future()
+        failed.set_exception(exc)
+        return failed
 
 
 def _outcome(path: str, future: Future[LogResult]) -> LogResult:
@@ -191,7 +205,7 @@ def batch_tables(results: Sequence[LogResult], summary: BatchSummary) -> list[Ta
     """The table of logs (one row each, in order) and the table of totals."""
     headers = ("file", "game", "status", "candidates", "answer", "probability", "seconds",
                "problem")
-    logs = Table(f"{summary.logs} log{'s' if summary.logs != 1 else ''}", headers,
+    logs = Table(plural(summary.logs, "log"), headers,
                  [_row(result) for result in results])
     totals = Table("Totals", ("logs", "ok", "inconsistent", "invalid", "errors", "seconds",
                               "logs/s"),

@@ -21,6 +21,11 @@ class Table:
     rows: Sequence[Sequence[Any]]
 
 
+def plural(n: int, noun: str) -> str:
+    """``1 candidate``, ``2 candidates``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def percent(p: Fraction | float) -> str:
     """A probability for people: ``33.3%``; never shows a possible case as 0% or a doubt as 100%."""
     if p == 0:

@@ -15,6 +15,7 @@ the game's main question off :func:`outlook`:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
@@ -163,7 +164,7 @@ def outlook(solution: Solution) -> Outlook:
         answers = {colouring_label(solution.players, colours): p
                    for colours, p in solution.joint.items()}
     else:
-        answers = {"+".join(pair): p for pair, p in solution.pairs.items()}
+        answers = {pair_label(pair): p for pair, p in solution.pairs.items()}
     return Outlook(game, True, exact, {a: float(p) for a, p in answers.items()},
                    candidates_exact)
 
@@ -171,3 +172,8 @@ def outlook(solution: Solution) -> Outlook:
 def colouring_label(players: tuple[str, ...], colours: tuple[str, ...]) -> str:
     """A Rose answer: ``player=colour`` for each player, in order, joined by spaces."""
     return " ".join(f"{p}={c}" for p, c in zip(players, colours))
+
+
+def pair_label(suspects: Sequence[str]) -> str:
+    """A Black Rose answer: the two suspects in alphabetical order, joined by ``+``."""
+    return "+".join(sorted(suspects))

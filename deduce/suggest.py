@@ -27,7 +27,7 @@ from deduce.games.blackrose.advisor import advise
 from deduce.games.blackrose.cards import CardData, default_cards
 from deduce.games.rose.solve import RoseSolution
 from deduce.logs.model import GameLog
-from deduce.report import Table, percent
+from deduce.report import Table, percent, plural
 from deduce.solving import SolveOptions, solve_log
 
 #: Markov-chain draws behind an Abbey estimate.
@@ -131,7 +131,7 @@ def describe_option(option: Option) -> tuple[str, str]:
 def _abbey_tables(advice: Advice, pile: int, top: int) -> list[Table]:
     accusation = _accusation(advice, pile)
     if not accusation["allowed"]:
-        verdict = f"not allowed yet: {pile} card{'s' if pile != 1 else ''} left in the pile"
+        verdict = f"not allowed yet: {plural(pile, 'card')} left in the pile"
     else:
         verdict = "accuse now" if accusation["advised"] else "not yet"
     accuse = Table("Accusation", ["suspect", "chance", "expected points", "advice"],

@@ -13,6 +13,8 @@ import json
 import os
 import shutil
 import sys
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import click
@@ -362,3 +364,14 @@ def test_bounded_search_keeps_every_possible_culprit_and_says_at_most(tmp_path):
 def test_bounded_needs_a_budget(tmp_path):
     result = CliRunner().invoke(batch, [put(tmp_path / "g.log", SMALL), "--bounded"])
     assert result.exit_code == 2 and "--bounded needs --budget" in result.output
+
+
+def test_a_pool_that_broke_while_logs_were_handed_out_gives_error_results(tmp_path):
+    pool = ProcessPoolExecutor(1)
+    with pytest.raises(BrokenProcessPool):
+        pool.submit(os._exit, 9).result()  # a worker dies: the pool is broken
+    path = put(tmp_path / "g.log", SMALL)
+    result = deduce.batch._outcome(path, deduce.batch._submit(pool, path, SolveOptions()))
+    pool.shutdown()
+    assert result.status == "error"
+    assert result.error.startswith(f"{path}: internal error (BrokenProcessPool: ")

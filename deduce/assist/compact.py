@@ -20,18 +20,13 @@ from deduce.assist.live import Inconsistent
 from deduce.games.abbey.solve import AbbeySolution
 from deduce.games.blackrose.solve import BlackRoseSolution
 from deduce.games.rose.solve import RoseSolution
-from deduce.report import Table, percent
+from deduce.report import Table, percent, plural
 from deduce.solving import Solution, outlook
 
 #: Culprit candidates shown after each Abbey event.
 TOP_CANDIDATES = 8
 #: Accomplice pairs shown after each Black Rose event.
 TOP_PAIRS = 5
-
-
-def _plural(n: int, noun: str) -> str:
-    """``1 candidate``, ``2 candidates``."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _chance(p: Fraction | float) -> str:
@@ -52,7 +47,7 @@ def abbey_table(solution: AbbeySolution) -> Table:
     rows = [[card, deck.card(card).name, _chance(p)]
             for card, p in list(answers.items())[:TOP_CANDIDATES]]
     title = f"Culprit: {'' if view.candidates_exact else 'at most '}" \
-            f"{_plural(len(answers), 'candidate')}"
+            f"{plural(len(answers), 'candidate')}"
     if not solution.exact:
         title += f" (chances estimated, within {100 * solution.error:.1f} points)"
     return Table(title, ["card", "name", "chance"],
@@ -66,9 +61,9 @@ def rose_table(solution: RoseSolution) -> Table:
         row = solution.probabilities[player]
         ranked = sorted(row, key=lambda c: -row[c])
         rows.append([player, "  ".join(f"{c} {percent(row[c])}" for c in ranked)])
-    title = f"Colours: {_plural(outlook(solution).candidates, 'possible colouring')}"
+    title = f"Colours: {plural(outlook(solution).candidates, 'possible colouring')}"
     if solution.weighed:
-        title += f" (weighing {_plural(solution.weighed, 'behaviour event')})"
+        title += f" (weighing {plural(solution.weighed, 'behaviour event')})"
     return Table(title, ["player", "colours"], rows)
 
 
@@ -76,9 +71,9 @@ def blackrose_tables(solution: BlackRoseSolution) -> list[Table]:
     """The top accomplice pairs, then who can be the Possessed."""
     pairs = list(solution.pairs.items())
     rows = [[f"{a} + {b}", percent(p)] for (a, b), p in pairs[:TOP_PAIRS]]
-    title = f"Accomplices: {_plural(len(pairs), 'possible pair')}"
+    title = f"Accomplices: {plural(len(pairs), 'possible pair')}"
     if solution.weighed:
-        title += f" (weighing {_plural(solution.weighed, 'claim')})"
+        title += f" (weighing {plural(solution.weighed, 'claim')})"
     possessed = [["nobody" if who is None else who, percent(p)]
                  for who, p in solution.possessed.items()]
     return [Table(title, ["pair", "chance"], rows + _more(len(rows), len(pairs), 2)),

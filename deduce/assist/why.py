@@ -175,7 +175,7 @@ def _abbey(log: GameLog, words: Sequence[str]) -> _Question:
 
 def _informative(event: Event) -> bool:
     """Whether dropping an Abbey event can matter: an observation, or a transfer naming cards."""
-    return event.type not in TRANSFERS or any(k in event.fields for k in ("card", "gave", "got"))
+    return event.type not in TRANSFERS or abbey_conflict.carries_cards(event)
 
 
 def _rose(log: GameLog, words: Sequence[str]) -> _Question:

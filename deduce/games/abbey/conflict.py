@@ -53,7 +53,7 @@ class Conflict:
 def minimal_conflict(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event]) -> Conflict:
     """A minimal set of events that cannot all hold (the log must be inconsistent)."""
     observed = [e.line for e in events if e.type not in TRANSFERS]
-    known_cards = [e.line for e in events if e.type in TRANSFERS and _carries_cards(e)]
+    known_cards = [e.line for e in events if e.type in TRANSFERS and carries_cards(e)]
     pool = known_cards + observed
 
     def conflicts(kept: Sequence[int]) -> bool:
@@ -66,7 +66,7 @@ def minimal_conflict(setup: AbbeySetup, timeline: Timeline, events: Sequence[Eve
     return Conflict(tuple(lines), tuple(used))
 
 
-def _carries_cards(event: Event) -> bool:
+def carries_cards(event: Event) -> bool:
     """Whether a transfer names the cards it moved."""
     return any(key in event.fields for key in ("card", "gave", "got"))
 

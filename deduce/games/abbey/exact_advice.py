@@ -37,7 +37,7 @@ from deduce.games.abbey.count import Counts, count_histories
 from deduce.games.abbey.deck import TRAITS, Deck
 from deduce.games.abbey.model import build_model
 from deduce.games.abbey.setup import AbbeySetup, setup_from_header
-from deduce.games.abbey.timeline import CULPRIT, PILE, build_timeline
+from deduce.games.abbey.timeline import CULPRIT, PILE, Timeline, build_timeline
 from deduce.logs.model import Event, GameLog
 
 Joint = Mapping[tuple[int, object], float]  # (culprit index, answer) -> probability
@@ -45,19 +45,25 @@ Joint = Mapping[tuple[int, object], float]  # (culprit index, answer) -> probabi
 
 @dataclass(frozen=True)
 class _Position:
-    """A log's position, ready for counting with extra hypothetical facts."""
+    """A log's position (its events and their timeline), ready for counting with extra facts."""
 
     setup: AbbeySetup
     events: tuple[Event, ...]
+    timeline: Timeline
     path: str
     deadline: float | None
 
     def count(self, *facts: tuple[str, dict[str, object]]) -> Counts:
-        """Histories of the log plus ``facts`` (type, fields); DeduceError past the deadline."""
+        """Histories of the log plus ``facts`` (type, fields); ``_OutOfTime`` past the deadline.
+
+        The facts get lines of their own after the log's, so they need a
+        timeline of their own.
+        """
         line = (self.events[-1].line if self.events else 1) + 1
         extra = tuple(Event(kind, fields, line + i) for i, (kind, fields) in enumerate(facts))
         events = self.events + extra
-        model = build_model(self.setup, build_timeline(self.setup, events, self.path), events)
+        timeline = build_timeline(self.setup, events, self.path) if facts else self.timeline
+        model = build_model(self.setup, timeline, events)
         counts = count_histories(model, deadline=self.deadline)
         if counts is None:
             raise _OutOfTime
@@ -82,7 +88,8 @@ def exact_advice(log: GameLog, deck: Deck | None = None,
 def advise_exactly(setup: AbbeySetup, events: Sequence[Event], path: str = "<log>",
                    deadline: float | None = None) -> Advice | None:
     """:func:`exact_advice` for a game's setup and events."""
-    position = _Position(setup, tuple(events), path, deadline)
+    position = _Position(setup, tuple(events), build_timeline(setup, events, path), path,
+                         deadline)
     try:
         base = position.count()
         if not base.total:
@@ -107,9 +114,8 @@ class _Options:
         self.base = base
         self.culprits = culprits
         self.by_culprit = by_culprit
-        timeline = build_timeline(self.setup, position.events, position.path)
-        self.holders = timeline.holders
-        self.sizes = timeline.sizes[-1]
+        self.holders = position.timeline.holders
+        self.sizes = position.timeline.sizes[-1]
 
     def advice(self) -> Advice:
         """Culprit and trait probabilities and every option, most informative first."""
