@@ -9,11 +9,7 @@ the Abbey logs, and prints per worker count and per game: logs, the time
 spent solving them (each log's own time, summed), the median and slowest
 log, and for the whole run the wall-clock seconds and logs per second.
 
-    python benchmarks/batch.py --logs 1000 --budget 1 --bounded --workers 1 0
-
-``--bounded`` stops the Abbey candidate search at the budget too (see
-``deduce batch --bounded``); without it an Abbey log of a whole game can
-take minutes.
+    python benchmarks/batch.py --logs 1000 --budget 1 --workers 1 0
 """
 
 from __future__ import annotations
@@ -61,11 +57,9 @@ def write_logs(out: Path, game: str, count: int, players: int, seed: int) -> Non
         left -= len(logs)
 
 
-def run_batch(folder: Path, workers: int, budget: float,
-              bounded: bool) -> tuple[float, dict[str, Any]]:
+def run_batch(folder: Path, workers: int, budget: float) -> tuple[float, dict[str, Any]]:
     """Wall-clock seconds of ``batch FOLDER --json`` and its output."""
-    args = [str(folder), "--workers", str(workers), "--budget", str(budget), "--json",
-            *(["--bounded"] if bounded else [])]
+    args = [str(folder), "--workers", str(workers), "--budget", str(budget), "--json"]
     start = time.perf_counter()
     result = CliRunner().invoke(batch, args)
     seconds = time.perf_counter() - start
@@ -98,8 +92,6 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4, help="seats in every game")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget", type=float, default=1.0, help="Abbey: --budget SECONDS")
-    parser.add_argument("--bounded", action="store_true",
-                        help="Abbey: bound the candidate search by the budget too")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 0],
                         help="worker counts to time (0: every core)")
     args = parser.parse_args()
@@ -114,11 +106,10 @@ def main() -> None:
         print(f"simulated {args.logs} logs ({shares}; {args.players} players, seed {args.seed}) "
               f"in {time.perf_counter() - start:.1f} s", flush=True)
         for workers in args.workers:
-            wall, data = run_batch(folder, workers, args.budget, args.bounded)
+            wall, data = run_batch(folder, workers, args.budget)
             table += rows(workers or os.cpu_count() or 1, wall, data)
             print(f"workers {workers}: {wall:.1f} s", flush=True)
-    bound = ", candidate search bounded" if args.bounded else ""
-    print(f"\n{os.cpu_count()} cores, Abbey budget {args.budget} s{bound}\n")
+    print(f"\n{os.cpu_count()} cores, Abbey budget {args.budget} s\n")
     print(tabulate(table, headers=["workers", "game", "logs", "solve s (sum)", "logs per solve s",
                                    "median s", "slowest s", "wall s", "logs/s (wall)"],
                    tablefmt="github", disable_numparse=True))

@@ -1,47 +1,58 @@
 """Time the Abbey solver after every event of the benchmark games.
 
-For each position (every prefix of every case in ``benchmarks/cases``, or
-every ``--every``-th) it times, each under ``--timeout`` seconds:
+The games are the checked-in cases of ``benchmarks/cases`` plus, with
+``--simulated N``, N whole games per player count played by the engine's
+notepad bots (seed ``--seed``), seen by their first player. For each
+position (every prefix, or every ``--every``-th) it times, each under
+``--timeout`` seconds:
 
-- ``closure``: the exact candidates and possible holders alone, by the
-  search of :mod:`deduce.games.abbey.search`;
+- ``closure``: the exact candidates and possible holders, by the SAT model
+  of :mod:`deduce.games.abbey.sat` built from scratch;
+- ``closure, warm``: the same, extending the previous position's model
+  (as ``play``, ``analyze``, ``check`` and the bots do);
 - ``full``: the whole ``deduce solve --budget B`` work: closure plus
   probabilities, exact when the exact count finishes within its share of
   the budget, otherwise estimated (a miss);
-- ``exact count``: the exact count alone, with no budget;
-- ``reference``: the python-constraint closure, the plain reference engine,
-  so that the ratio holds on a noisy machine.
+- ``reference``: the python-constraint closure (``--engine csp``), timed in
+  the same run so that the ratios hold on a noisy machine (only every
+  ``--reference-every``-th position: it is slow).
 
-It prints, per player count, the median, 90th percentile and slowest time
-("inf": past the timeout), the share of positions done within the timeout
-and, for ``full``, the share whose probabilities came out exact; then the
-peak resident memory.
+Per game, ``conflict`` times the minimal conflict of the whole log with a
+false ``culprit`` event added at its end. It prints, per player count, the
+median, 90th percentile and slowest time ("inf": past the timeout), the
+share of positions done within the timeout and, for ``full``, the share
+whose probabilities came out exact; then the peak resident memory.
 
-    python benchmarks/run.py --timeout 10 --budget 1
+    python benchmarks/run.py --simulated 20 --timeout 10 --budget 1
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import signal
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
 from tabulate import tabulate
 
-from deduce.games.abbey.count import count_histories
+from deduce.games.abbey.conflict import minimal_conflict
 from deduce.games.abbey.csp import CspEngine
 from deduce.games.abbey.model import build_model
-from deduce.games.abbey.search import closure
+from deduce.games.abbey.sat import SatModel, grown, sat_model
 from deduce.games.abbey.setup import setup_from_header
 from deduce.games.abbey.solve import solve_abbey
 from deduce.games.abbey.timeline import build_timeline
 from deduce.logs.io import read_log
-from deduce.logs.model import GameLog
+from deduce.logs.model import Event, GameLog
 
 CASES = Path(__file__).parent / "cases"
 
@@ -67,59 +78,105 @@ def timed(run, timeout: float) -> float:
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
-def positions(log: GameLog, every: int = 1):
-    """(prefix log, model) after every ``every``-th event of the log, and after the last."""
-    setup = setup_from_header(log.header, log.path)
-    for k in range(1, len(log.events) + 1):
-        if k % every and k != len(log.events):
-            continue
-        events = log.events[:k]
-        timeline = build_timeline(setup, events, log.path)
-        yield replace(log, events=events), build_model(setup, timeline, events)
-
-
 def percentile(values: list[float], q: float) -> float:
     """The q-quantile (nearest rank) of the values."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def games(players: int, limit: int | None, simulated: int, seed: int, folder: Path
+          ) -> Iterator[tuple[GameLog, str]]:
+    """(log, true culprit) of the checked-in cases and of ``simulated`` engine games."""
+    for case in sorted(CASES.glob(f"abbey-{players}p-*.jsonl"))[:limit]:
+        yield read_log(case), case.with_suffix(".culprit").read_text().strip()
+    if not simulated:
+        return
+    out = folder / f"{players}p"
+    subprocess.run([sys.executable, "-m", "cli.main", "simulate", "abbey", "--players",
+                    str(players), "--games", str(simulated), "--seed", str(seed),
+                    "--out", str(out)], check=True, stdout=subprocess.DEVNULL)
+    for game in sorted(out.glob("game-*")):
+        truth = json.loads((game / "truth.json").read_text())
+        yield read_log(game / f"{truth['players'][0]}.jsonl"), truth["culprit"]
+
+
+def false_culprit(log: GameLog, culprit: str) -> GameLog:
+    """The log with a wrong ``culprit`` event added at its end."""
+    setup = setup_from_header(log.header, log.path)
+    wrong = next(c for c in setup.deck.ids if c != culprit)
+    line = max(e.line for e in log.events) + 1
+    return replace(log, events=[*log.events, Event("culprit", {"card": wrong}, line)])
+
+
+def time_game(log: GameLog, culprit: str, args: argparse.Namespace,
+              times: dict[str, list[float]], exact: list[bool]) -> None:
+    """Every measurement of one game's positions, appended to ``times`` and ``exact``."""
+    setup = setup_from_header(log.header, log.path)
+    warm: list[SatModel] = []
+    for k in range(1, len(log.events) + 1):
+        if k % args.every and k != len(log.events):
+            continue
+        events = log.events[:k]
+        timeline = build_timeline(setup, events, log.path)
+        times["closure"].append(timed(
+            lambda t=timeline, e=events: sat_model(setup, t, e).closure(), args.timeout))
+
+        def extend(t=timeline, e=events) -> None:
+            model = grown(warm[0] if warm else None, setup, t, e)
+            warm[:] = [model]
+            model.closure()
+        times["closure, warm"].append(timed(extend, args.timeout))
+        solved: list = []
+        prefix = replace(log, events=events)
+        times["full"].append(timed(
+            lambda g=prefix, out=solved: out.append(solve_abbey(g, budget=args.budget)),
+            args.timeout))
+        exact.append(bool(solved) and solved[0].exact)
+        if k % args.reference_every == 0 or k == len(log.events):
+            model = build_model(setup, timeline, events)
+            times["reference"].append(timed(lambda m=model: CspEngine(m).closure(),
+                                            args.timeout))
+    wrong = false_culprit(log, culprit)
+    timeline = build_timeline(setup, wrong.events, log.path)
+    times["conflict"].append(timed(
+        lambda: minimal_conflict(setup, timeline, wrong.events), args.timeout))
+
+
 def main() -> None:
-    """Run every case and print the table."""
+    """Run every game and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("--budget", type=float, default=1.0, help="solve --budget, seconds")
     parser.add_argument("--players", type=int, nargs="*", default=[3, 4, 5, 6])
-    parser.add_argument("--games", type=int, default=None, help="at most this many per count")
+    parser.add_argument("--games", type=int, default=None,
+                        help="at most this many checked-in cases per count")
+    parser.add_argument("--simulated", type=int, default=0,
+                        help="whole simulated games per count, besides the cases")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the simulated games")
     parser.add_argument("--every", type=int, default=1, help="time every k-th position")
+    parser.add_argument("--reference-every", type=int, default=5,
+                        help="time the python-constraint closure every k-th position")
     args = parser.parse_args()
     signal.signal(signal.SIGALRM, _alarm)
     times: dict[int, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     exact: dict[int, list[bool]] = defaultdict(list)
-    for n in args.players:
-        cases = sorted(CASES.glob(f"abbey-{n}p-*.jsonl"))[:args.games]
-        for case in cases:
-            for log, model in positions(read_log(case), args.every):
-                solved = []
-                times[n]["closure"].append(timed(lambda m=model: closure(m), args.timeout))
-                times[n]["full"].append(timed(
-                    lambda g=log, out=solved: out.append(solve_abbey(g, budget=args.budget)),
-                    args.timeout))
-                exact[n].append(bool(solved) and solved[0].exact)
-                times[n]["exact count"].append(
-                    timed(lambda m=model: count_histories(m), args.timeout))
-                times[n]["reference"].append(
-                    timed(lambda m=model: CspEngine(m).closure(), args.timeout))
+    counted: dict[int, int] = defaultdict(int)
+    with tempfile.TemporaryDirectory() as folder:
+        for n in args.players:
+            for log, culprit in games(n, args.games, args.simulated, args.seed, Path(folder)):
+                time_game(log, culprit, args, times[n], exact[n])
+                counted[n] += 1
     rows = []
     for n, by_kind in sorted(times.items()):
         for kind, values in by_kind.items():
             done = [v for v in values if v != float("inf")]
             share = (f"{100 * sum(exact[n]) / len(exact[n]):.1f}%" if kind == "full" else "")
-            rows.append([n, kind, len(values), f"{statistics.median(values):.3f}",
-                         f"{percentile(values, 0.9):.3f}", f"{max(values):.3f}",
+            rows.append([n, counted[n], kind, len(values),
+                         *(f"{1000 * v:.1f}" for v in (statistics.median(values),
+                                                       percentile(values, 0.9), max(values))),
                          f"{100 * len(done) / len(values):.1f}%", share])
-    print(tabulate(rows, headers=["players", "what", "positions", "median s", "p90 s",
-                                  "slowest s", f"done in {args.timeout:g} s",
+    print(tabulate(rows, headers=["players", "games", "what", "measured", "median ms", "p90 ms",
+                                  "slowest ms", f"done in {args.timeout:g} s",
                                   "probabilities exact"], tablefmt="github"))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\npeak resident memory: {peak:.0f} MB")

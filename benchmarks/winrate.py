@@ -21,16 +21,14 @@ from typing import Any
 
 from tabulate import tabulate
 
-from deduce.games.abbey.bots import SolverBot
 from deduce.games.abbey.engine import AbbeyGame
 from deduce.games.abbey.simulate import record_game
 from deduce.logs.jsonl import parse_jsonl
 
 
-def play(job: tuple[int, int, int, tuple[str, ...], int]) -> dict[str, Any]:
+def play(job: tuple[int, int, int, tuple[str, ...]]) -> dict[str, Any]:
     """One game: the truth summary and the accusations made, by bot kind."""
-    players, index, seed, lineup, nodes = job
-    SolverBot.NODES = nodes
+    players, index, seed, lineup = job
     shift = index % players
     seats = lineup[shift:] + lineup[:shift]
     record = record_game(AbbeyGame.create(players), index, seed, seats)
@@ -50,8 +48,6 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lineup", default="solver,notepad,notepad,random")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--nodes", type=int, default=SolverBot.NODES,
-                        help="search nodes per decision of the solver bot")
     parser.add_argument("--out", type=Path, help="also write the table (markdown) here")
     args = parser.parse_args()
     lineup = tuple(args.lineup.split(","))
@@ -63,7 +59,7 @@ def main() -> None:
     points: defaultdict[str, float] = defaultdict(float)
     accused: Counter[tuple[str, bool]] = Counter()
     found = 0
-    jobs = [(args.players, i, args.seed, lineup, args.nodes) for i in range(1, args.games + 1)]
+    jobs = [(args.players, i, args.seed, lineup) for i in range(1, args.games + 1)]
     with ProcessPoolExecutor(args.workers) as pool:
         for done, result in enumerate(pool.map(play, jobs), 1):
             truth = result["truth"]
@@ -95,7 +91,7 @@ def _table(args: argparse.Namespace, games: int, found: int, seats: Counter[str]
                             "right accusations per seat", "wrong accusations per seat"],
                      tablefmt="github")
     summary = (f"{args.players} players, {games} games (seed {args.seed}, lineup "
-               f"{args.lineup}, seats rotated, solver bot {args.nodes} nodes per decision): "
+               f"{args.lineup}, seats rotated): "
                f"culprit found in {100 * found / games:.1f}% of games; "
                f"{time.perf_counter() - start:.0f} s with {args.workers} workers.")
     return summary + "\n\n" + table

@@ -24,13 +24,9 @@ from deduce.solving import SolveOptions
 @click.option("--budget", type=click.FloatRange(min=0), default=1.0, show_default=True,
               metavar="SECONDS",
               help="Abbey: time for each position: past it the probabilities are estimated "
-                   "(and the candidate search stops, unless --exact-candidates).")
+                   "(candidates stay exact).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Abbey: seed of the estimates' random moves.")
-@click.option("--bounded/--exact-candidates", default=True, show_default=True,
-              help="Abbey: stop each position's candidate search at the budget too (candidates "
-                   "not refuted in time stay listed, as 'at most'), or wait for exact "
-                   "candidates however long that takes.")
 @click.option("--deck", "deck_file", metavar="FILE", help="Abbey deck file.")
 @click.option("--hard", is_flag=True, help="Ignore soft (behaviour) events.")
 @click.option("--model", "model_file", metavar="FILE",
@@ -42,7 +38,7 @@ from deduce.solving import SolveOptions
 @click.option("--plot", "plot_file", metavar="FILE.png",
               help="Also draw the timeline to this PNG file (needs matplotlib).")
 @output_options
-def analyze(log: str, budget: float, seed: int, bounded: bool, deck_file: str | None, hard: bool,
+def analyze(log: str, budget: float, seed: int, deck_file: str | None, hard: bool,
             model_file: str | None, truth_file: str | None, top: int, plot_file: str | None,
             output: str) -> None:
     """Replay LOG event by event: candidates, the answer's chance and the entropy.
@@ -53,11 +49,11 @@ def analyze(log: str, budget: float, seed: int, bounded: bool, deck_file: str | 
     deck = load_deck_file(deck_file) if deck_file else None
     game_log = read_log(log, deck)
     game = game_log.header.game
-    refuse_options(game, {"abbey": ("budget", "seed", "bounded", "deck_file"),
+    refuse_options(game, {"abbey": ("budget", "seed", "deck_file"),
                           "rose": ("model_file",), "blackrose": ("model_file",)})
     if plot_file:
         plot_backend()  # fail before the long part when matplotlib is missing
-    options = SolveOptions(deck=deck, hard=hard, budget=budget, seed=seed, bounded=bounded)
+    options = SolveOptions(deck=deck, hard=hard, budget=budget, seed=seed)
     options = options.with_model_file(game, model_file)
     truth = load_truth(truth_file, game_log) if truth_file else None
     positions = progress(solve_prefixes(game_log, options), len(game_log.events) + 1,

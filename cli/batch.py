@@ -7,8 +7,9 @@ import time
 
 import click
 
-from cli.options import EXIT_INCONSISTENT, emit, output_options
+from cli.options import budget_options, emit, output_options
 from cli.progress import progress
+from cli.status import EXIT_INCONSISTENT
 from deduce.batch import BatchSummary, batch_json, batch_tables, find_logs, solve_files
 from deduce.games.abbey.deck import load_deck_file
 from deduce.solving import SolveOptions
@@ -24,17 +25,10 @@ EXIT_FAILED = 1
 @click.option("--deck", "deck_file", metavar="FILE",
               help="Abbey deck file (JSON list of cards) replacing the bundled default deck.")
 @click.option("--hard", is_flag=True, help="Ignore soft (behaviour) events.")
-@click.option("--budget", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
-              help="Time for exact probabilities; past it they are estimated (candidates "
-                   "stay exact). Default: no limit, always exact.")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of the estimate's random moves (with --budget).")
-@click.option("--bounded", is_flag=True,
-              help="With --budget, bound the Abbey candidate search too: candidates not "
-                   "refuted in time stay listed (shown as 'at most').")
+@budget_options
 @output_options
 def batch(paths: tuple[str, ...], workers: int, deck_file: str | None, hard: bool,
-          budget: float | None, seed: int, bounded: bool, output: str) -> None:
+          budget: float | None, seed: int, output: str) -> None:
     """Solve every log in FILES_OR_DIRS (any game, mixed) and sum up.
 
     A folder is searched recursively for files ending in .jsonl or .log; a
@@ -44,13 +38,11 @@ def batch(paths: tuple[str, ...], workers: int, deck_file: str | None, hard: boo
     --csv prints the table of logs. Exits with status 1 when a log is
     invalid or could not be solved, otherwise 3 when a log contradicts itself.
     """
-    if bounded and budget is None:
-        raise click.UsageError("--bounded needs --budget")
     logs = find_logs(paths)
     if not logs:
         raise click.UsageError("no logs found (a folder's logs end in .jsonl or .log)")
     deck = load_deck_file(deck_file) if deck_file else None
-    options = SolveOptions(deck=deck, hard=hard, budget=budget, seed=seed, bounded=bounded)
+    options = SolveOptions(deck=deck, hard=hard, budget=budget, seed=seed)
     start = time.perf_counter()
     results = list(progress(solve_files(logs, options, workers), len(logs), "Solving"))
     summary = BatchSummary.of(results, time.perf_counter() - start)

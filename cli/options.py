@@ -8,24 +8,36 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
-from tabulate import tabulate_formats
 
 from deduce.report import Table, render, to_csv
 
-#: Exit status of ``solve`` when the log contradicts itself.
-EXIT_INCONSISTENT = 3
-#: Exit status of ``check`` when the solver eliminated the truth.
-EXIT_UNSOUND = 4
-#: Exit status on an unexpected internal error.
-EXIT_INTERNAL = 70
+
+def _table_format(_ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """Check ``--fmt`` against tabulate's formats (imported only when a command runs)."""
+    from tabulate import tabulate_formats
+
+    if value not in tabulate_formats:
+        raise click.BadParameter(f"{value!r} is not one of "
+                                 f"{', '.join(map(repr, sorted(tabulate_formats)))}.", param=param)
+    return value
+
+
+def budget_options(command: Callable) -> Callable:
+    """Add ``--budget`` (no limit by default) and ``--seed`` for the Abbey's estimates."""
+    command = click.option("--seed", type=int, default=0, show_default=True,
+                           help="Seed of the estimate's random moves (with --budget).")(command)
+    return click.option("--budget", type=click.FloatRange(min=0), default=None,
+                        metavar="SECONDS",
+                        help="Time for exact probabilities; past it they are estimated "
+                             "(candidates stay exact). Default: no limit, always exact.")(command)
 
 
 def output_options(command: Callable) -> Callable:
     """Add ``--json``, ``--csv`` and ``--fmt`` to a command (passed on as ``output``)."""
     @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
     @click.option("--csv", "as_csv", is_flag=True, help="Print the main table as CSV.")
-    @click.option("--fmt", default="simple", show_default=True,
-                  type=click.Choice(sorted(tabulate_formats)), metavar="FORMAT",
+    @click.option("--fmt", default="simple", show_default=True, metavar="FORMAT",
+                  callback=_table_format,
                   help="Table format: any tabulate format (simple, github, grid, plain, ...).")
     @functools.wraps(command)
     def wrapper(*args: Any, as_json: bool, as_csv: bool, fmt: str, **kwargs: Any) -> Any:

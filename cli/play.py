@@ -396,9 +396,8 @@ def _create(path: str) -> Session:
 @click.option("--budget", type=click.FloatRange(min=0), default=2.0, show_default=True,
               metavar="SECONDS",
               help="Abbey: time for each solve after an event (past it the chances are "
-                   "estimated and candidates not yet ruled out stay listed, as 'at most N') "
-                   "and for the exact values of `suggest`. Every game: time to look for the "
-                   "smallest `why` answer.")
+                   "estimated) and for the exact values of `suggest`. Every game: time to "
+                   "look for the smallest `why` answer.")
 @click.option("--hard", is_flag=True, help="Ignore soft evidence (Rose behaviour, Black Rose "
                                            "claims).")
 def play(log: str | None, budget: float, hard: bool) -> None:
@@ -413,8 +412,7 @@ def play(log: str | None, budget: float, hard: bool) -> None:
     interactive = sys.stdin.isatty()
     path = log or click.prompt("Log file", default=free_name())
     session = Session(path) if os.path.lexists(path) else _create(path)
-    repl = Repl(session, SolveOptions(budget=budget, hard=hard, bounded=True), budget,
-                interactive)
+    repl = Repl(session, SolveOptions(budget=budget, hard=hard), budget, interactive)
     if interactive:
         _setup_readline(repl.complete)
         _catch_ctrl_c()

@@ -21,10 +21,9 @@ accomplice pair. From that timeline it reports:
 Candidates and certainty come from the hard facts alone. The Abbey has no
 soft evidence; a Rose or Black Rose position whose solve weighed soft events
 is solved a second time with ``hard``, so that a soft model can never make
-an answer look certain. An Abbey solve with ``bounded`` options may list
-candidates its search had no time to refute (a superset, flagged); as the
-hard facts only ever grow, a position keeps only the candidates the
-position before it still had, and a single one left is exact.
+an answer look certain. The candidate sets are always exact (the Abbey's
+come from its SAT closure); only probabilities may be estimated, under a
+time budget.
 
 Once a prefix is inconsistent every longer one is too (no history agrees
 with a subset of the events, so none agrees with all of them): later
@@ -76,16 +75,14 @@ class Position:
     """The main question after the first ``seen`` events of a log.
 
     ``outlook``: the probabilities (with the soft evidence unless ``hard``).
-    ``possible``: the answers the hard facts allow (empty: inconsistent), or
-    a superset of them when ``candidates_exact`` is false. ``conflict``:
-    lines that cannot all hold, for a prefix that was solved and found
-    inconsistent.
+    ``possible``: the answers the hard facts allow (empty: inconsistent).
+    ``conflict``: lines that cannot all hold, for a prefix that was solved
+    and found inconsistent.
     """
 
     seen: int
     outlook: Outlook
     possible: frozenset[str]
-    candidates_exact: bool = True
     conflict: tuple[int, ...] = ()
 
 
@@ -126,7 +123,6 @@ class Row:
     event: str | None
     consistent: bool
     candidates: int
-    candidates_exact: bool
     probability: float | None
     entropy: float | None
     exact: bool
@@ -135,9 +131,8 @@ class Row:
     def to_json(self) -> dict[str, Any]:
         """The row as a JSON object."""
         return {"line": self.line, "event": self.event, "consistent": self.consistent,
-                "candidates": self.candidates, "candidates_exact": self.candidates_exact,
-                "probability": self.probability, "entropy": self.entropy, "bits": self.bits,
-                "exact": self.exact}
+                "candidates": self.candidates, "probability": self.probability,
+                "entropy": self.entropy, "bits": self.bits, "exact": self.exact}
 
 
 @dataclass(frozen=True)
@@ -161,11 +156,6 @@ class Analysis:
         return sum(r.consistent and not r.exact for r in self.rows)
 
     @property
-    def bounded(self) -> int:
-        """How many consistent positions list a superset of the candidates."""
-        return sum(r.consistent and not r.candidates_exact for r in self.rows)
-
-    @property
     def lead(self) -> int | None:
         """Events from the certainty line to the accusation (negative: it came first)."""
         if self.certain is None or self.accusation is None:
@@ -182,7 +172,7 @@ class Analysis:
                 "lead_events": self.lead,
                 "inconsistent": None if self.inconsistent is None else
                 {"line": self.inconsistent.line, "conflict": list(self.conflict)},
-                "estimated": self.estimated, "bounded": self.bounded,
+                "estimated": self.estimated,
                 "top": [{"line": r.line, "event": r.event, "bits": r.bits} for r in self.top],
                 "timeline": [r.to_json() for r in self.rows]}
 
@@ -201,7 +191,7 @@ def solve_prefixes(log: GameLog, options: SolveOptions | None = None) -> Iterato
     """Each position of ``log``, from the header alone to the whole log, solved with ``options``.
 
     Abbey positions take about ``options.budget`` seconds for their
-    probabilities, and their candidate search too with ``options.bounded``.
+    probabilities.
     """
     options = options or SolveOptions()
     before: Position | None = None
@@ -212,10 +202,7 @@ def solve_prefixes(log: GameLog, options: SolveOptions | None = None) -> Iterato
         part = prefix(log, seen)
         solution = solve_log(part, options)
         view = outlook(solution)
-        possible = _hard_answers(solution, view, part, options)
-        if before is not None:
-            possible &= before.possible
-        before = Position(seen, view, possible, view.candidates_exact or len(possible) == 1,
+        before = Position(seen, view, _hard_answers(solution, view, part, options),
                           () if view.consistent else tuple(solution.conflict))
         yield before
 
@@ -296,7 +283,7 @@ def timeline_rows(log: GameLog, positions: Sequence[Position], answer: str) -> t
         event = log.events[position.seen - 1] if position.seen else None
         rows.append(Row(position.seen, log.header.line if event is None else event.line,
                         None if event is None else show_event(event, log.header.game),
-                        view.consistent, len(position.possible), position.candidates_exact,
+                        view.consistent, len(position.possible),
                         view.probability(answer) if view.consistent else None, entropy,
                         view.exact, bits))
         before = entropy
@@ -383,12 +370,6 @@ def _where(row: Row | None, never: str) -> str:
     return f"line {row.line}: {row.event or '(header: no event yet)'}"
 
 
-def _maybe_earlier(analysis: Analysis) -> bool:
-    """Whether a position before the certainty line (any, without one) had bounded candidates."""
-    last = len(analysis.rows) if analysis.certain is None else analysis.certain.seen
-    return any(r.consistent and not r.candidates_exact for r in analysis.rows[:last])
-
-
 def summary_table(analysis: Analysis) -> Table:
     """The answer, the certainty line, the accusation, the lead and any inconsistency."""
     rows = [[analysis.question, f"{analysis.answer.value} ({analysis.answer.describe()})"],
@@ -404,11 +385,6 @@ def summary_table(analysis: Analysis) -> Table:
         rows.append(["estimated", f"probabilities at {analysis.estimated} of "
                      f"{len(analysis.rows)} positions (past the time budget); their entropy "
                      "drops are sampling noise, left out of the ranking"])
-    if analysis.bounded:
-        rows.append(["at most", f"candidates at {analysis.bounded} of {len(analysis.rows)} "
-                     "positions (the search stopped at the budget)" + (
-                         ": the answer may have been certain earlier than shown"
-                         if _maybe_earlier(analysis) else "")])
     return Table(f"Analysis of {analysis.path} ({analysis.game})", ["", ""], rows)
 
 
@@ -434,10 +410,8 @@ def _status(row: Row) -> str:
 
 
 def _candidates(row: Row) -> str:
-    """A row's candidate count: ``at most N`` when the search stopped early; blank if none."""
-    if not row.consistent:
-        return ""
-    return str(row.candidates) if row.candidates_exact else f"at most {row.candidates}"
+    """A row's candidate count; blank when inconsistent."""
+    return str(row.candidates) if row.consistent else ""
 
 
 def _chance(row: Row) -> str:
@@ -476,27 +450,24 @@ def plot_backend() -> tuple[Any, Any]:
 def plot_timeline(analysis: Analysis, path: str) -> None:
     """Draw candidates, P(answer) and entropy against the line number to a PNG, atomically.
 
-    Estimated values (and candidate counts that are upper bounds) are
-    crossed; vertical lines mark the certainty line, the accusation and the
-    first inconsistent line.
+    Estimated probabilities and entropies are crossed; vertical lines mark
+    the certainty line, the accusation and the first inconsistent line.
     """
     figure_class, canvas_class = plot_backend()
     figure = figure_class(figsize=(9, 7), layout="constrained")
     canvas_class(figure)
     rows = analysis.rows
     lines = [r.line for r in rows]
-    rough = [not r.exact for r in rows]
-    series = (("candidates", [r.candidates if r.consistent else None for r in rows],
-               [not r.candidates_exact for r in rows], "at most"),
-              ("P(answer)", [r.probability for r in rows], rough, "estimated"),
-              ("entropy (bits)", [r.entropy for r in rows], rough, "estimated"))
+    series = (("candidates", [r.candidates if r.consistent else None for r in rows], False),
+              ("P(answer)", [r.probability for r in rows], True),
+              ("entropy (bits)", [r.entropy for r in rows], True))
     axes = figure.subplots(len(series), 1, sharex=True)
-    for i, (axis, (label, values, flags, flagged)) in enumerate(zip(axes, series)):
+    for i, (axis, (label, values, estimable)) in enumerate(zip(axes, series)):
         points = [math.nan if v is None else v for v in values]
         axis.step(lines, points, where="post", marker=".")
-        crosses = [(x, y) for x, y, flag in zip(lines, points, flags) if flag]
+        crosses = [(x, y) for x, y, r in zip(lines, points, rows) if estimable and not r.exact]
         if crosses:
-            axis.plot(*zip(*crosses), "x", color="tab:orange", label=flagged)
+            axis.plot(*zip(*crosses), "x", color="tab:orange", label="estimated")
         _mark_lines(axis, analysis, labelled=i == 0)
         axis.set_ylabel(label)
         if axis.get_legend_handles_labels()[0]:

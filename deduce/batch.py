@@ -77,8 +77,6 @@ class LogResult:
         """The log's entry in ``batch --json``: path, game, status, seconds, solution or error."""
         out: dict[str, Any] = {"path": self.path, "game": self.game, "status": self.status,
                                "seconds": round(self.seconds, 6)}
-        if self.outlook is not None and not self.outlook.candidates_exact:
-            out["candidates_exact"] = False
         if self.solution is not None:
             out["solution"] = self.solution
         else:
@@ -220,8 +218,7 @@ def _row(result: LogResult) -> tuple[Any, ...]:
     if result.status == OK and view is not None:
         best, probability = next(iter(view.answers.items()))
         chance = percent(probability)
-        count = view.candidates if view.candidates_exact else f"at most {view.candidates}"
-        cells = (count, best, chance if view.exact else f"~{chance}", "")
+        cells = (view.candidates, best, chance if view.exact else f"~{chance}", "")
     elif result.status == INCONSISTENT and result.solution is not None:
         lines = ", ".join(map(str, result.solution["conflict"]))
         cells = (0, "", "", f"lines {lines} cannot all be true")

@@ -9,8 +9,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from tabulate import tabulate
-
 
 @dataclass(frozen=True)
 class Table:
@@ -42,6 +40,8 @@ def percent(p: Fraction | float) -> str:
 
 def render(tables: Sequence[Table], fmt: str = "simple") -> str:
     """Tables as text in a tabulate format, each under its title."""
+    from tabulate import tabulate  # a tenth of the start-up time: only when printing tables
+
     parts = []
     for table in tables:
         body = tabulate(table.rows, headers=table.headers, tablefmt=fmt, disable_numparse=True)

@@ -45,19 +45,16 @@ class SolveOptions:
     """How to solve: each game reads its own options and ignores the others.
 
     ``deck``/``engine``/``budget``/``seed`` are the Abbey's (see
-    :func:`~deduce.games.abbey.solve.solve_abbey`); ``bounded`` stops its
-    candidate search at the budget too (holders not refuted in time stay
-    listed: a superset, flagged as such); ``hard`` drops soft
+    :func:`~deduce.games.abbey.solve.solve_abbey`); ``hard`` drops soft
     evidence (Rose behaviour, Black Rose claims); ``behaviour`` and ``claims``
     replace the bundled Rose and Black Rose models.
     """
 
     deck: Deck | None = None
-    engine: str = "count"
+    engine: str = "sat"
     hard: bool = False
     budget: float | None = None
     seed: int = 0
-    bounded: bool = False
     behaviour: BehaviourModel | None = None
     claims: ClaimsModel | None = None
 
@@ -78,7 +75,7 @@ def solve_log(log: GameLog, options: SolveOptions | None = None) -> Solution:
     game = log.header.game
     if game == "abbey":
         return solve_abbey(log, options.deck, options.engine, budget=options.budget,
-                           seed=options.seed, exact_candidates=not options.bounded)
+                           seed=options.seed)
     if game == "rose":
         return solve_rose(log, hard=options.hard, model=options.behaviour)
     if game == "blackrose":
@@ -108,17 +105,14 @@ class Outlook:
 
     ``answers``: answer -> probability, most probable first, possible answers
     only (empty when the log is inconsistent). ``exact``: the probabilities
-    are exact (the Abbey may estimate them under a time budget).
-    ``candidates_exact``: the set of answers is exact; false only for an
-    Abbey solve with ``bounded``, whose answers then may include some that
-    the search had no time to refute.
+    are exact (the Abbey may estimate them under a time budget); the set of
+    answers always is.
     """
 
     game: str
     consistent: bool
     exact: bool
     answers: dict[str, float] = field(default_factory=dict)
-    candidates_exact: bool = True
 
     @property
     def question(self) -> str:
@@ -156,17 +150,16 @@ def outlook(solution: Solution) -> Outlook:
     if not solution.consistent:
         return Outlook(game, False, True)
     answers: dict[str, Fraction | float]
-    exact = candidates_exact = True
+    exact = True
     if isinstance(solution, AbbeySolution):
         answers = {card: solution.culprit[card] for card in solution.candidates}
-        exact, candidates_exact = solution.exact, solution.candidates_exact
+        exact = solution.exact
     elif isinstance(solution, RoseSolution):
         answers = {colouring_label(solution.players, colours): p
                    for colours, p in solution.joint.items()}
     else:
         answers = {pair_label(pair): p for pair, p in solution.pairs.items()}
-    return Outlook(game, True, exact, {a: float(p) for a, p in answers.items()},
-                   candidates_exact)
+    return Outlook(game, True, exact, {a: float(p) for a, p in answers.items()})
 
 
 def colouring_label(players: tuple[str, ...], colours: tuple[str, ...]) -> str:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from time import perf_counter
 from typing import Any
 
-from deduce.errors import DeduceError, InconsistentLog
+from deduce.errors import InconsistentLog
 from deduce.games.abbey.advisor import ACCUSE_POINTS, Advice, Option, analyse
 from deduce.games.abbey.exact_advice import exact_advice
 from deduce.games.abbey.setup import setup_from_header
@@ -32,8 +32,6 @@ from deduce.solving import SolveOptions, solve_log
 
 #: Markov-chain draws behind an Abbey estimate.
 DRAWS = 400
-#: Seconds past the budget the estimate may take to find its first histories.
-ESTIMATE_TIME = 10.0
 
 
 @dataclass(frozen=True)
@@ -79,14 +77,9 @@ def _abbey(log: GameLog, options: SolveOptions, top: int) -> Suggestion:
     deadline = None if options.budget is None else perf_counter() + options.budget
     advice = exact_advice(log, options.deck, deadline)
     if advice is None or not pile:
-        found = analyse(log, DRAWS, options.seed, show_me=not pile, deck=options.deck,
-                        deadline=None if deadline is None else max(deadline, perf_counter())
-                        + ESTIMATE_TIME)
-        if found.advice is None and not found.candidates:
-            raise InconsistentLog(f"{log.path}: no history fits the log")
+        found = analyse(log, DRAWS, options.seed, show_me=not pile, deck=options.deck)
         if found.advice is None:
-            raise DeduceError(f"{log.path}: no history found in time to value the options; "
-                              "give a larger --budget")
+            raise InconsistentLog(f"{log.path}: no history fits the log")
         estimate = found.advice
         if advice is None:
             advice = estimate

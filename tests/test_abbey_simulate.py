@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from cli.main import cli
 from deduce.errors import DeduceError
 from deduce.games.abbey.advisor import _information, analyse
-from deduce.games.abbey.bots import BOTS, SolverBot
+from deduce.games.abbey.bots import BOTS
 from deduce.games.abbey.check import CheckSummary, check_games, check_log
 from deduce.games.abbey.engine import AbbeyGame
 from deduce.games.abbey.simulate import play, record_game
@@ -35,8 +35,7 @@ def test_bots_play_200_games_without_an_illegal_move(players, bot):
 
 
 @pytest.mark.parametrize("players", PLAYERS)
-def test_the_solver_bot_plays_legally_against_the_others(players, monkeypatch):
-    monkeypatch.setattr(SolverBot, "NODES", 50)
+def test_the_solver_bot_plays_legally_against_the_others(players):
     game = AbbeyGame.create(players, max_turns=60)
     lineup = ["solver", "notepad", "random", "notepad", "random", "solver"][:players]
     for index in range(1, 3):
@@ -44,8 +43,7 @@ def test_the_solver_bot_plays_legally_against_the_others(players, monkeypatch):
         assert state.is_terminal()
 
 
-def test_the_solver_bot_accuses_when_one_candidate_is_left(monkeypatch):
-    monkeypatch.setattr(SolverBot, "NODES", 100)
+def test_the_solver_bot_accuses_when_one_candidate_is_left():
     game = AbbeyGame.create(3)
     state = play(game, 1, 2, ["solver", "solver", "solver"])
     accusations = [e for e in state.events if e["type"] == "accuse"]
@@ -62,8 +60,7 @@ def test_lineups():
     assert set(BOTS) == {"random", "notepad", "solver"}
 
 
-def test_the_same_seed_gives_the_same_games(monkeypatch):
-    monkeypatch.setattr(SolverBot, "NODES", 60)
+def test_the_same_seed_gives_the_same_games():
     game = AbbeyGame.create(4, max_turns=80)
     lineup = ("solver", "notepad", "random", "notepad")
     first = [record_game(game, i, 3, lineup) for i in (1, 2)]

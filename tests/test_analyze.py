@@ -136,7 +136,7 @@ def test_abbey_timeline_by_hand():
     assert (result.certain.line, result.certain.event) == (14, "show bob to ana c3")
     assert result.accusation.line == 15 and result.lead == 1
     assert [r.line for r in result.top] == [14, 12, 13]
-    assert all(r.exact and r.candidates_exact for r in result.rows)
+    assert all(r.exact for r in result.rows)
 
 
 def test_rose_timeline_by_hand():
@@ -179,7 +179,7 @@ def test_timeline_equals_direct_solves(name):
         assert row.probability == pytest.approx(view.answers.get(result.answer.value, 0.0))
         entropy = -sum(p * log2(p) for p in view.answers.values() if p > 0)
         assert row.entropy == pytest.approx(entropy, abs=1e-12)
-        assert row.exact and row.candidates_exact
+        assert row.exact
 
 
 def test_soft_evidence_moves_probabilities_never_candidates():
@@ -191,14 +191,12 @@ def test_soft_evidence_moves_probabilities_never_candidates():
 
 
 def test_estimated_positions_stay_out_of_the_ranking():
-    result = analysis_of(ABBEY, SolveOptions(budget=0, bounded=True))
+    result = analysis_of(ABBEY, SolveOptions(budget=0))
     assert not any(r.exact for r in result.rows) and result.top == ()
     assert [r.candidates for r in result.rows] == [5, 3, 2, 1, 1]
-    assert result.certain.line == 14 and result.certain.candidates_exact
-    assert result.estimated == 5 and result.bounded == 3
+    assert result.certain.line == 14
+    assert result.estimated == 5
     notes = dict(summary_table(result).rows)
-    assert notes["at most"] == ("candidates at 3 of 5 positions (the search stopped at the "
-                                "budget): the answer may have been certain earlier than shown")
     assert notes["estimated"].startswith("probabilities at 5 of 5 positions")
 
 
@@ -301,7 +299,7 @@ def test_an_inconsistent_prefix_is_reported_and_the_timeline_goes_on(log_file):
 def test_json_shape(log_file):
     data = json.loads(invoke(log_file(BLACKROSE), "--json", "--top", "2").stdout)
     assert set(data) == {"game", "log", "question", "answer", "certain", "accusation",
-                         "lead_events", "inconsistent", "estimated", "bounded", "top",
+                         "lead_events", "inconsistent", "estimated", "top",
                          "timeline"}
     assert (data["game"], data["question"]) == ("blackrose", "accomplices")
     assert data["answer"] == {"value": "s6+s7", "known": True, "source": "log", "line": 13}
@@ -312,7 +310,7 @@ def test_json_shape(log_file):
     assert data["top"][0]["bits"] == pytest.approx(log2(3))
     assert len(data["timeline"]) == 9
     assert data["timeline"][0] == {"line": 1, "event": None, "consistent": True,
-                                   "candidates": 21, "candidates_exact": True,
+                                   "candidates": 21,
                                    "probability": pytest.approx(1 / 21),
                                    "entropy": pytest.approx(log2(21)), "bits": None,
                                    "exact": True}
@@ -337,11 +335,9 @@ def test_table_summary_comes_first(log_file):
     assert "2     13      count bob franciscan 1" not in out  # --top 1
 
 
-def test_bounded_candidates_show_as_at_most(log_file):
+def test_estimated_positions_show_exact_candidates(log_file):
     out = invoke(log_file(ABBEY), "--budget", "0", "--csv").stdout.splitlines()
-    assert out[1].startswith("1,(header),at most 5,") and out[1].endswith(",estimated")
-    exact = invoke(log_file(ABBEY), "--budget", "0", "--exact-candidates", "--csv").stdout
-    assert exact.splitlines()[1].startswith("1,(header),5,")
+    assert out[1].startswith("1,(header),5,") and out[1].endswith(",estimated")
 
 
 def test_options_of_other_games_are_refused(log_file):
@@ -360,7 +356,7 @@ def test_plot_is_a_png_written_atomically(tmp_path, log_file):
     data = target.read_bytes()
     assert data.startswith(PNG_MAGIC) and len(data) > 1000
     assert [p.name for p in target.parent.iterdir()] == ["timeline.png"]
-    plot_timeline(analysis_of(ABBEY, SolveOptions(budget=0, bounded=True)), str(target))
+    plot_timeline(analysis_of(ABBEY, SolveOptions(budget=0)), str(target))
     assert target.read_bytes().startswith(PNG_MAGIC) and target.read_bytes() != data
 
 

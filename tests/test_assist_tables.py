@@ -32,14 +32,6 @@ def test_abbey_table_lists_the_top_candidates_from_the_solution():
     assert table.rows[-1] == [f"... {len(candidates) - TOP_CANDIDATES} more", "", ""]
 
 
-def test_abbey_table_says_when_candidates_are_an_upper_bound():
-    hard = read_log("benchmarks/cases/abbey-6p-00.jsonl")
-    solution = solve_log(hard, SolveOptions(budget=0, bounded=True))
-    assert not solution.candidates_exact
-    (table,) = compact_tables(solution)
-    assert table.title.startswith(f"Culprit: at most {len(solution.culprit)} candidates")
-
-
 def test_abbey_table_says_when_chances_are_estimated():
     solution = solve_log(read_log("examples/abbey-4p.log"))
     estimated = replace(solution, exact=False, error=0.0123)

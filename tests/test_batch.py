@@ -24,7 +24,7 @@ from click.testing import CliRunner
 import cli.main
 import deduce.batch
 from cli.batch import batch
-from cli.main import EXIT_INCONSISTENT
+from cli.status import EXIT_INCONSISTENT
 from deduce.batch import STATUSES, find_logs, folder_logs, solve_file
 from deduce.games.simulate import simulate, write_game
 from deduce.games.simulators import SIMULATORS
@@ -346,24 +346,6 @@ def test_tables_and_progress_bar(mixed):
     assert result.stdout.startswith("11 logs\n| file ")
     assert "Totals\n| logs " in result.stdout
     assert "Solving" in result.stderr
-
-
-
-def test_bounded_search_keeps_every_possible_culprit_and_says_at_most(tmp_path):
-    cases = EXAMPLES.parent / "benchmarks" / "cases"
-    log = str(cases / "abbey-6p-00.jsonl")
-    data = batch_json(log, "--budget", "0", "--bounded", "--workers", "1")
-    entry = data["logs"][0]
-    assert entry["status"] == "ok" and entry["candidates_exact"] is False
-    truth = (cases / "abbey-6p-00.culprit").read_text().strip()
-    assert truth in entry["solution"]["culprit"]["candidates"]
-    row = invoke(log, "--budget", "0", "--bounded", "--workers", "1").stdout.splitlines()[3]
-    assert "at most" in row
-
-
-def test_bounded_needs_a_budget(tmp_path):
-    result = CliRunner().invoke(batch, [put(tmp_path / "g.log", SMALL), "--bounded"])
-    assert result.exit_code == 2 and "--bounded needs --budget" in result.output
 
 
 def test_a_pool_that_broke_while_logs_were_handed_out_gives_error_results(tmp_path):

@@ -218,7 +218,7 @@ def test_engine_csp_gives_the_same_json(tmp_path, runner):
 
 def test_unknown_engine_is_a_usage_error(tmp_path, runner):
     result = run(runner, "solve", put(tmp_path, "g.log", SMALL), "--engine", "magic", code=2)
-    assert "'magic' is not one of 'count', 'csp'" in result.stderr
+    assert "'magic' is not one of 'sat', 'count', 'csp'" in result.stderr
 
 
 # --------------------------------------------------------------------------

@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from cli.main import EXIT_INCONSISTENT, cli
+from cli.main import cli
+from cli.status import EXIT_INCONSISTENT
 from deduce.games.rose.behaviour import KINDS, BehaviourModel, default_model
 from deduce.games.rose.brute import brute_marginals, weighted_deals
 from deduce.games.rose.csp import assignments

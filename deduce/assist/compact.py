@@ -46,8 +46,7 @@ def abbey_table(solution: AbbeySolution) -> Table:
     deck = solution.setup.deck
     rows = [[card, deck.card(card).name, _chance(p)]
             for card, p in list(answers.items())[:TOP_CANDIDATES]]
-    title = f"Culprit: {'' if view.candidates_exact else 'at most '}" \
-            f"{plural(len(answers), 'candidate')}"
+    title = f"Culprit: {plural(len(answers), 'candidate')}"
     if not solution.exact:
         title += f" (chances estimated, within {100 * solution.error:.1f} points)"
     return Table(title, ["card", "name", "chance"],

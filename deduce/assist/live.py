@@ -1,24 +1,20 @@
 """Solving after every event, without waiting for a contradiction's minimal set of lines.
 
 :func:`~deduce.solving.solve_log` explains an inconsistent log with a
-minimal set of conflicting lines, found by deletion: one complete search
-per observation, and on a long Abbey log one of them can take minutes
-(refuting a sub-log is the search's slow case). After each event the table
-only needs to say that the log is inconsistent; ``explain`` asks for the
-lines. So for the Abbey, :func:`solve_live` first searches for one history
-that fits the whole log, within the time budget: when the complete search
-finds none, the log is :class:`Inconsistent`, without its lines; otherwise
-(a history found, or no answer in time) ``solve_log`` solves it as usual.
-The Rose and the Black Rose solve at once, lines included.
+minimal set of conflicting lines, found by deletion: one SAT solve per
+observation. After each event the table only needs to say that the log is
+inconsistent; ``explain`` asks for the lines. So for the Abbey,
+:func:`solve_live` first asks the log's SAT model whether any history fits
+the whole log: when none does, the log is :class:`Inconsistent`, without
+its lines; otherwise ``solve_log`` solves it as usual. The Rose and the
+Black Rose solve at once, lines included.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from time import perf_counter
 
-from deduce.games.abbey.model import build_model
-from deduce.games.abbey.search import SearchTimeout, find_history
+from deduce.games.abbey.conflict import has_history
 from deduce.games.abbey.setup import setup_from_header
 from deduce.games.abbey.timeline import build_timeline
 from deduce.logs.model import GameLog
@@ -33,19 +29,14 @@ class Inconsistent:
     conflict: tuple[int, ...] = ()
 
 
-def abbey_impossible(log: GameLog, budget: float | None) -> bool:
-    """Whether the complete search proves, within ``budget`` seconds, that no history fits."""
+def abbey_impossible(log: GameLog) -> bool:
+    """Whether no complete history fits the log (one SAT solve)."""
     setup = setup_from_header(log.header, log.path)
-    model = build_model(setup, build_timeline(setup, log.events, log.path), log.events)
-    deadline = None if budget is None else perf_counter() + budget
-    try:
-        return find_history(model, deadline=deadline) is None
-    except SearchTimeout:
-        return False
+    return not has_history(setup, build_timeline(setup, log.events, log.path), log.events)
 
 
 def solve_live(log: GameLog, options: SolveOptions) -> Solution | Inconsistent:
     """The log's solution, or :class:`Inconsistent` for an Abbey log no history fits."""
-    if log.header.game == "abbey" and abbey_impossible(log, options.budget):
+    if log.header.game == "abbey" and abbey_impossible(log):
         return Inconsistent()
     return solve_log(log, options)

@@ -159,8 +159,10 @@ def _abbey(log: GameLog, words: Sequence[str]) -> _Question:
     timeline = build_timeline(setup, events, log.path)
     pool = tuple(e.line for e in log.events if _informative(e))
 
+    skipping = abbey_conflict.consistency(setup, timeline, events)
+
     def consistent(kept: Collection[int]) -> bool:
-        return abbey_conflict.has_history(setup, timeline, events, frozenset(pool) - set(kept))
+        return skipping(frozenset(pool) - set(kept))
 
     def minimal() -> set[int]:
         found = abbey_conflict.minimal_conflict(setup, timeline, events)

@@ -10,7 +10,7 @@ on average, the answer shrinks the uncertainty about the culprit.
 
 Both are computed over draws of the current holders of every card, taken
 uniformly from the histories that agree with the log (the Markov chains of
-:mod:`sample`, started from histories found by :mod:`search`). With a few
+:mod:`sample`, started from witnesses of the SAT model :mod:`sat`). With a few
 hundred draws the values rank options reliably; they are estimates (with
 the Miller-Madow correction for the bias of entropies of a finite sample).
 
@@ -36,7 +36,7 @@ from deduce.games.abbey.deck import TRAITS, Deck, show_requests
 from deduce.games.abbey.model import build_model
 from deduce.games.abbey.propagate import propagate
 from deduce.games.abbey.sample import sample_histories
-from deduce.games.abbey.search import SearchTimeout, find_history
+from deduce.games.abbey.sat import SatModel, grown
 from deduce.games.abbey.setup import AbbeySetup, setup_from_header
 from deduce.games.abbey.timeline import CULPRIT, PILE, build_timeline
 from deduce.logs.model import GameLog
@@ -100,45 +100,41 @@ class Advice:
 
 @dataclass(frozen=True)
 class Analysis:
-    """Propagation's culprit candidates (a cheap superset) and the advice, if found in time."""
+    """The exact culprit candidates and the advice (None when no history fits).
+
+    ``sat`` is the log's SAT model, to pass back as ``warm`` for the next
+    position of the same log.
+    """
 
     candidates: list[str]
     advice: Advice | None
+    sat: SatModel | None = None
 
 
-def analyse(log: GameLog, draws: int = 200, seed: int = 0, deadline: float | None = None,
-            nodes: int | None = None, show_me: bool = True, thin: int = 20,
-            deck: Deck | None = None) -> Analysis:
-    """Candidates and ranked options for the log's observer (one propagation for both).
+def analyse(log: GameLog, draws: int = 200, seed: int = 0, show_me: bool = True,
+            thin: int = 20, deck: Deck | None = None, warm: SatModel | None = None
+            ) -> Analysis:
+    """Candidates and ranked options for the log's observer.
 
-    The advice is None when no history was found by ``deadline`` or within
-    ``nodes`` search nodes (a limit that, unlike a deadline, gives the same
-    advice on any machine). The draws are ``thin`` chain moves apart.
-    ``show_me`` adds the parlor's requests (one or two traits), only useful
-    once the pile is empty. ``deck`` replaces the header's deck.
+    The candidates come from the SAT closure; the draws from chains started
+    at SAT witnesses, ``thin`` chain moves apart. ``show_me`` adds the
+    parlor's requests (one or two traits), only useful once the pile is
+    empty. ``deck`` replaces the header's deck; ``warm`` is the SAT model of
+    an earlier position of the same log (see :func:`~deduce.games.abbey.sat.grown`).
     """
     setup = setup_from_header(log.header, log.path, deck)
     timeline = build_timeline(setup, log.events, log.path)
+    sat = grown(warm, setup, timeline, log.events)
+    possible = sat.closure()
+    if possible is None:
+        return Analysis([], None, sat)
+    found = [c for c, row in zip(setup.deck.ids, possible) if CULPRIT in row]
     model = build_model(setup, timeline, log.events)
-    if not propagate(model):
-        return Analysis([], None)
-    found = [c for c, d in zip(setup.deck.ids, model.domains) if CULPRIT in d.nodes[-1]]
-    rng = Random(seed)
-    starts = []
-    for _ in range(CHAINS):
-        try:
-            start = find_history(model, Random(rng.random()), deadline, propagated=True,
-                                 nodes=nodes)
-        except SearchTimeout:
-            break
-        if start is None:
-            return Analysis(found, None)
-        starts.append(start)
-    if not starts:
-        return Analysis(found, None)
+    propagate(model)
+    starts = sat.witnesses(possible, CHAINS, Random(seed))
     sample = sample_histories(model, starts, draws, seed=seed, thin=thin, burn=4 * thin)
     ranker = _Ranker(setup, sample, timeline.holders, seed)
-    return Analysis(found, ranker.advice(show_me, timeline.sizes[-1][PILE]))
+    return Analysis(found, ranker.advice(show_me, timeline.sizes[-1][PILE]), sat)
 
 
 class _Ranker:

@@ -20,6 +20,7 @@ from random import Random
 from deduce.games.abbey.advisor import Advice, analyse
 from deduce.games.abbey.deck import GROUP_OF
 from deduce.games.abbey.engine import AbbeyGame, Action, Observation
+from deduce.games.abbey.sat import SatModel
 from deduce.logs.jsonl import parse_jsonl
 
 Bot = Callable[[Observation, Sequence[Action], Random], Action]
@@ -148,15 +149,11 @@ class SolverBot(Notepad):
     turns needed to get there, plus the best question to a pawn met on
     arrival. It asks the most informative question, answers rather than
     keeping silent (to ask one back), and accuses as the advisor
-    recommends (see :mod:`advisor`) or when one candidate is left. When the
-    advisor finds no history within ``NODES`` search nodes (an allowance
-    in work, not time, so that a seed gives the same game on any machine)
-    it plays like the notepad bot on its own sheet, and searches with half
-    the allowance at its next decision, down to an eighth, until a search
-    succeeds again.
+    recommends (see :mod:`advisor`) or when one candidate is left. Its
+    SAT model grows with its log, one event at a time. Every step is
+    deterministic, so a seed gives the same game on any machine.
     """
 
-    NODES = 300
     #: Histories drawn for each decision, and chain moves between two draws.
     DRAWS, THIN = 80, 6
     #: How much a room's value shrinks for each turn needed to reach it.
@@ -167,17 +164,16 @@ class SolverBot(Notepad):
     def __init__(self, game: AbbeyGame, seat: int) -> None:
         super().__init__(game, seat)
         self._cached: tuple[int, Advice | None, list[str]] | None = None
-        self._nodes = self.NODES
+        self._sat: SatModel | None = None
 
     def _state(self, obs: Observation) -> tuple[Advice | None, list[str]]:
         """Advice and candidates for the log as it stands (computed once per new event)."""
         if self._cached is None or self._cached[0] != len(obs.log):
             log = parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl",
                               self.game.deck)
-            found = analyse(log, draws=self.DRAWS, seed=len(obs.log), nodes=self._nodes,
-                            show_me=not obs.pile, thin=self.THIN)
-            # a hard stretch of the game: search less until a history turns up again
-            self._nodes = self.NODES if found.advice else max(self.NODES // 8, self._nodes // 2)
+            found = analyse(log, draws=self.DRAWS, seed=len(obs.log), show_me=not obs.pile,
+                            thin=self.THIN, warm=self._sat)
+            self._sat = found.sat
             self._cached = (len(obs.log), found.advice, found.candidates)
         return self._cached[1], self._cached[2]
 

@@ -27,9 +27,8 @@ from time import perf_counter
 from typing import Any
 
 from deduce.games.abbey.engine import AbbeyGame, AbbeyState
-from deduce.games.abbey.model import build_model
+from deduce.games.abbey.model import build_model, is_history
 from deduce.games.abbey.propagate import propagate
-from deduce.games.abbey.search import is_history
 from deduce.games.abbey.setup import setup_from_header
 from deduce.games.abbey.simulate import play
 from deduce.games.abbey.solve import AbbeySolution, solve_abbey
@@ -48,7 +47,6 @@ class LogCheck:
     before_reveal: int  # events before the culprit became public
     positions: int
     exact: int
-    candidates_exact: int
     failures: tuple[str, ...]
     determined: int | None
     seconds: float
@@ -66,7 +64,7 @@ def check_log(state: AbbeyState, index: int, seat: int, budget: float, every: in
     transfers = sorted(snapshots)
     public = _public_from(log)
     failures: list[str] = []
-    positions = exact = candidates_exact = 0
+    positions = exact = 0
     determined = None
     cuts = sorted({*range(every, len(log.events) + 1, every), len(log.events)})
     for cut in cuts:
@@ -81,15 +79,13 @@ def check_log(state: AbbeyState, index: int, seat: int, budget: float, every: in
             if determined is None and cut <= public and candidates == 1:
                 determined = cut
             continue
-        solution = solve_abbey(prefix, game.deck, budget=budget, seed=index,
-                               exact_candidates=False)
+        solution = solve_abbey(prefix, game.deck, budget=budget, seed=index)
         exact += solution.exact
-        candidates_exact += solution.candidates_exact
         failures += _solve_check(solution, epochs[-1], where)
         if determined is None and cut <= public and len(solution.culprit) == 1:
             determined = cut
-    return LogCheck(index, player, public, positions, exact, candidates_exact,
-                    tuple(failures), determined, perf_counter() - started)
+    return LogCheck(index, player, public, positions, exact, tuple(failures), determined,
+                    perf_counter() - started)
 
 
 def _public_from(log: GameLog) -> int:
@@ -152,7 +148,6 @@ class CheckSummary:
     logs: int
     positions: int
     exact: int
-    candidates_exact: int
     failures: tuple[str, ...]
     determined: tuple[int, ...]
     undetermined: int
@@ -163,7 +158,7 @@ class CheckSummary:
         """Summarise a run's log checks."""
         found = sorted(c.determined for c in checks if c.determined is not None)
         return cls(len({c.game for c in checks}), len(checks), sum(c.positions for c in checks),
-                   sum(c.exact for c in checks), sum(c.candidates_exact for c in checks),
+                   sum(c.exact for c in checks),
                    tuple(f for c in checks for f in c.failures), tuple(found),
                    len(checks) - len(found), sum(c.seconds for c in checks))
 
@@ -182,6 +177,6 @@ class CheckSummary:
         return {"game": "abbey", "games": self.games, "logs": self.logs,
                 "positions": self.positions, "soundness_failures": len(self.failures),
                 "failures": list(self.failures[:20]),
-                "exact_positions": self.exact, "exact_candidate_positions": self.candidates_exact,
+                "exact_positions": self.exact,
                 "determined_logs": len(self.determined), "undetermined_logs": self.undetermined,
                 "events_to_culprit": self.spread(), "seconds": round(self.seconds, 3)}

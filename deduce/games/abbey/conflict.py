@@ -1,4 +1,4 @@
-"""Minimal sets of conflicting events, found by deletion.
+"""Minimal sets of conflicting events, found by deletion on one SAT solver.
 
 Transfers stay in place as the game's structure; the search removes
 observations only. First the shortest inconsistent prefix of the log is found
@@ -9,37 +9,33 @@ contradiction relies on, so that the explanation can name them. When the
 transfers' known cards conflict with each other, with no observation at all,
 those transfers are the conflict.
 
-Each test of a subset asks whether some history fits. The exact count
-answers that fastest on most positions, so it goes first, for at most
-``COUNT_FIRST`` seconds; the search for one history (complete, but slow to
-prove that none exists when propagation cannot see it) answers the rest.
+Each test of a subset is one solve of the log's :class:`~deduce.games.abbey.sat.SatModel`
+under the selectors of the events kept, so the solver keeps what it learnt
+from one test to the next.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from time import perf_counter
 
-from deduce.games.abbey.count import count_histories
-from deduce.games.abbey.model import build_model
-from deduce.games.abbey.search import find_history
+from deduce.games.abbey.sat import sat_model
 from deduce.games.abbey.setup import AbbeySetup
 from deduce.games.abbey.timeline import TRANSFERS, Timeline
 from deduce.logs.model import Event
 
-#: Seconds the exact count may take on one subset before the search takes over.
-COUNT_FIRST = 1.0
+
+def consistency(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event]
+                ) -> Callable[[Collection[int]], bool]:
+    """A test of whether some complete history agrees with every event not on the given lines."""
+    sat = sat_model(setup, timeline, events)
+    return sat.satisfiable
 
 
 def has_history(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
-                skip: frozenset[int] = frozenset()) -> bool:
+                skip: Collection[int] = frozenset()) -> bool:
     """Whether some complete history agrees with every event not on a ``skip`` line."""
-    model = build_model(setup, timeline, events, skip)
-    counts = count_histories(model, deadline=perf_counter() + COUNT_FIRST)
-    if counts is not None:
-        return counts.total > 0
-    return find_history(model) is not None
+    return consistency(setup, timeline, events)(skip)
 
 
 @dataclass(frozen=True)
@@ -56,8 +52,10 @@ def minimal_conflict(setup: AbbeySetup, timeline: Timeline, events: Sequence[Eve
     known_cards = [e.line for e in events if e.type in TRANSFERS and carries_cards(e)]
     pool = known_cards + observed
 
+    consistent = consistency(setup, timeline, events)
+
     def conflicts(kept: Sequence[int]) -> bool:
-        return not has_history(setup, timeline, events, frozenset(pool) - set(kept))
+        return not consistent(frozenset(pool) - set(kept))
 
     if conflicts(known_cards):  # the transfers' own cards cannot all be right
         return Conflict(tuple(_shrink(known_cards, conflicts)))

@@ -29,7 +29,7 @@ unary fact
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from deduce.games.abbey.setup import AbbeySetup
@@ -259,6 +259,14 @@ class Model:
         return self._tallies_of[0]
 
 
+def is_history(model: Model, history: Sequence[Path]) -> bool:
+    """Whether ``history`` (a path per card) lies in every domain and meets every tally."""
+    if not all(d.contains(p) for d, p in zip(model.domains, history, strict=True)):
+        return False
+    return all(tally.lo <= sum(1 for c in tally.cards if tally.hit(history[c])) <= tally.hi
+               for tally in model.tallies)
+
+
 def build_model(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
                 skip: Iterable[int] = ()) -> Model:
     """Translate every event into domains and tallies, leaving out observations on ``skip`` lines.
@@ -266,24 +274,49 @@ def build_model(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
     Transfers are never skipped: they are the game's structure.
     """
     skipped = set(skip)
-    deck = setup.deck
-    n_cards, n_epochs = len(deck), timeline.last_epoch + 1
+    n_cards, n_epochs = len(setup.deck), timeline.last_epoch + 1
     domains = [_free_domain(timeline, n_epochs) for _ in range(n_cards)]
     tallies = structural_tallies(timeline, n_cards)
-    card_index = {cid: i for i, cid in enumerate(deck.ids)}
-    players = {name: i for i, name in enumerate(timeline.holders)}
+    for event, transfer_no in numbered(events):
+        if event.line in skipped:
+            continue
+        facts, stated = event_constraints(setup, timeline, event, transfer_no)
+        for fact in facts:
+            domains[fact.card].force(fact.test, fact.value)
+        tallies.extend(stated)
+    return Model(setup, timeline, domains, tallies)
+
+
+def numbered(events: Iterable[Event]) -> Iterator[tuple[Event, int]]:
+    """Each event with the number of transfers up to and including it."""
     transfer_no = 0
     for event in events:
         if event.type in ("draw", "take", "mass"):
             transfer_no += 1
-        if event.line in skipped:
-            continue
-        epoch = timeline.epoch_of[event.line]
-        for card, test in _unary_facts(setup, event, players, transfer_no):
-            c = card_index[card]
-            test(domains[c], epoch)
-        tallies.extend(_observation_tallies(setup, timeline, event, epoch, players, card_index))
-    return Model(setup, timeline, domains, tallies)
+        yield event, transfer_no
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A unary fact: card ``card`` passes (``value``) or fails the location test ``test``."""
+
+    card: int
+    test: Tally
+    value: bool = True
+
+
+def event_constraints(setup: AbbeySetup, timeline: Timeline, event: Event, transfer_no: int
+                      ) -> tuple[list[Fact], list[Tally]]:
+    """What one event states: its unary facts and its tallies (see the module glossary).
+
+    ``transfer_no`` counts the transfers up to and including the event.
+    """
+    players = {name: i for i, name in enumerate(timeline.holders)}
+    card_index = {cid: i for i, cid in enumerate(setup.deck.ids)}
+    epoch = timeline.epoch_of[event.line]
+    facts = [Fact(card_index[card], test, value) for card, test, value
+             in _unary_facts(setup, event, players, epoch, transfer_no)]
+    return facts, _observation_tallies(setup, timeline, event, epoch, players, card_index)
 
 
 def _free_domain(timeline: Timeline, n_epochs: int) -> Domain:
@@ -308,47 +341,45 @@ def structural_tallies(timeline: Timeline, n_cards: int) -> list[Tally]:
     return tallies
 
 
-def _at(holder: int, value: bool):
-    """A unary test: the card is (or is not) at ``holder`` at the event's epoch."""
-    def apply(domain: Domain, epoch: int) -> None:
-        domain.force(Tally("at", epoch, holder, holder, frozenset(), 0, 0), value)
-    return apply
+def _at(holder: int, epoch: int) -> Tally:
+    """The location test: the card is at ``holder`` at ``epoch``."""
+    return Tally("at", epoch, holder, holder, frozenset(), 0, 0)
 
 
-def _moved(src: int, dst: int, transfer_no: int):
-    """A unary test: the card moved ``src -> dst`` at this transfer."""
-    def apply(domain: Domain, _epoch: int) -> None:
-        domain.force(Tally("move", transfer_no, src, dst, frozenset(), 0, 0), True)
-    return apply
+def _moved(src: int, dst: int, transfer_no: int) -> Tally:
+    """The location test: the card moved ``src -> dst`` at this transfer."""
+    return Tally("move", transfer_no, src, dst, frozenset(), 0, 0)
 
 
-def _unary_facts(setup: AbbeySetup, event: Event, players: dict[str, int], transfer_no: int):
-    """The (card, test) pairs that an event states about single cards."""
+def _unary_facts(setup: AbbeySetup, event: Event, players: dict[str, int], epoch: int,
+                 transfer_no: int) -> list[tuple[str, Tally, bool]]:
+    """The (card, test, value) triples that an event states about single cards."""
     kind, get = event.type, event.get
     if kind == "hand":
         listed = set(get("cards"))
         holder = players[get("player")]
-        return [(c, _at(holder, c in listed)) for c in setup.deck.ids]
+        return [(c, _at(holder, epoch), c in listed) for c in setup.deck.ids]
     if kind in ("has", "lacks"):
-        return [(get("card"), _at(players[get("player")], kind == "has"))]
+        return [(get("card"), _at(players[get("player")], epoch), kind == "has")]
     if kind == "show" and "card" in event.fields:
-        return [(get("card"), _at(players[get("player")], True))]
+        return [(get("card"), _at(players[get("player")], epoch), True)]
     if kind == "draw" and "card" in event.fields:
-        return [(get("card"), _moved(1, players[get("player")], transfer_no))]
+        return [(get("card"), _moved(1, players[get("player")], transfer_no), True)]
     if kind == "take" and "card" in event.fields:
-        return [(get("card"), _moved(players[get("from")], players[get("player")], transfer_no))]
+        return [(get("card"), _moved(players[get("from")], players[get("player")], transfer_no),
+                 True)]
     if kind == "mass" and setup.me is not None:
         me, right = players[setup.me], players[setup.right_of(setup.me)]
         left = players[setup.left_of(setup.me)]
-        return ([(c, _moved(me, left, transfer_no)) for c in get("gave")]
-                + [(c, _moved(right, me, transfer_no)) for c in get("got")])
+        return ([(c, _moved(me, left, transfer_no), True) for c in get("gave")]
+                + [(c, _moved(right, me, transfer_no), True) for c in get("got")])
     if kind == "accuse":
-        facts = [(get("card"), _at(CULPRIT, get("correct")))]
+        facts = [(get("card"), _at(CULPRIT, epoch), get("correct"))]
         if "shown_by" in event.fields:
-            facts.append((get("card"), _at(players[get("shown_by")], True)))
+            facts.append((get("card"), _at(players[get("shown_by")], epoch), True))
         return facts
     if kind == "culprit":
-        return [(get("card"), _at(CULPRIT, True))]
+        return [(get("card"), _at(CULPRIT, epoch), True)]
     return []
 
 

@@ -22,27 +22,13 @@ def propagate(model: Model) -> bool:
     return _fixpoint(model, list(range(len(model.tallies))))
 
 
-def restrict(model: Model, card: int, epoch: int, holder: int,
-             blame: list[int] | None = None) -> bool:
-    """Put ``card`` at ``holder`` at ``epoch`` in a propagated model, and propagate.
-
-    Only the tallies of the layers that changed are looked at first. A tally
-    found impossible gains one in ``blame`` (indexed like the tallies).
-    """
-    test = Tally("at", epoch, holder, holder, frozenset(), 0, 0)
-    changed = model.domains[card].narrow(test, True)
-    if changed is None:
-        return False
-    return _fixpoint(model, _woken(model, card, changed), blame)
-
-
 def _woken(model: Model, card: int, layers: list[int]) -> list[int]:
     """The tallies of the card's changed layers."""
     by_layer = model.tallies_of()[card]
     return [j for layer in layers for j in by_layer[layer]]
 
 
-def _fixpoint(model: Model, queue: list[int], blame: list[int] | None = None) -> bool:
+def _fixpoint(model: Model, queue: list[int]) -> bool:
     """Revise the queued tallies, and those of every card they narrow, until nothing changes."""
     domains, tallies = model.domains, model.tallies
     queued = set(queue)
@@ -52,8 +38,6 @@ def _fixpoint(model: Model, queue: list[int], blame: list[int] | None = None) ->
         tally = tallies[j]
         able, loose = _able(tally, domains)
         if len(able) < tally.lo or len(able) - len(loose) > tally.hi:
-            if blame is not None:
-                blame[j] += 1
             return False
         if not loose:
             continue
@@ -66,8 +50,6 @@ def _fixpoint(model: Model, queue: list[int], blame: list[int] | None = None) ->
         for c in changed:
             layers = domains[c].narrow(tally, value)
             if layers is None:
-                if blame is not None:
-                    blame[j] += 1
                 return False
             for k in _woken(model, c, layers):
                 if k not in queued:
@@ -80,7 +62,7 @@ def _able(tally: Tally, domains: Sequence[Domain]) -> tuple[list[int], list[int]
     """The tally's cards that can pass its location test, and those of them that need not.
 
     The same as :meth:`Domain.can` and :meth:`Domain.must`, inlined: this is
-    the innermost loop of every search.
+    the innermost loop of propagation.
     """
     if tally.kind == "at":
         e, holder = tally.time, tally.holder

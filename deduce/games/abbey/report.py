@@ -64,7 +64,6 @@ def check_tables(summary: CheckSummary) -> list[Table]:
             ["positions checked", summary.positions],
             ["soundness failures", len(summary.failures)],
             ["exact probabilities", f"{100 * summary.exact / positions:.1f}%"],
-            ["exact candidates", f"{100 * summary.candidates_exact / positions:.1f}%"],
             ["logs that found the culprit", summary.logs - summary.undetermined]]
     rows += [[f"events to the culprit, {k}", "" if v is None else v] for k, v in spread.items()]
     rows.append(["seconds (all positions)", f"{summary.seconds:.1f}"])

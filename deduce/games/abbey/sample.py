@@ -25,7 +25,7 @@ holder, and the move is kept when the history stays consistent (a
 Metropolis step with a symmetric proposal).
 
 Several independent chains start from different witnesses (histories found
-by :mod:`search`); the estimate is their mean, and the error bound a 95%
+by the SAT model, :mod:`sat`); the estimate is their mean, and the error bound a 95%
 Student-t half-width from their spread, never less than one over the square
 root of the moves that changed something. It is a statistical bound, not a
 certainty.

@@ -1,0 +1,131 @@
+"""``deduce simulate`` and ``deduce check``: whole games played by bots."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from cli.options import emit, output_options, refuse_options
+from cli.progress import progress
+from cli.status import EXIT_UNSOUND
+from deduce.games.abbey import check as abbey_check
+from deduce.games.abbey import report as abbey_report
+from deduce.games.blackrose import check as blackrose_check
+from deduce.games.blackrose import claims as blackrose_claims
+from deduce.games.blackrose import report as blackrose_report
+from deduce.games.rose import check as rose_check
+from deduce.games.rose import report as rose_report
+from deduce.games.rose.behaviour import load_model_file
+from deduce.games.simulate import bot_lineup, write_game
+from deduce.games.simulate import simulate as simulate_games
+from deduce.games.simulators import SIMULATORS, Simulator
+
+
+def _game_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Options shared by ``simulate`` and ``check``: the game, seats, games, seed, bots, data."""
+    bots = "; ".join(f"{g}: {', '.join(s.bots)}" for g, s in SIMULATORS.items())
+    defaults = ", ".join(f"{g}: {s.default_bot}" for g, s in SIMULATORS.items())
+    for option in reversed((
+        click.argument("game", type=click.Choice(tuple(SIMULATORS))),
+        click.option("--players", type=click.IntRange(min=2), default=4, show_default=True,
+                     help="Seats at the table (abbey: 3 to 6; rose: 2 to 5; blackrose: 3 to 5)."),
+        click.option("--games", type=click.IntRange(min=1), default=10, show_default=True,
+                     help="How many games."),
+        click.option("--seed", type=int, default=1, show_default=True,
+                     help="Seed of the run: the same seed gives the same games."),
+        click.option("--bots", metavar="NAMES",
+                     help=f"Comma-separated bots ({bots}): one for every seat, or one per "
+                          f"seat in order. Default: {defaults}."),
+        click.option("--workers", type=click.IntRange(min=0), default=1, show_default=True,
+                     help="Processes to use (0: every core)."),
+        click.option("--deck", metavar="FILE",
+                     help="Abbey: suspect cards (24) replacing the bundled default deck."),
+        click.option("--board", metavar="FILE",
+                     help="Abbey: rooms and doors replacing the bundled default board."),
+        click.option("--cards", metavar="FILE",
+                     help="Abbey: Mass, event, book and crypt cards; Black Rose: clue and Rector "
+                          "cards (replacing the defaults)."),
+        click.option("--data", metavar="FILE",
+                     help="Rose: buildings, action cards, task and event tiles replacing the "
+                          "defaults."),
+    )):
+        command = option(command)
+    return command
+
+
+def _setup(game: str, players: int, bots: str | None,
+           files: dict[str, str | None]) -> tuple[Simulator, Any, tuple[str, ...]]:
+    """The simulator, the game with the user's data files, and each seat's bot."""
+    simulator = SIMULATORS[game]
+    table = simulator.create(players, files)
+    lineup = bot_lineup((bots or simulator.default_bot).split(","), players, simulator.bots)
+    return simulator, table, lineup
+
+
+@click.command()
+@_game_options
+@click.option("--out", required=True, metavar="DIR", help="Folder to write the games into.")
+def simulate(game: str, players: int, games: int, seed: int, bots: str | None, workers: int,
+             out: str, **files: str | None) -> None:
+    """Play GAME with bots and write each game's truth and every player's log.
+
+    Writes DIR/game-NNNN/truth.json and DIR/game-NNNN/PLAYER.jsonl.
+    """
+    simulator, table, lineup = _setup(game, players, bots, files)
+    records = simulate_games(simulator.record, table, games, seed, lineup, workers)
+    for record in progress(records, games, "Simulating"):
+        write_game(record, Path(out))
+    click.echo(f"{games} game{'s' if games != 1 else ''} written to {out}", err=True)
+
+
+@click.command()
+@_game_options
+@click.option("--budget", type=click.FloatRange(min=0), default=0.2, show_default=True,
+              metavar="SECONDS", help="Abbey: time for each position's solve.")
+@click.option("--every", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Abbey: check after every N-th event of each log (the whole log always).")
+@click.option("--fast", is_flag=True,
+              help="Abbey: check the propagated model only (no counting, no estimates).")
+@click.option("--model", "model_file", metavar="FILE",
+              help="Rose: behaviour model; Black Rose: claims model (replacing the bundled "
+                   "parameters).")
+@output_options
+def check(game: str, players: int, games: int, seed: int, bots: str | None, workers: int,
+          budget: float, every: int, fast: bool, model_file: str | None, output: str,
+          **files: str | None) -> None:
+    """Simulate GAME and check the solver on every player's log against the truth.
+
+    Abbey: after every event, the truth must survive and the culprit's
+    determination is timed. Rose: at the seventh day's guesses, the truth
+    must survive; Brier score and guess accuracy with and without the
+    behaviour model. Black Rose: at every vote, the same with and without
+    the claims, and each side's wins. Exits with status 4 when the truth was
+    ever eliminated.
+    """
+    refuse_options(game, {"abbey": ("budget", "every", "fast"), "rose": ("model_file",),
+                           "blackrose": ("model_file",)})
+    _, table, lineup = _setup(game, players, bots, files)
+    summary: abbey_check.CheckSummary | rose_check.CheckSummary | blackrose_check.CheckSummary
+    if game == "abbey":
+        runs = abbey_check.check_games(table, games, seed, lineup, budget, every, fast, workers)
+        summary = abbey_check.CheckSummary.of(
+            [c for run in progress(runs, games, "Checking") for c in run])
+        tables = abbey_report.check_tables(summary)
+    elif game == "rose":
+        model = load_model_file(model_file) if model_file else None
+        checks = rose_check.check_games(table, games, seed, lineup, model, workers)
+        summary = rose_check.CheckSummary.of(players, list(progress(checks, games, "Checking")))
+        tables = rose_report.check_tables(summary)
+    else:
+        claims = blackrose_claims.load_model_file(model_file) if model_file else None
+        found = blackrose_check.check_games(table, games, seed, lineup, claims, workers)
+        summary = blackrose_check.CheckSummary.of(players,
+                                                  list(progress(found, games, "Checking")))
+        tables = blackrose_report.check_tables(summary)
+    emit(output, summary.to_json(), tables)
+    if summary.failures:
+        sys.exit(EXIT_UNSOUND)

@@ -1,0 +1,76 @@
+"""``deduce solve`` and ``deduce convert``: one log, solved or rewritten."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from cli.options import budget_options, emit, output_options, refuse_options
+from cli.status import EXIT_INCONSISTENT
+from deduce.games.abbey.deck import load_deck_file
+from deduce.games.abbey.solve import ENGINES
+from deduce.logs.io import (
+    SYNTAXES,
+    detect_syntax,
+    format_log,
+    parse_log,
+    read_log,
+    read_log_text,
+    write_log,
+)
+from deduce.solving import SolveOptions, solution_tables, solve_log
+
+
+@click.command()
+@click.argument("log")
+@click.option("--deck", "deck_file", metavar="FILE",
+              help="Abbey deck file (JSON list of cards) replacing the bundled default deck.")
+@click.option("--engine", type=click.Choice(ENGINES), default="sat", show_default=True,
+              help="sat: SAT closure, exact count within the budget; count: waits for the "
+                   "exact count and checks it; csp: python-constraint search, checked too.")
+@click.option("--hard", is_flag=True, help="Ignore soft (behaviour) events.")
+@click.option("--model", "model_file", metavar="FILE",
+              help="Rose: behaviour model; Black Rose: claims model (replacing the bundled "
+                   "parameters).")
+@budget_options
+@output_options
+def solve(log: str, deck_file: str | None, engine: str, hard: bool, model_file: str | None,
+          budget: float | None, seed: int, output: str) -> None:
+    """Solve LOG (canonical JSON Lines or line syntax): candidates and probabilities.
+
+    Exits with status 3 when the log contradicts itself.
+    """
+    deck = load_deck_file(deck_file) if deck_file else None
+    game_log = read_log(log, deck)
+    refuse_options(game_log.header.game, {"abbey": ("deck_file", "engine", "budget", "seed"),
+                                          "rose": ("model_file",),
+                                          "blackrose": ("model_file",)})
+    options = SolveOptions(deck=deck, engine=engine, hard=hard, budget=budget, seed=seed)
+    options = options.with_model_file(game_log.header.game, model_file)
+    solution = solve_log(game_log, options)
+    tables = solution_tables(solution)
+    emit(output, solution.to_json(), tables)
+    if not solution.consistent:
+        sys.exit(EXIT_INCONSISTENT)
+
+
+
+@click.command()
+@click.argument("log")
+@click.option("--to", "syntax", type=click.Choice(SYNTAXES),
+              help="Target syntax (default: the other one).")
+@click.option("-o", "--output", "out", metavar="FILE",
+              help="Write to this file (atomically) instead of standard output.")
+@click.option("--deck", "deck_file", metavar="FILE",
+              help="Abbey deck file used to check card names.")
+def convert(log: str, syntax: str | None, out: str | None, deck_file: str | None) -> None:
+    """Convert LOG between the canonical JSON Lines and the line syntax, without loss."""
+    deck = load_deck_file(deck_file) if deck_file else None
+    text = read_log_text(log)
+    game_log = parse_log(text, log, deck)
+    target = syntax or next(s for s in SYNTAXES if s != detect_syntax(text))
+    if out:
+        write_log(game_log, out, target)
+    else:
+        click.echo(format_log(game_log, target), nl=False)

@@ -1,0 +1,235 @@
+"""The SAT model and the Markov chain sampler against the brute-force enumerator.
+
+The SAT closure must equal the support of the brute-force posterior (it is
+what the candidate sets are made of, exact even when probabilities are
+not), on consistent and inconsistent logs; a warm model grown event by
+event must answer as a model built at once; every history that the solver
+or a chain produces must agree with every event; the estimate must be close
+to the exact probabilities; and a solve that runs out of budget must say so
+and still give the exact candidates.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+from abbey_random import corrupted_games, random_game
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from deduce.errors import LogError
+from deduce.games.abbey.brute import enumerate_posterior
+from deduce.games.abbey.count import count_histories
+from deduce.games.abbey.model import build_model, is_history
+from deduce.games.abbey.propagate import propagate
+from deduce.games.abbey.sample import Chain, sample_histories, sample_holders
+from deduce.games.abbey.sat import SatModel, grown, sat_model
+from deduce.games.abbey.solve import solve_abbey
+from deduce.games.abbey.timeline import TRANSFERS, build_timeline
+from deduce.logs.model import Event, GameLog, Header
+
+checks = settings(deadline=None, max_examples=60, derandomize=True)
+TINY = {"min_cards": 8, "max_cards": 10, "max_deals": 80_000, "max_events": 12}
+
+
+def _timeline(setup, events):
+    try:
+        return build_timeline(setup, events, "game")
+    except LogError:
+        assume(False)
+
+
+def _named(timeline, setup, possible):
+    return {card: {timeline.holders[h] for h in holders}
+            for card, holders in zip(setup.deck.ids, possible) if holders}
+
+
+def _brute_support(brute):
+    return {card: set(row) for card, row in brute.holders.items()}
+
+
+@checks
+@given(corrupted_games(**TINY))
+def test_closure_is_the_support_of_the_brute_force_posterior(game):
+    setup, events, _ = game
+    timeline = _timeline(setup, events)
+    brute = enumerate_posterior(setup, events)
+    sat = sat_model(setup, timeline, events)
+    possible = sat.closure()
+    if not brute.consistent:
+        assert possible is None
+        assert sat.witness() is None and not sat.satisfiable()
+        return
+    assert possible is not None
+    assert _named(timeline, setup, possible) == _brute_support(brute)
+    model = build_model(setup, timeline, events)
+    for seed in (None, 1, 2):
+        history = sat.witness(rng=None if seed is None else random.Random(seed))
+        assert history is not None and is_history(model, history)
+
+
+@checks
+@given(corrupted_games(**TINY))
+def test_a_warm_model_grown_event_by_event_answers_as_a_fresh_one(game):
+    setup, events, _ = game
+    _timeline(setup, events)
+    warm: SatModel | None = None
+    for k in range(len(events) + 1):
+        prefix = events[:k]
+        timeline = build_timeline(setup, prefix, "game")
+        warm = grown(warm, setup, timeline, prefix)
+        fresh = sat_model(setup, timeline, prefix)
+        assert warm.closure() == fresh.closure()
+        assert len(warm.events) == k
+
+
+def test_a_model_that_is_not_continued_is_built_afresh():
+    setup, events, _ = random_game(random.Random(4), **TINY)
+    timeline = build_timeline(setup, events, "game")
+    old = sat_model(setup, timeline, events)
+    shorter = events[:-1]
+    again = grown(old, setup, build_timeline(setup, shorter, "game"), shorter)
+    assert again is not old and again.events == list(shorter)
+
+
+@checks
+@given(corrupted_games(**TINY), st.randoms(use_true_random=False))
+def test_skipping_lines_answers_for_the_log_without_them(game, rng):
+    setup, events, _ = game
+    timeline = _timeline(setup, events)
+    sat = sat_model(setup, timeline, events)
+    skip = {e.line for e in events if e.type not in TRANSFERS and rng.random() < 0.4}
+    kept = [e for e in events if e.line not in skip]
+    expected = enumerate_posterior(setup, kept).consistent
+    assert sat.satisfiable(skip) == expected
+    if expected:
+        possible = sat.closure(skip)
+        assert _named(timeline, setup, possible) == _brute_support(
+            enumerate_posterior(setup, kept))
+
+
+def test_every_solver_and_encoding_gives_the_same_closure():
+    setup, events, _ = random_game(random.Random(11), min_cards=10, max_cards=10,
+                                   max_deals=80_000, max_events=14)
+    timeline = build_timeline(setup, events, "game")
+    closures = [sat_model(setup, timeline, events, solver, encoding).closure()
+                for solver, encoding in (("minicard", "native"), ("glucose4", "seqcounter"),
+                                         ("minisat22", "totalizer"), ("gluecard4", "native"))]
+    assert all(c == closures[0] for c in closures)
+    assert closures[0] is not None
+
+
+def _with_history(setup, events):
+    """Timeline, propagated model and a SAT model; skips games without a history."""
+    timeline = _timeline(setup, events)
+    model = build_model(setup, timeline, events)
+    assume(propagate(model))
+    sat = sat_model(setup, timeline, events)
+    assume(sat.satisfiable())
+    return timeline, model, sat
+
+
+@checks
+@given(corrupted_games(**TINY))
+def test_every_chain_move_keeps_a_consistent_history(game):
+    setup, events, _ = game
+    _, model, sat = _with_history(setup, events)
+    chain = Chain(model, sat.witness(rng=random.Random(0)), random.Random(2))
+    for _ in range(150):
+        chain.step()
+        assert is_history(model, chain.paths)
+
+
+def test_estimates_fall_within_their_error_bound():
+    """Over tiny games the estimate stays within its 95% bound of the exact answer."""
+    within = worst = 0
+    games = 0
+    for seed in range(30):
+        setup, events, _ = random_game(random.Random(seed), **TINY)
+        try:
+            timeline = build_timeline(setup, events, "game")
+        except LogError:
+            continue
+        model = build_model(setup, timeline, events)
+        exact = count_histories(model)
+        base = model.copy()
+        if not exact.total or not propagate(base):
+            continue
+        sat = sat_model(setup, timeline, events)
+        starts = sat.witnesses(sat.closure(), 4, random.Random(seed))
+        found = sample_holders(base, starts, seed=seed, moves=1500)
+        error = max(abs(float(p) - found.probabilities[c].get(h, 0.0))
+                    for c, row in enumerate(exact.probabilities()) for h, p in row.items())
+        games += 1
+        within += error <= found.error
+        worst = max(worst, error)
+    assert games >= 20
+    assert within >= 0.9 * games
+    assert worst < 0.2
+
+
+@checks
+@given(corrupted_games(**TINY))
+def test_drawn_histories_lie_in_the_closure(game):
+    setup, events, _ = game
+    timeline, model, sat = _with_history(setup, events)
+    possible = sat.closure()
+    start = sat.witness()
+    for draw in sample_histories(model, [start, start], 40, seed=5, thin=5, burn=10):
+        assert all(h in possible[card] for card, h in enumerate(draw))
+        assert list(draw).count(timeline.holder("culprit")) == 1
+
+
+def _log(setup, events):
+    header = Header(game="abbey", players=setup.players, me=setup.me)
+    return GameLog(header, list(events), "game")
+
+
+def test_an_exhausted_budget_gives_a_labelled_estimate_with_exact_candidates(monkeypatch):
+    setup, events, _ = random_game(random.Random(7), min_cards=9, max_cards=9,
+                                   max_deals=80_000, max_events=12)
+    timeline = build_timeline(setup, events, "game")
+    model = build_model(setup, timeline, events)
+    exact = count_histories(model)
+    assert exact.total
+    monkeypatch.setattr("deduce.games.abbey.solve.setup_from_header", lambda *a: setup)
+    log = _log(setup, events)
+    solution = solve_abbey(log, budget=0.0)
+    assert not solution.exact
+    assert 0 < solution.error <= 1
+    out = solution.to_json()
+    assert out["exact"] is False and out["error"] == round(solution.error, 6)
+    support = {card: {timeline.holders[h] for h in row}
+               for card, row in zip(setup.deck.ids, exact.holders) if row}
+    assert {card: set(row) for card, row in solution.holders.items()} == support
+    exact_culprits = {card for card, row in support.items() if "culprit" in row}
+    assert set(out["culprit"]["candidates"]) == exact_culprits
+    assert abs(sum(solution.culprit.values()) - 1) < 1e-9
+    unlimited = solve_abbey(log)
+    assert unlimited.exact and all(isinstance(p, Fraction) for p in unlimited.culprit.values())
+
+
+def test_an_inconsistent_log_is_a_conflict_whatever_the_budget(monkeypatch):
+    setup, events, truth = random_game(random.Random(3), min_cards=8, max_cards=8,
+                                       max_deals=80_000, max_events=8)
+    card = next(iter(truth.holders))
+    wrong = next(h for h in ("culprit", *setup.players) if h != truth.holders[card])
+    line = len(events) + 2
+    fact = (Event("culprit", {"card": card}, line) if wrong == "culprit"
+            else Event("has", {"player": wrong, "card": card}, line))
+    monkeypatch.setattr("deduce.games.abbey.solve.setup_from_header", lambda *a: setup)
+    log = _log(setup, [*events, fact])
+    assert not enumerate_posterior(setup, log.events).consistent
+    quick, full = solve_abbey(log, budget=0.0), solve_abbey(log)
+    assert not quick.consistent and not full.consistent
+    assert quick.conflict == full.conflict
+
+
+def test_every_engine_agrees_on_a_small_game(monkeypatch):
+    setup, events, _ = random_game(random.Random(5), min_cards=8, max_cards=8,
+                                   max_deals=80_000, max_events=10)
+    monkeypatch.setattr("deduce.games.abbey.solve.setup_from_header", lambda *a: setup)
+    log = _log(setup, events)
+    solutions = [solve_abbey(log, engine=engine) for engine in ("sat", "count", "csp")]
+    assert all(s == solutions[0] for s in solutions)
