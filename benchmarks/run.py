@@ -47,7 +47,7 @@ from tabulate import tabulate
 from deduce.games.abbey.conflict import minimal_conflict
 from deduce.games.abbey.csp import CspEngine
 from deduce.games.abbey.model import build_model
-from deduce.games.abbey.sat import SatModel, grown, sat_model
+from deduce.games.abbey.sat import Warm, sat_model
 from deduce.games.abbey.setup import setup_from_header
 from deduce.games.abbey.solve import solve_abbey
 from deduce.games.abbey.timeline import build_timeline
@@ -112,7 +112,7 @@ def time_game(log: GameLog, culprit: str, args: argparse.Namespace,
               times: dict[str, list[float]], exact: list[bool]) -> None:
     """Every measurement of one game's positions, appended to ``times`` and ``exact``."""
     setup = setup_from_header(log.header, log.path)
-    warm: list[SatModel] = []
+    warm = Warm()
     for k in range(1, len(log.events) + 1):
         if k % args.every and k != len(log.events):
             continue
@@ -121,11 +121,8 @@ def time_game(log: GameLog, culprit: str, args: argparse.Namespace,
         times["closure"].append(timed(
             lambda t=timeline, e=events: sat_model(setup, t, e).closure(), args.timeout))
 
-        def extend(t=timeline, e=events) -> None:
-            model = grown(warm[0] if warm else None, setup, t, e)
-            warm[:] = [model]
-            model.closure()
-        times["closure, warm"].append(timed(extend, args.timeout))
+        times["closure, warm"].append(timed(
+            lambda t=timeline, e=events: warm.model_of(setup, t, e).closure(), args.timeout))
         solved: list = []
         prefix = replace(log, events=events)
         times["full"].append(timed(

@@ -38,7 +38,7 @@ from deduce.logs.model import GAMES, Event, GameLog
 from deduce.logs.schema import event_types
 from deduce.logs.text import show_event, usage
 from deduce.report import render
-from deduce.solving import Solution, SolveOptions, solution_tables, solve_log
+from deduce.solving import Solution, SolveOptions, Warm, solution_tables, solve_log
 from deduce.suggest import suggest
 
 #: Where readline history is kept, unless the environment variable DEDUCE_HISTORY says.
@@ -80,6 +80,7 @@ class Repl:
         self.interactive = interactive
         self.refused = 0
         self._solved: tuple[GameLog, Solution | Inconsistent] | None = None
+        self._warm = Warm()
         self._matches: list[str] = []
 
     @property
@@ -98,7 +99,8 @@ class Repl:
         log = self.session.refresh()
         known = self._solved[1] if self._solved is not None and self._solved[0] == log else None
         if known is None or (full and isinstance(known, Inconsistent)):
-            known = solve_log(log, self.options) if full else solve_live(log, self.options)
+            known = (solve_log(log, self.options, self._warm) if full
+                     else solve_live(log, self.options, self._warm))
             self._solved = (log, known)
         return known
 

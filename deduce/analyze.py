@@ -42,6 +42,7 @@ from typing import Any
 
 from deduce.data.located import Invalid, load_data
 from deduce.errors import DeduceError
+from deduce.games.abbey.sat import Warm
 from deduce.games.abbey.solve import AbbeySolution
 from deduce.logs.io import write_bytes_atomic
 from deduce.logs.model import Event, GameLog
@@ -195,12 +196,13 @@ def solve_prefixes(log: GameLog, options: SolveOptions | None = None) -> Iterato
     """
     options = options or SolveOptions()
     before: Position | None = None
+    warm = Warm()
     for seen in range(len(log.events) + 1):
         if before is not None and not before.outlook.consistent:
             yield Position(seen, before.outlook, frozenset())
             continue
         part = prefix(log, seen)
-        solution = solve_log(part, options)
+        solution = solve_log(part, options, warm)
         view = outlook(solution)
         before = Position(seen, view, _hard_answers(solution, view, part, options),
                           () if view.consistent else tuple(solution.conflict))

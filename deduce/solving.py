@@ -22,6 +22,7 @@ from fractions import Fraction
 from deduce.errors import DeduceError
 from deduce.games.abbey import report as abbey_report
 from deduce.games.abbey.deck import Deck
+from deduce.games.abbey.sat import Warm
 from deduce.games.abbey.solve import AbbeySolution, solve_abbey
 from deduce.games.blackrose import claims as blackrose_claims
 from deduce.games.blackrose import report as blackrose_report
@@ -69,13 +70,19 @@ class SolveOptions:
         raise DeduceError(f"{path}: {game} has no model file")
 
 
-def solve_log(log: GameLog, options: SolveOptions | None = None) -> Solution:
-    """Solve a validated log of any game with ``options`` (default: exact, bundled models)."""
+def solve_log(log: GameLog, options: SolveOptions | None = None,
+              warm: Warm | None = None) -> Solution:
+    """Solve a validated log of any game with ``options`` (default: exact, bundled models).
+
+    ``warm``, kept by a caller that solves one log position after position
+    (``analyze``, ``play``), lets the Abbey grow its SAT model instead of
+    building it again; the other games solve from scratch.
+    """
     options = options or SolveOptions()
     game = log.header.game
     if game == "abbey":
         return solve_abbey(log, options.deck, options.engine, budget=options.budget,
-                           seed=options.seed)
+                           seed=options.seed, warm=warm)
     if game == "rose":
         return solve_rose(log, hard=options.hard, model=options.behaviour)
     if game == "blackrose":

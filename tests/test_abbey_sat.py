@@ -24,7 +24,7 @@ from deduce.games.abbey.count import count_histories
 from deduce.games.abbey.model import build_model, is_history
 from deduce.games.abbey.propagate import propagate
 from deduce.games.abbey.sample import Chain, sample_histories, sample_holders
-from deduce.games.abbey.sat import SatModel, grown, sat_model
+from deduce.games.abbey.sat import Warm, sat_model
 from deduce.games.abbey.solve import solve_abbey
 from deduce.games.abbey.timeline import TRANSFERS, build_timeline
 from deduce.logs.model import Event, GameLog, Header
@@ -74,22 +74,23 @@ def test_closure_is_the_support_of_the_brute_force_posterior(game):
 def test_a_warm_model_grown_event_by_event_answers_as_a_fresh_one(game):
     setup, events, _ = game
     _timeline(setup, events)
-    warm: SatModel | None = None
+    warm = Warm()
     for k in range(len(events) + 1):
         prefix = events[:k]
         timeline = build_timeline(setup, prefix, "game")
-        warm = grown(warm, setup, timeline, prefix)
+        grown = warm.model_of(setup, timeline, prefix)
         fresh = sat_model(setup, timeline, prefix)
-        assert warm.closure() == fresh.closure()
-        assert len(warm.events) == k
+        assert grown.closure() == fresh.closure()
+        assert len(grown.events) == k
 
 
 def test_a_model_that_is_not_continued_is_built_afresh():
     setup, events, _ = random_game(random.Random(4), **TINY)
     timeline = build_timeline(setup, events, "game")
-    old = sat_model(setup, timeline, events)
+    warm = Warm()
+    old = warm.model_of(setup, timeline, events)
     shorter = events[:-1]
-    again = grown(old, setup, build_timeline(setup, shorter, "game"), shorter)
+    again = warm.model_of(setup, build_timeline(setup, shorter, "game"), shorter)
     assert again is not old and again.events == list(shorter)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from deduce.games.abbey.conflict import has_history
+from deduce.games.abbey.sat import Warm
 from deduce.games.abbey.setup import setup_from_header
 from deduce.games.abbey.timeline import build_timeline
 from deduce.logs.model import GameLog
@@ -29,14 +29,19 @@ class Inconsistent:
     conflict: tuple[int, ...] = ()
 
 
-def abbey_impossible(log: GameLog) -> bool:
-    """Whether no complete history fits the log (one SAT solve)."""
+def abbey_impossible(log: GameLog, warm: Warm | None = None) -> bool:
+    """Whether no complete history fits the log (one SAT solve, on ``warm``'s model if given)."""
     setup = setup_from_header(log.header, log.path)
-    return not has_history(setup, build_timeline(setup, log.events, log.path), log.events)
+    timeline = build_timeline(setup, log.events, log.path)
+    return not (warm or Warm()).model_of(setup, timeline, log.events).satisfiable()
 
 
-def solve_live(log: GameLog, options: SolveOptions) -> Solution | Inconsistent:
-    """The log's solution, or :class:`Inconsistent` for an Abbey log no history fits."""
-    if log.header.game == "abbey" and abbey_impossible(log):
+def solve_live(log: GameLog, options: SolveOptions, warm: Warm | None = None
+               ) -> Solution | Inconsistent:
+    """The log's solution, or :class:`Inconsistent` for an Abbey log no history fits.
+
+    ``warm`` keeps the Abbey's SAT model from one event to the next.
+    """
+    if log.header.game == "abbey" and abbey_impossible(log, warm):
         return Inconsistent()
-    return solve_log(log, options)
+    return solve_log(log, options, warm)

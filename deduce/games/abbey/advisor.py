@@ -36,7 +36,7 @@ from deduce.games.abbey.deck import TRAITS, Deck, show_requests
 from deduce.games.abbey.model import build_model
 from deduce.games.abbey.propagate import propagate
 from deduce.games.abbey.sample import sample_histories
-from deduce.games.abbey.sat import SatModel, grown
+from deduce.games.abbey.sat import Warm
 from deduce.games.abbey.setup import AbbeySetup, setup_from_header
 from deduce.games.abbey.timeline import CULPRIT, PILE, build_timeline
 from deduce.logs.model import GameLog
@@ -100,41 +100,36 @@ class Advice:
 
 @dataclass(frozen=True)
 class Analysis:
-    """The exact culprit candidates and the advice (None when no history fits).
-
-    ``sat`` is the log's SAT model, to pass back as ``warm`` for the next
-    position of the same log.
-    """
+    """The exact culprit candidates and the advice (None when no history fits)."""
 
     candidates: list[str]
     advice: Advice | None
-    sat: SatModel | None = None
 
 
 def analyse(log: GameLog, draws: int = 200, seed: int = 0, show_me: bool = True,
-            thin: int = 20, deck: Deck | None = None, warm: SatModel | None = None
+            thin: int = 20, deck: Deck | None = None, warm: Warm | None = None
             ) -> Analysis:
     """Candidates and ranked options for the log's observer.
 
     The candidates come from the SAT closure; the draws from chains started
     at SAT witnesses, ``thin`` chain moves apart. ``show_me`` adds the
     parlor's requests (one or two traits), only useful once the pile is
-    empty. ``deck`` replaces the header's deck; ``warm`` is the SAT model of
-    an earlier position of the same log (see :func:`~deduce.games.abbey.sat.grown`).
+    empty. ``deck`` replaces the header's deck; ``warm`` keeps the SAT model
+    from one position of a log to the next (see :class:`~deduce.games.abbey.sat.Warm`).
     """
     setup = setup_from_header(log.header, log.path, deck)
     timeline = build_timeline(setup, log.events, log.path)
-    sat = grown(warm, setup, timeline, log.events)
+    sat = (warm or Warm()).model_of(setup, timeline, log.events)
     possible = sat.closure()
     if possible is None:
-        return Analysis([], None, sat)
+        return Analysis([], None)
     found = [c for c, row in zip(setup.deck.ids, possible) if CULPRIT in row]
     model = build_model(setup, timeline, log.events)
     propagate(model)
     starts = sat.witnesses(possible, CHAINS, Random(seed))
     sample = sample_histories(model, starts, draws, seed=seed, thin=thin, burn=4 * thin)
     ranker = _Ranker(setup, sample, timeline.holders, seed)
-    return Analysis(found, ranker.advice(show_me, timeline.sizes[-1][PILE]), sat)
+    return Analysis(found, ranker.advice(show_me, timeline.sizes[-1][PILE]))
 
 
 class _Ranker:

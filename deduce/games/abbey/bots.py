@@ -20,7 +20,7 @@ from random import Random
 from deduce.games.abbey.advisor import Advice, analyse
 from deduce.games.abbey.deck import GROUP_OF
 from deduce.games.abbey.engine import AbbeyGame, Action, Observation
-from deduce.games.abbey.sat import SatModel
+from deduce.games.abbey.sat import Warm
 from deduce.logs.jsonl import parse_jsonl
 
 Bot = Callable[[Observation, Sequence[Action], Random], Action]
@@ -164,7 +164,7 @@ class SolverBot(Notepad):
     def __init__(self, game: AbbeyGame, seat: int) -> None:
         super().__init__(game, seat)
         self._cached: tuple[int, Advice | None, list[str]] | None = None
-        self._sat: SatModel | None = None
+        self._warm = Warm()
 
     def _state(self, obs: Observation) -> tuple[Advice | None, list[str]]:
         """Advice and candidates for the log as it stands (computed once per new event)."""
@@ -172,8 +172,7 @@ class SolverBot(Notepad):
             log = parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl",
                               self.game.deck)
             found = analyse(log, draws=self.DRAWS, seed=len(obs.log), show_me=not obs.pile,
-                            thin=self.THIN, warm=self._sat)
-            self._sat = found.sat
+                            thin=self.THIN, warm=self._warm)
             self._cached = (len(obs.log), found.advice, found.candidates)
         return self._cached[1], self._cached[2]
 

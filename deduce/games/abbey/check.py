@@ -29,6 +29,7 @@ from typing import Any
 from deduce.games.abbey.engine import AbbeyGame, AbbeyState
 from deduce.games.abbey.model import build_model, is_history
 from deduce.games.abbey.propagate import propagate
+from deduce.games.abbey.sat import Warm
 from deduce.games.abbey.setup import setup_from_header
 from deduce.games.abbey.simulate import play
 from deduce.games.abbey.solve import AbbeySolution, solve_abbey
@@ -67,6 +68,7 @@ def check_log(state: AbbeyState, index: int, seat: int, budget: float, every: in
     positions = exact = 0
     determined = None
     cuts = sorted({*range(every, len(log.events) + 1, every), len(log.events)})
+    warm = Warm()
     for cut in cuts:
         prefix = replace(log, events=log.events[:cut])
         source = state.sources[seat][cut - 1]
@@ -79,7 +81,7 @@ def check_log(state: AbbeyState, index: int, seat: int, budget: float, every: in
             if determined is None and cut <= public and candidates == 1:
                 determined = cut
             continue
-        solution = solve_abbey(prefix, game.deck, budget=budget, seed=index)
+        solution = solve_abbey(prefix, game.deck, budget=budget, seed=index, warm=warm)
         exact += solution.exact
         failures += _solve_check(solution, epochs[-1], where)
         if determined is None and cut <= public and len(solution.culprit) == 1:

@@ -324,15 +324,22 @@ def sat_model(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
 
 
 
-def grown(warm: SatModel | None, setup: AbbeySetup, timeline: Timeline,
-          events: Sequence[Event]) -> SatModel:
-    """``warm`` extended to ``events`` when it encodes a prefix of them, else a new model.
+class Warm:
+    """The SAT model of the last position solved of one log, kept for the next position.
 
-    A log only grows during play, so the solver of the position before
-    keeps its clauses and what it learnt; after an undo, or for another
-    log, the model is built afresh.
+    A log only grows during play or a replay, so the model of the position
+    before is extended: its solver keeps its clauses and what it learnt.
+    After an undo, or for another log, the model is built afresh.
     """
-    if warm is not None and warm.continued_by(setup, events):
-        warm.extend(timeline, events)
-        return warm
-    return sat_model(setup, timeline, events)
+
+    def __init__(self) -> None:
+        self.model: SatModel | None = None
+
+    def model_of(self, setup: AbbeySetup, timeline: Timeline, events: Sequence[Event]
+                 ) -> SatModel:
+        """The SAT model of ``events``, grown from the last one when it encodes a prefix."""
+        if self.model is not None and self.model.continued_by(setup, events):
+            self.model.extend(timeline, events)
+        else:
+            self.model = sat_model(setup, timeline, events)
+        return self.model

@@ -28,8 +28,8 @@ from deduce.games.abbey.deck import Deck
 from deduce.games.abbey.explain import explain_conflict
 from deduce.games.abbey.model import Model, build_model
 from deduce.games.abbey.propagate import propagate
-from deduce.games.abbey.sample import sample_holders
-from deduce.games.abbey.sat import SatModel, grown
+from deduce.games.abbey.sample import ROUND, sample_holders
+from deduce.games.abbey.sat import SatModel, Warm
 from deduce.games.abbey.setup import AbbeySetup, setup_from_header
 from deduce.games.abbey.timeline import CULPRIT, build_timeline
 from deduce.logs.model import GameLog
@@ -82,22 +82,21 @@ class AbbeySolution:
 
 def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
                 budget: float | None = None, seed: int = 0,
-                warm: SatModel | None = None) -> AbbeySolution:
+                warm: Warm | None = None) -> AbbeySolution:
     """Solve a validated abbey log.
 
     ``engine`` is one of :data:`ENGINES` (see the module docstring). With
     ``budget`` (seconds) and the ``sat`` engine, the exact count gets part
     of it and, if it cannot finish, the probabilities are estimated (seeded
-    by ``seed``) until the budget is spent. ``warm``: the SAT model of an
-    earlier position of the same log, which is extended (see
-    :func:`~deduce.games.abbey.sat.grown`) instead of built again.
+    by ``seed``) until the budget is spent. ``warm`` keeps the SAT model
+    from one position of a log to the next (see :class:`~deduce.games.abbey.sat.Warm`).
     """
     if engine not in ENGINES:
         raise DeduceError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
     start = perf_counter()
     setup = setup_from_header(log.header, log.path, deck)
     timeline = build_timeline(setup, log.events, log.path)
-    sat = grown(warm, setup, timeline, log.events)
+    sat = (warm or Warm()).model_of(setup, timeline, log.events)
     possible = sat.closure()
     if possible is None:
         conflict = minimal_conflict(setup, timeline, log.events)
@@ -132,11 +131,15 @@ def _solution(setup: AbbeySetup, model: Model, probabilities: list[dict[int, Fra
 
 def _estimate(setup: AbbeySetup, model: Model, sat: SatModel, possible: list[set[int]],
               deadline: float, seed: int) -> AbbeySolution:
-    """Probabilities estimated by chains from SAT witnesses, over the exact closure."""
+    """Probabilities estimated by chains from SAT witnesses, over the exact closure.
+
+    The chains run until ``deadline``, one round of moves at least, so that
+    the whole solve keeps to its budget; few moves give a wide error bound.
+    """
     base = model.copy()
     propagate(base)
     starts = sat.witnesses(possible, CHAINS, Random(seed))
-    found = sample_holders(base, starts, seed, deadline=deadline)
+    found = sample_holders(base, starts, seed, deadline=deadline, moves=ROUND)
     probabilities: list[dict[int, Fraction | float]] = [
         {h: found.probabilities[card].get(h, 0.0) for h in sorted(holders)}
         for card, holders in enumerate(possible)]
