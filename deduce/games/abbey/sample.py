@@ -270,15 +270,19 @@ def sample_holders(model: Model, starts: Sequence[Sequence[Path]], seed: int = 0
 
     ``model`` must be propagated and every start a complete consistent
     history of it. The same seed, starts and moves give the same estimate;
-    a deadline adds moves as time allows.
+    a deadline adds moves as time allows: a round starts only when the last
+    one would still end before it.
     """
     chains = _chains(model, starts, seed)
     done = 0
-    while done < moves or (deadline is not None and perf_counter() < deadline):
+    last = 0.0
+    while done < moves or (deadline is not None and perf_counter() + last < deadline):
+        start = perf_counter()
         for chain in chains:
             for _ in range(ROUND):
                 chain.step()
         done += ROUND
+        last = perf_counter() - start
     return estimate(chains)
 
 
