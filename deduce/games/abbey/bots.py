@@ -17,11 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from random import Random
 
-from deduce.games.abbey.advisor import Advice, analyse
+from deduce.games.abbey.advisor import Advice, analyse, confirmed_accusation
 from deduce.games.abbey.deck import GROUP_OF
 from deduce.games.abbey.engine import AbbeyGame, Action, Observation
 from deduce.games.abbey.sat import Warm
 from deduce.logs.jsonl import parse_jsonl
+from deduce.logs.model import GameLog
 
 Bot = Callable[[Observation, Sequence[Action], Random], Action]
 
@@ -165,6 +166,8 @@ class SolverBot(Notepad):
         super().__init__(game, seat)
         self._cached: tuple[int, Advice | None, list[str]] | None = None
         self._warm = Warm()
+        self._log: GameLog | None = None
+        self._accusation: tuple[int, str | None] | None = None
 
     def _state(self, obs: Observation) -> tuple[Advice | None, list[str]]:
         """Advice and candidates for the log as it stands (computed once per new event)."""
@@ -173,8 +176,18 @@ class SolverBot(Notepad):
                               self.game.deck)
             found = analyse(log, draws=self.DRAWS, seed=len(obs.log), show_me=not obs.pile,
                             thin=self.THIN, warm=self._warm)
+            self._log = log
             self._cached = (len(obs.log), found.advice, found.candidates)
         return self._cached[1], self._cached[2]
+
+    def _accuse(self, obs: Observation) -> str | None:
+        """The suspect to accuse now, checked by the exact count (once per new event)."""
+        advice, _ = self._state(obs)
+        if self._accusation is None or self._accusation[0] != len(obs.log):
+            card = None if advice is None or self._log is None else confirmed_accusation(
+                self._log, advice, self.game.deck)
+            self._accusation = (len(obs.log), card)
+        return self._accusation[1]
 
     def sheet(self, obs: Observation) -> list[str]:
         """The solver's culprit candidates."""
@@ -218,7 +231,7 @@ class SolverBot(Notepad):
                   and room.id not in obs.positions):
                 values[room.id] = advice.gain("take", players[room.seat])
             elif room.kind == "chapter":
-                if not obs.pile and (advice.accuse() or len(self.sheet(obs)) == 1):
+                if not obs.pile and (self._accuse(obs) or len(self.sheet(obs)) == 1):
                     values[room.id] = self.ACCUSE_VALUE
                 elif advice.reveal([t for _, t in obs.revealed]):
                     values[room.id] = self.REVEAL_VALUE
@@ -247,7 +260,7 @@ class SolverBot(Notepad):
         if len(sheet) == 1 and ("accuse", sheet[0]) in legal:
             return ("accuse", sheet[0])
         if advice is not None:
-            card = advice.accuse()
+            card = self._accuse(obs)
             if card is not None and ("accuse", card) in legal:
                 return ("accuse", card)
             trait = advice.reveal([t for _, t in obs.revealed])
