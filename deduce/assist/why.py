@@ -169,8 +169,8 @@ def _abbey(log: GameLog, words: Sequence[str]) -> _Question:
         return {*found.lines, *found.transfers} - {hypothesis.line}
 
     def log_consistent() -> bool:
-        return abbey_conflict.has_history(setup, build_timeline(setup, log.events, log.path),
-                                          log.events)
+        return abbey_conflict.consistency(
+            setup, build_timeline(setup, log.events, log.path), log.events)(())
 
     return _Question(statement, pool, consistent, minimal, log_consistent)
 

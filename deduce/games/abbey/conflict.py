@@ -32,12 +32,6 @@ def consistency(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event]
     return sat.satisfiable
 
 
-def has_history(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
-                skip: Collection[int] = frozenset()) -> bool:
-    """Whether some complete history agrees with every event not on a ``skip`` line."""
-    return consistency(setup, timeline, events)(skip)
-
-
 @dataclass(frozen=True)
 class Conflict:
     """A minimal contradiction: the conflicting lines, and the transfers whose cards it uses."""

@@ -64,16 +64,6 @@ class SatModel:
         self.events: list[Event] = []
         self.selectors: dict[int, int] = {}
 
-    def close(self) -> None:
-        """Free the native solver."""
-        self.solver.delete()
-
-    def __enter__(self) -> SatModel:
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self.close()
-
     # -- literals ---------------------------------------------------------
 
     def x(self, card: int, epoch: int, holder: int) -> int:
@@ -235,20 +225,14 @@ class SatModel:
         """Whether some history agrees with every event not on a ``skip`` line (and ``extra``)."""
         return bool(self.solver.solve(assumptions=[*self.assumptions(skip), *extra]))
 
-    def history(self) -> History:
-        """The complete history of the last satisfiable solve: one path per card."""
-        model = self.solver.get_model()
-        assert model is not None
-        return [tuple(path) for path in zip(*(self._holders_at(model, e)
-                                                for e in range(self.epochs)))]
 
     def _holders_at(self, model: list[int], epoch: int) -> list[int]:
         """Each card's holder at ``epoch`` in a solver's model."""
         return [next(h for h, lit in enumerate(row) if model[lit - 1] > 0)
                 for row in self.lits[epoch]]
 
-    def witness(self, skip: Iterable[int] = (), rng: random.Random | None = None,
-                extra: Sequence[int] = ()) -> History | None:
+    def witness(self, rng: random.Random | None = None, extra: Sequence[int] = ()
+                ) -> History | None:
         """One complete history (with ``extra`` literals true), or None when there is none.
 
         With ``rng``, the solver's preferred polarities are drawn at random,
@@ -257,7 +241,11 @@ class SatModel:
         if rng is not None:
             self.solver.set_phases([lit if rng.random() < 0.5 else -lit
                                     for lit in self._holder_literals()])
-        return self.history() if self.satisfiable(skip, extra) else None
+        if not self.satisfiable(extra=extra):
+            return None
+        model = self.solver.get_model()
+        return [tuple(path) for path in zip(*(self._holders_at(model, e)
+                                                for e in range(self.epochs)))]
 
     def witnesses(self, possible: Sequence[set[int]], count: int, rng: random.Random
                   ) -> list[History]:
@@ -279,8 +267,8 @@ class SatModel:
         return found
 
     def _holder_literals(self) -> list[int]:
-        return [self.x(c, e, h) for c in range(self.cards) for e in range(self.epochs)
-                for h in range(self.holders)]
+        """Every holder literal once (epochs share the literals of untouched holders)."""
+        return sorted({lit for table in self.lits for row in table for lit in row})
 
     def closure(self, skip: Iterable[int] = ()) -> list[set[int]] | None:
         """Each card's possible current holders, or None when no history exists.
@@ -297,15 +285,21 @@ class SatModel:
         self._cover(possible, last)
         _, implied = self.solver.propagate(assumptions=assumed)
         ruled_out = {-lit for lit in implied or () if lit < 0}
+        self._prefer_unseen(possible, last)
         for card, row in enumerate(self.lits[last]):
             for holder, lit in enumerate(row):
                 if holder in possible[card] or lit in ruled_out:
                     continue
-                self.solver.set_phases([x for c, r in enumerate(self.lits[last])
-                                        for h, x in enumerate(r) if h not in possible[c]])
                 if self.solver.solve(assumptions=[*assumed, lit]):
                     self._cover(possible, last)
+                    self._prefer_unseen(possible, last)
         return possible
+
+    def _prefer_unseen(self, possible: Sequence[set[int]], epoch: int) -> None:
+        """Have the solver try first the pairs that no model has shown yet."""
+        self.solver.set_phases([lit for card, row in enumerate(self.lits[epoch])
+                                for holder, lit in enumerate(row)
+                                if holder not in possible[card]])
 
     def _cover(self, possible: list[set[int]], epoch: int) -> None:
         """Mark each card's holder at ``epoch`` in the last model as possible."""
