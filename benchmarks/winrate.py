@@ -26,12 +26,16 @@ from deduce.games.abbey.simulate import record_game
 from deduce.logs.jsonl import parse_jsonl
 
 
+def seating(lineup: tuple[str, ...], index: int) -> tuple[str, ...]:
+    """The seats of game ``index``: ``lineup`` rotated by one seat a game."""
+    shift = index % len(lineup)
+    return lineup[shift:] + lineup[:shift]
+
+
 def play(job: tuple[int, int, int, tuple[str, ...]]) -> dict[str, Any]:
     """One game: the truth summary and the accusations made, by bot kind."""
     players, index, seed, lineup = job
-    shift = index % players
-    seats = lineup[shift:] + lineup[:shift]
-    record = record_game(AbbeyGame.create(players), index, seed, seats)
+    record = record_game(AbbeyGame.create(players), index, seed, seating(lineup, index))
     accusations: Counter[tuple[str, bool]] = Counter()
     player, text = next(iter(record.logs.items()))
     for event in parse_jsonl(text, f"{player}.jsonl").events:

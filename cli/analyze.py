@@ -21,9 +21,10 @@ from deduce.solving import SolveOptions
 
 @click.command()
 @click.argument("log")
-@click.option("--budget", type=click.FloatRange(min=0), default=1.0, show_default=True,
+@click.option("--budget", type=click.FloatRange(min=0), default=15.0, show_default=True,
               metavar="SECONDS",
-              help="Abbey: time for each position: past it the probabilities are estimated "
+              help="Abbey: time for the probabilities of the whole replay, shared among the "
+                   "positions: past its share a position's probabilities are estimated "
                    "(candidates stay exact).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Abbey: seed of the estimates' random moves.")

@@ -5,10 +5,12 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Sequence
+from time import perf_counter
 from typing import Any
 
 import click
 
+from cli import STARTED
 from deduce.report import Table, render, to_csv
 
 
@@ -30,6 +32,22 @@ def budget_options(command: Callable) -> Callable:
                         metavar="SECONDS",
                         help="Time for exact probabilities; past it they are estimated "
                              "(candidates stay exact). Default: no limit, always exact.")(command)
+
+
+#: Seconds of a command's budget kept for what the clock of ``STARTED`` does not
+#: see: the interpreter's own start before it, printing the answer and exiting.
+EXIT_RESERVE = 0.06
+
+
+def left_of(budget: float | None) -> float | None:
+    """What is left of ``budget`` seconds counted from the command's start.
+
+    The start-up, reading the log and ``EXIT_RESERVE`` come out of it, so
+    that the whole command answers within the budget.
+    """
+    if budget is None:
+        return None
+    return max(0.0, budget - (perf_counter() - STARTED) - EXIT_RESERVE)
 
 
 def output_options(command: Callable) -> Callable:

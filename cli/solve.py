@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from cli.options import budget_options, emit, output_options, refuse_options
+from cli.options import budget_options, emit, left_of, output_options, refuse_options
 from cli.status import EXIT_INCONSISTENT
 from deduce.games.abbey.deck import load_deck_file
 from deduce.games.abbey.solve import ENGINES
@@ -46,7 +46,7 @@ def solve(log: str, deck_file: str | None, engine: str, hard: bool, model_file: 
     refuse_options(game_log.header.game, {"abbey": ("deck_file", "engine", "budget", "seed"),
                                           "rose": ("model_file",),
                                           "blackrose": ("model_file",)})
-    options = SolveOptions(deck=deck, engine=engine, hard=hard, budget=budget, seed=seed)
+    options = SolveOptions(deck=deck, engine=engine, hard=hard, budget=left_of(budget), seed=seed)
     options = options.with_model_file(game_log.header.game, model_file)
     solution = solve_log(game_log, options)
     tables = solution_tables(solution)

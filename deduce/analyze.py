@@ -38,6 +38,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import pairwise
+from time import perf_counter
 from typing import Any
 
 from deduce.data.located import Invalid, load_data
@@ -191,18 +192,23 @@ def prefix(log: GameLog, seen: int) -> GameLog:
 def solve_prefixes(log: GameLog, options: SolveOptions | None = None) -> Iterator[Position]:
     """Each position of ``log``, from the header alone to the whole log, solved with ``options``.
 
-    Abbey positions take about ``options.budget`` seconds for their
-    probabilities.
+    ``options.budget`` (Abbey) is the time for the whole replay: each
+    position gets an equal share of what is left, so the time a position
+    does not need goes to the later, harder ones.
     """
     options = options or SolveOptions()
     before: Position | None = None
     warm = Warm()
-    for seen in range(len(log.events) + 1):
+    positions = len(log.events) + 1
+    deadline = None if options.budget is None else perf_counter() + options.budget
+    for seen in range(positions):
         if before is not None and not before.outlook.consistent:
             yield Position(seen, before.outlook, frozenset())
             continue
         part = prefix(log, seen)
-        solution = solve_log(part, options, warm)
+        share = options if deadline is None else replace(
+            options, budget=max(0.0, deadline - perf_counter()) / (positions - seen))
+        solution = solve_log(part, share, warm)
         view = outlook(solution)
         before = Position(seen, view, _hard_answers(solution, view, part, options),
                           () if view.consistent else tuple(solution.conflict))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,10 +13,11 @@ from click.testing import CliRunner
 from cli.main import cli
 from deduce.errors import DeduceError
 from deduce.games.abbey.advisor import _information, analyse
-from deduce.games.abbey.bots import BOTS
+from deduce.games.abbey.bots import BOTS, crossed_out
 from deduce.games.abbey.check import CheckSummary, check_games, check_log
 from deduce.games.abbey.engine import AbbeyGame
 from deduce.games.abbey.simulate import play, record_game
+from deduce.games.abbey.solve import solve_abbey
 from deduce.games.simulate import bot_lineup, simulate, write_game
 from deduce.logs.io import read_log
 from deduce.logs.jsonl import parse_jsonl
@@ -240,3 +242,25 @@ def test_cli_simulates_with_the_users_data_files(tmp_path):
                                       "--out", str(out)])
     assert isinstance(result.exception, DeduceError)
     assert str(result.exception).startswith(f"{tmp_path / 'bad.json'}: board 'rooms'")
+
+
+def test_the_solver_bot_never_accuses_wrongly():
+    game = AbbeyGame.create(4, max_turns=120)
+    for index in (1, 2, 3):
+        state = play(game, index, 9, ["solver", "notepad", "solver", "random"])
+        solver_seats = {game.players[s] for s in (0, 2)}
+        mine = [e for e in state.events if e["type"] == "accuse" and e["player"] in solver_seats]
+        assert all(e["correct"] for e in mine)
+
+
+def test_the_solver_bots_sheet_is_the_exact_candidates_within_the_notepads():
+    game = AbbeyGame.create(3)
+    record = record_game(game, 1, 2, ("solver", "notepad", "notepad"))
+    player = game.players[0]
+    log = parse_jsonl(record.logs[player], f"{player}.jsonl", game.deck)
+    lines = [{"type": e.type, **e.fields} for e in log.events]
+    for seen in range(0, len(log.events) + 1, 10):
+        part = replace(log, events=log.events[:seen])
+        candidates = solve_abbey(part).candidates
+        assert record.truth["culprit"] in candidates
+        assert set(candidates) <= set(crossed_out(game.deck.ids, lines[:seen]))

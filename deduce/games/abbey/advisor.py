@@ -20,10 +20,8 @@ worth +4, a wrong one -2, so accusing a suspect of probability p is worth
 ``ACCUSE_POINTS`` (two points, so p >= 2/3: a wrong accusation also costs a
 turn in penance, and the estimate is a sample) or when the culprit is
 certain, and a revelation (+2 / -1) when a trait is at least ``REVEAL_AT``
-likely. In simulated games the solver bot won more, and accused wrongly a
-third as often, with two points than with one. The draws come from short
-chains and overstate their favourite, so the solver bot checks an advised
-accusation with the exact count (:func:`confirmed_accusation`).
+likely. The draws come from short chains, which late in a game with many
+players may not have mixed and then overstate their favourite.
 """
 
 from __future__ import annotations
@@ -34,22 +32,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from random import Random
 
-from deduce.games.abbey.count import count_histories
 from deduce.games.abbey.deck import TRAITS, Deck, show_requests
 from deduce.games.abbey.model import build_model
 from deduce.games.abbey.propagate import propagate
 from deduce.games.abbey.sample import sample_histories
-from deduce.games.abbey.sat import Warm
+from deduce.games.abbey.sat import sat_model
 from deduce.games.abbey.setup import AbbeySetup, setup_from_header
 from deduce.games.abbey.timeline import CULPRIT, PILE, build_timeline
 from deduce.logs.model import GameLog
 
 #: Expected points at which an accusation is recommended (6p - 2 >= 2 means p >= 2/3).
 ACCUSE_POINTS = 2.0
-#: Exact-count work (slices of the card-by-card count) spent checking an advised accusation.
-CONFIRM_SLICES = 300
-#: Without an exact count, the drawn chance at which an accusation is still advised.
-ESTIMATED_ACCUSE_AT = 0.95
 #: Probability at which revealing a trait of the culprit is recommended.
 REVEAL_AT = 0.9
 #: Markov chains behind the draws.
@@ -114,19 +107,17 @@ class Analysis:
 
 
 def analyse(log: GameLog, draws: int = 200, seed: int = 0, show_me: bool = True,
-            thin: int = 20, deck: Deck | None = None, warm: Warm | None = None
-            ) -> Analysis:
+            thin: int = 20, deck: Deck | None = None) -> Analysis:
     """Candidates and ranked options for the log's observer.
 
     The candidates come from the SAT closure; the draws from chains started
     at SAT witnesses, ``thin`` chain moves apart. ``show_me`` adds the
     parlor's requests (one or two traits), only useful once the pile is
-    empty. ``deck`` replaces the header's deck; ``warm`` keeps the SAT model
-    from one position of a log to the next (see :class:`~deduce.games.abbey.sat.Warm`).
+    empty. ``deck`` replaces the header's deck.
     """
     setup = setup_from_header(log.header, log.path, deck)
     timeline = build_timeline(setup, log.events, log.path)
-    sat = (warm or Warm()).model_of(setup, timeline, log.events)
+    sat = sat_model(setup, timeline, log.events)
     possible = sat.closure()
     if possible is None:
         return Analysis([], None)
@@ -139,30 +130,6 @@ def analyse(log: GameLog, draws: int = 200, seed: int = 0, show_me: bool = True,
                               thin=thin, burn=4 * thin)
     ranker = _Ranker(setup, sample, timeline.holders, seed)
     return Analysis(found, ranker.advice(show_me, timeline.sizes[-1][PILE]))
-
-
-def confirmed_accusation(log: GameLog, advice: Advice, deck: Deck | None = None,
-                         slices: int = CONFIRM_SLICES) -> str | None:
-    """The suspect to accuse, checked by the exact count when the draws advise one.
-
-    The draws of short chains overstate their favourite, so an accusation
-    they advise is checked by counting exactly, within ``slices`` slices of
-    the card-by-card count (a limit in work, so that a seed plays the same
-    on any machine): the exact favourite is accused when its expected points
-    reach ``ACCUSE_POINTS``. When the count does not finish, only a drawn
-    chance of ``ESTIMATED_ACCUSE_AT`` will do.
-    """
-    card = advice.accuse()
-    if card is None:
-        return None
-    setup = setup_from_header(log.header, log.path, deck)
-    model = build_model(setup, build_timeline(setup, log.events, log.path), log.events)
-    counts = count_histories(model, ("cards",), max_slices=slices)
-    if counts is None:
-        return card if advice.suspect[1] >= ESTIMATED_ACCUSE_AT else None
-    exact = {cid: row.get(CULPRIT, 0) for cid, row in zip(setup.deck.ids, counts.probabilities())}
-    best = max(exact, key=lambda c: exact[c])
-    return best if 6 * exact[best] - 2 >= ACCUSE_POINTS else None
 
 
 class _Ranker:

@@ -6,6 +6,8 @@
   shown, and cards proved innocent); it heads for the parlor while the pile
   lasts, then for rooms that move cards to it, asks about candidates, and
   accuses when a single suspect is left on its sheet.
+- ``solver``: the notepad's play, with the SAT closure's exact culprit
+  candidates for a sheet (:class:`SolverBot`).
 
 Every bot passes a uniformly random set of cards at Mass and shows a
 uniformly random matching card: the prior the solver assumes (see the log
@@ -14,15 +16,16 @@ format), so solver probabilities are calibrated against these players.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from random import Random
+from typing import Any
 
-from deduce.games.abbey.advisor import Advice, analyse, confirmed_accusation
 from deduce.games.abbey.deck import GROUP_OF
 from deduce.games.abbey.engine import AbbeyGame, Action, Observation
 from deduce.games.abbey.sat import Warm
+from deduce.games.abbey.setup import setup_from_header
+from deduce.games.abbey.timeline import CULPRIT, build_timeline
 from deduce.logs.jsonl import parse_jsonl
-from deduce.logs.model import GameLog
 
 Bot = Callable[[Observation, Sequence[Action], Random], Action]
 
@@ -34,6 +37,27 @@ def random_bot(game: AbbeyGame, seat: int) -> Bot:
     def act(obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
         return rng.choice(list(legal))
     return act
+
+
+def crossed_out(deck: Sequence[str], log: Iterable[Mapping[str, Any]]) -> list[str]:
+    """The suspects of ``deck`` left on a paper sheet after the log's events (as dicts).
+
+    Every card seen is crossed out: the hand, cards drawn, taken, received,
+    passed or shown, a "yes" to "do you have", and a wrong accusation.
+    """
+    seen: set[str] = set()
+    for event in log:
+        kind = event["type"]
+        if kind == "hand":
+            seen.update(event["cards"])
+        elif kind in ("draw", "take", "show") and "card" in event:
+            seen.add(event["card"])
+        elif kind == "mass":
+            seen.update(event.get("gave", ()))
+            seen.update(event.get("got", ()))
+        elif kind == "has" or (kind == "accuse" and not event["correct"]):
+            seen.add(event["card"])
+    return [c for c in deck if c not in seen]
 
 
 class Notepad:
@@ -52,19 +76,7 @@ class Notepad:
         return self._sheet[1]
 
     def _cross_out(self, obs: Observation) -> list[str]:
-        seen: set[str] = set()
-        for event in obs.log:
-            kind = event["type"]
-            if kind == "hand":
-                seen.update(event["cards"])
-            elif kind in ("draw", "take", "show") and "card" in event:
-                seen.add(event["card"])
-            elif kind == "mass":
-                seen.update(event.get("gave", ()))
-                seen.update(event.get("got", ()))
-            elif kind == "has" or (kind == "accuse" and not event["correct"]):
-                seen.add(event["card"])
-        return [c for c in self.game.deck.ids if c not in seen]
+        return crossed_out(self.game.deck.ids, obs.log)
 
     def __call__(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
         """Pick an action for the pending decision."""
@@ -140,142 +152,34 @@ class Notepad:
 
 
 class SolverBot(Notepad):
-    """A player guided by the solver: its own log, the advisor's values, the rulebook's points.
+    """The notepad's play with deduce's exact candidates for a sheet.
 
-    Its sheet is the solver's candidate set (propagation over every event
-    of its log, counts included), not the cards it has seen. It goes where
-    the advisor expects to learn most about the culprit: every room's value
-    (a draw or "show me" in the parlor, a theft in a confessional or cell,
-    an accusation or revelation in the chapter hall) is discounted by the
-    turns needed to get there, plus the best question to a pawn met on
-    arrival. It asks the most informative question, answers rather than
-    keeping silent (to ask one back), and accuses as the advisor
-    recommends (see :mod:`advisor`) or when one candidate is left. Its
-    SAT model grows with its log, one event at a time. Every step is
-    deterministic, so a seed gives the same game on any machine.
+    Its sheet is the culprit candidates of the SAT closure of its own log
+    (every event, counts and unseen transfers included), not just the cards
+    it has seen: it moves, asks, reveals and accuses as the notepad bot
+    does, and so accuses only when one candidate is left, never wrongly.
+    Its SAT model grows with its log, one event at a time.
+
+    It does not follow the advisor's estimated values: late in a game with
+    many players the estimates rest on chains that have not mixed (see
+    :mod:`sample`), so a bot that went where they pointed learnt less than
+    the notepad, and one that accused on them guessed (``benchmarks/README.md``
+    has the figures).
     """
-
-    #: Histories drawn for each decision, and chain moves between two draws.
-    DRAWS, THIN = 80, 6
-    #: How much a room's value shrinks for each turn needed to reach it.
-    DISCOUNT = 0.6
-    #: Value, in bits, of a recommended accusation or revelation in the chapter hall.
-    ACCUSE_VALUE, REVEAL_VALUE = 100.0, 0.5
 
     def __init__(self, game: AbbeyGame, seat: int) -> None:
         super().__init__(game, seat)
-        self._cached: tuple[int, Advice | None, list[str]] | None = None
         self._warm = Warm()
-        self._log: GameLog | None = None
-        self._accusation: tuple[int, str | None] | None = None
 
-    def _state(self, obs: Observation) -> tuple[Advice | None, list[str]]:
-        """Advice and candidates for the log as it stands (computed once per new event)."""
-        if self._cached is None or self._cached[0] != len(obs.log):
-            log = parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl",
-                              self.game.deck)
-            found = analyse(log, draws=self.DRAWS, seed=len(obs.log), show_me=not obs.pile,
-                            thin=self.THIN, warm=self._warm)
-            self._log = log
-            self._cached = (len(obs.log), found.advice, found.candidates)
-        return self._cached[1], self._cached[2]
-
-    def _accuse(self, obs: Observation) -> str | None:
-        """The suspect to accuse now, checked by the exact count (once per new event)."""
-        advice, _ = self._state(obs)
-        if self._accusation is None or self._accusation[0] != len(obs.log):
-            card = None if advice is None or self._log is None else confirmed_accusation(
-                self._log, advice, self.game.deck)
-            self._accusation = (len(obs.log), card)
-        return self._accusation[1]
-
-    def sheet(self, obs: Observation) -> list[str]:
-        """The solver's culprit candidates."""
-        return self._state(obs)[1]
-
-    def _names(self, seats: Sequence[int]) -> list[str]:
-        return [self.game.players[s] for s in seats]
-
-    def _move(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
-        advice, _ = self._state(obs)
-        if advice is None or legal[0][0] == "stay":
-            return super()._move(obs, legal, rng)
-        values = self._room_values(obs, advice)
-        steps = self.game.steps
-
-        def score(action: Action) -> float:
-            dest = action[1]
-            reach = max((v * self.DISCOUNT ** -(-self.distance[dest][room] // steps)
-                         for room, v in values.items()), default=0.0)
-            met = [s for s, r in enumerate(obs.positions)
-                   if r == dest and s != self.seat and s not in obs.penance]
-            asked = max((o.gain for o in advice.options if o.kind in ("count", "has")
-                         and o.target in self._names(met)), default=0.0)
-            return reach + asked
-        return max(legal, key=lambda a: (score(a), rng.random()))
-
-    def _room_values(self, obs: Observation, advice: Advice) -> dict[str, float]:
-        """What each room with an action is expected to tell now (bits, or a chapter value)."""
-        board, players = self.game.board, self.game.players
-        values: dict[str, float] = {}
-        for room in board.rooms:
-            if room.kind == "parlor":
-                best = advice.best("draw") if obs.pile else advice.best("show_me")
-                values[room.id] = best.gain if best else 0.0
-            elif room.kind == "confessional":
-                owner = obs.dice.get(room.id, self.seat)
-                if owner != self.seat and obs.hand_sizes[owner]:
-                    values[room.id] = advice.gain("take", players[owner])
-            elif (room.kind == "cell" and room.seat is not None and room.seat != self.seat
-                  and room.seat < len(players) and obs.hand_sizes[room.seat]
-                  and room.id not in obs.positions):
-                values[room.id] = advice.gain("take", players[room.seat])
-            elif room.kind == "chapter":
-                if not obs.pile and (self._accuse(obs) or len(self.sheet(obs)) == 1):
-                    values[room.id] = self.ACCUSE_VALUE
-                elif advice.reveal([t for _, t in obs.revealed]):
-                    values[room.id] = self.REVEAL_VALUE
-        return values
-
-    def _ask(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
-        advice, _ = self._state(obs)
-        targets = {self.game.players[a[1]]: a[1] for a in legal}
-        best = None if advice is None else next(
-            (o for o in advice.options if o.kind in ("count", "has") and o.target in targets),
-            None)
-        if best is None:
-            return super()._ask(obs, legal, rng)
-        question = ("count", best.detail) if best.kind == "count" else ("has", best.detail[0])
-        return ("ask", targets[best.target], question)
-
-    def _parlor(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
-        advice, _ = self._state(obs)
-        best = None if advice is None else advice.best("show_me")
-        if best is None or best.gain <= 0:
-            return super()._parlor(obs, legal, rng)
-        return ("show_me", self.game.players.index(best.target), best.detail)
-
-    def _chapter(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
-        advice, sheet = self._state(obs)
-        if len(sheet) == 1 and ("accuse", sheet[0]) in legal:
-            return ("accuse", sheet[0])
-        if advice is not None:
-            card = self._accuse(obs)
-            if card is not None and ("accuse", card) in legal:
-                return ("accuse", card)
-            trait = advice.reveal([t for _, t in obs.revealed])
-            if trait is not None:
-                return ("reveal", trait)
-        return super()._chapter(obs, legal, rng)
-
-    def _target(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
-        """The player a card's effect is best aimed at: the most to tell (else as the notepad)."""
-        advice, _ = self._state(obs)
-        kind = {"take": "take", "show": "take", "question": "count"}.get(obs.about)
-        if advice is None or kind is None:
-            return super()._target(obs, legal, rng)
-        return max(legal, key=lambda a: (advice.gain(kind, self.game.players[a[1]]),
-                                         rng.random()))
+    def _cross_out(self, obs: Observation) -> list[str]:
+        log = parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl",
+                          self.game.deck)
+        setup = setup_from_header(log.header, log.path, self.game.deck)
+        timeline = build_timeline(setup, log.events, log.path)
+        possible = self._warm.model_of(setup, timeline, log.events).closure()
+        if possible is None:  # the engine's own log always has a history
+            raise AssertionError(f"{obs.player}'s log has no history")
+        return [card for card, row in zip(self.game.deck.ids, possible) if CULPRIT in row]
 
 
 #: Bot kinds by name, each a factory ``(game, seat) -> bot``.

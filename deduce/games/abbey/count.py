@@ -47,9 +47,12 @@ class Counts:
 
 
 def count_histories(model: Model, methods: Sequence[str] = METHODS,
-                    max_slices: int | None = None, deadline: float | None = None
-                    ) -> Counts | None:
+                    max_slices: int | None = None, deadline: float | None = None,
+                    narrowed: bool = False) -> Counts | None:
     """Count the histories of ``model`` (a copy is narrowed first; the argument is untouched).
+
+    ``narrowed`` says that ``model`` is already propagated: it is counted
+    as it is, without a copy.
 
     ``methods`` run in turns, one slice of work at a time, the one that has
     used the least time going next; the first to finish answers. When there
@@ -59,8 +62,9 @@ def count_histories(model: Model, methods: Sequence[str] = METHODS,
     back when no method has finished after ``max_slices`` slices in all, or
     by ``deadline`` (a :func:`time.perf_counter` reading).
     """
-    model = model.copy()
-    if not propagate(model):
+    if not narrowed:
+        model = model.copy()
+    if not narrowed and not propagate(model):
         return Counts(0, tuple({} for _ in model.domains))
     tallies = [t for t in model.tallies if not t.redundant]
     if len(methods) > 1 and deal_bound(model.domains, tallies) > EPOCH_DEALS:

@@ -103,12 +103,15 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
         explanation = explain_conflict(setup, log.events, conflict.lines, conflict.transfers)
         return AbbeySolution(setup, False, conflict=conflict.lines, explanation=tuple(explanation))
     model = build_model(setup, timeline, log.events)
+    if not propagate(model):
+        raise DeduceError(f"{log.path}: internal error: propagation refutes a log the SAT "
+                          "model satisfies; please report this log")
     if engine == "csp":
         from deduce.games.abbey.csp import CspEngine  # python-constraint: only when asked for
 
         _check_agreement(CspEngine(model).closure(), possible, log.path, "constraint search")
     exact_until = None if budget is None or engine != "sat" else start + budget * EXACT_SHARE
-    counts = count_histories(model, deadline=exact_until)
+    counts = count_histories(model, deadline=exact_until, narrowed=True)
     if counts is None:
         return _estimate(setup, model, sat, possible, start + (budget or 0), seed)
     if engine == "count":
@@ -133,13 +136,13 @@ def _estimate(setup: AbbeySetup, model: Model, sat: SatModel, possible: list[set
               deadline: float, seed: int) -> AbbeySolution:
     """Probabilities estimated by chains from SAT witnesses, over the exact closure.
 
+    ``model`` is propagated already.
+
     The chains run until ``deadline``, one round of moves at least, so that
     the whole solve keeps to its budget; few moves give a wide error bound.
     """
-    base = model.copy()
-    propagate(base)
     starts = sat.witnesses(possible, CHAINS, Random(seed))
-    found = sample_holders(base, starts, seed, deadline=deadline, moves=ROUND)
+    found = sample_holders(model, starts, seed, deadline=deadline, moves=ROUND)
     probabilities: list[dict[int, Fraction | float]] = [
         {h: found.probabilities[card].get(h, 0.0) for h in sorted(holders)}
         for card, holders in enumerate(possible)]

@@ -1,0 +1,137 @@
+"""When does each player's own log make the culprit certain: deduce's closure against a paper sheet.
+
+It plays the games of ``winrate.py`` (same players, seed, lineup and seat
+rotation, so the same games) and reads every seat's own log, cut before the
+game's first correct accusation. For each log it finds:
+
+- the **closure event**: the first event after which deduce's SAT closure
+  leaves exactly one culprit candidate;
+- the **sheet event**: the first event after which a notepad bot's sheet
+  (every card it has seen crossed out, see :mod:`deduce.games.abbey.bots`)
+  leaves one suspect.
+
+Events are counted in the log's own lines after the header. Both sets only
+shrink as events are added, so each is found by bisection. It prints, per
+bot kind: logs, the share of them where each method reached certainty, the
+median event of each, and the median gain (sheet event minus closure event)
+over the logs where the closure reached certainty; a sheet that never did
+counts as the log's end.
+
+    python benchmarks/certainty.py --players 6 --games 1000 \
+        --lineup solver,notepad,random,notepad,random,notepad
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from tabulate import tabulate
+from winrate import seating
+
+from deduce.games.abbey.bots import crossed_out
+from deduce.games.abbey.engine import AbbeyGame
+from deduce.games.abbey.sat import sat_model
+from deduce.games.abbey.setup import setup_from_header
+from deduce.games.abbey.simulate import record_game
+from deduce.games.abbey.timeline import CULPRIT, build_timeline
+from deduce.logs.jsonl import parse_jsonl
+from deduce.logs.model import Event, GameLog
+
+
+def first_certain(events: int, certain: Callable[[int], bool]) -> int | None:
+    """The least ``k`` in 1..events with ``certain(k)`` (a monotone test), or None."""
+    if not events or not certain(events):
+        return None
+    lo, hi = 1, events
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if certain(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def closure_certain(log: GameLog, events: Sequence[Event]) -> bool:
+    """Whether the SAT closure of ``events`` leaves one culprit candidate."""
+    setup = setup_from_header(log.header, log.path)
+    possible = sat_model(setup, build_timeline(setup, events, log.path), events).closure()
+    return possible is not None and sum(CULPRIT in row for row in possible) == 1
+
+
+def sheet_certain(deck: Sequence[str], lines: Sequence[dict[str, Any]]) -> bool:
+    """Whether a notepad sheet of these log lines leaves one suspect."""
+    return len(crossed_out(deck, lines)) == 1
+
+
+def measure(job: tuple[int, int, int, tuple[str, ...]]) -> list[dict[str, Any]]:
+    """One game: every seat's closure and sheet events."""
+    players, index, seed, lineup = job
+    game = AbbeyGame.create(players)
+    record = record_game(game, index, seed, seating(lineup, index))
+    return [_events(game, record.truth["bots"][player],
+                    parse_jsonl(text, f"{player}.jsonl", game.deck))
+            for player, text in record.logs.items()]
+
+
+def _events(game: AbbeyGame, bot: str, log: GameLog) -> dict[str, Any]:
+    """One seat's log: its length before the first correct accusation, and both events."""
+    end = next((i for i, e in enumerate(log.events)
+                if e.type == "accuse" and e.get("correct")), len(log.events))
+    lines = [{"type": e.type, **e.fields} for e in log.events[:end]]
+    return {"bot": bot, "events": end,
+            "closure": first_certain(end, lambda k: closure_certain(log, log.events[:k])),
+            "sheet": first_certain(end, lambda k: sheet_certain(game.deck.ids, lines[:k]))}
+
+
+def main() -> None:
+    """Play the games and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--lineup", default="solver,notepad,notepad,random")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    lineup = tuple(args.lineup.split(","))
+    if len(lineup) != args.players:
+        parser.error("--lineup needs one bot per seat")
+    start = time.perf_counter()
+    by_bot: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)
+    jobs = [(args.players, i, args.seed, lineup) for i in range(1, args.games + 1)]
+    with ProcessPoolExecutor(args.workers) as pool:
+        for rows in pool.map(measure, jobs):
+            for row in rows:
+                by_bot[row["bot"]].append(row)
+    every = [row for rows in by_bot.values() for row in rows]
+    table = [_row(kind, rows) for kind, rows in sorted(by_bot.items())] + [_row("all", every)]
+    print(f"{args.players} players, {args.games} games (seed {args.seed}, lineup {args.lineup}, "
+          f"seats rotated); {time.perf_counter() - start:.0f} s with {args.workers} workers.\n")
+    print(tabulate(table, ["logs of", "logs", "closure certain", "sheet certain",
+                           "median closure event", "median sheet event", "median gain (events)"],
+                   tablefmt="github"))
+
+
+def _median(values: Sequence[int]) -> float | str:
+    """The median, or "-" for no values."""
+    return statistics.median(values) if values else "-"
+
+
+def _row(kind: str, rows: Sequence[dict[str, Any]]) -> list[Any]:
+    """One table row: shares, medians and the median gain of the closure over the sheet."""
+    closure = [r["closure"] for r in rows if r["closure"] is not None]
+    sheet = [r["sheet"] for r in rows if r["sheet"] is not None]
+    gains = [(r["sheet"] or r["events"]) - r["closure"] for r in rows if r["closure"] is not None]
+    return [kind, len(rows), f"{100 * len(closure) / len(rows):.0f}%",
+            f"{100 * len(sheet) / len(rows):.0f}%", _median(closure), _median(sheet),
+            _median(gains)]
+
+
+if __name__ == "__main__":
+    main()
