@@ -15,6 +15,7 @@ import sys
 import click
 from click.utils import make_default_short_help
 
+from cli.clock import start_clock
 from cli.status import EXIT_INTERNAL
 from deduce import __version__
 from deduce.errors import DeduceError
@@ -62,8 +63,10 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="deduce")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """Exact deduction for Mystery of the Abbey, The Name of the Rose and The Black Rose."""
+    start_clock(ctx)
 
 
 def main() -> None:

@@ -5,12 +5,11 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Sequence
-from time import perf_counter
 from typing import Any
 
 import click
 
-from cli import STARTED
+from cli.clock import elapsed
 from deduce.report import Table, render, to_csv
 
 
@@ -34,20 +33,21 @@ def budget_options(command: Callable) -> Callable:
                              "(candidates stay exact). Default: no limit, always exact.")(command)
 
 
-#: Seconds of a command's budget kept for what the clock of ``STARTED`` does not
-#: see: the interpreter's own start before it, printing the answer and exiting.
-EXIT_RESERVE = 0.06
+#: Seconds of a command's budget kept for what its clock does not see: the
+#: interpreter's start and the imports before the command line is read,
+#: printing the answer and exiting.
+EXIT_RESERVE = 0.08
 
 
 def left_of(budget: float | None) -> float | None:
     """What is left of ``budget`` seconds counted from the command's start.
 
-    The start-up, reading the log and ``EXIT_RESERVE`` come out of it, so
-    that the whole command answers within the budget.
+    Reading the log and ``EXIT_RESERVE`` come out of it, so that the whole
+    command answers within the budget.
     """
     if budget is None:
         return None
-    return max(0.0, budget - (perf_counter() - STARTED) - EXIT_RESERVE)
+    return max(0.0, budget - elapsed() - EXIT_RESERVE)
 
 
 def output_options(command: Callable) -> Callable:

@@ -204,6 +204,23 @@ def test_estimated_positions_stay_out_of_the_ranking():
 # the answer
 
 
+def test_the_abbey_budget_is_shared_among_the_positions_left(monkeypatch):
+    log = read_log(str(EXAMPLES / "abbey-4p.log"))
+    given: list[float] = []
+
+    def solve(part, options, warm):
+        given.append(options.budget)
+        return solve_log(part, options, warm)
+
+    monkeypatch.setattr("deduce.analyze.solve_log", solve)
+    positions = list(solve_prefixes(log, SolveOptions(budget=3.1)))
+    assert len(given) == len(positions) == len(log.events) + 1
+    assert given[0] == pytest.approx(3.1 / len(positions), rel=0.05)
+    # the share is what is left over the positions left: the time an exact
+    # position leaves unused goes to the later ones
+    assert all(0 <= g <= 3.1 for g in given) and max(given) > given[0]
+
+
 def test_the_log_reveals_the_abbey_culprit_by_any_correct_accusation_or_the_reveal():
     assert revealed_answer(parsed(ABBEY_HEADER + "\nhand ana c1 c2\naccuse bob c5 right\n")) \
         == Answer("c5", "log", 13)

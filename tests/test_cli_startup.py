@@ -1,15 +1,19 @@
-"""The root command lists every command without importing it, and lists it truthfully."""
+"""The root command lists every command without importing it, and lists it truthfully;
+budgets count from the command line."""
 
 from __future__ import annotations
 
 import importlib
 import subprocess
 import sys
+import time
 
 import click
 from click.testing import CliRunner
 
+from cli.clock import start_clock
 from cli.main import COMMANDS, cli
+from cli.options import EXIT_RESERVE, left_of
 
 
 def test_every_listed_line_is_the_commands_own_short_help():
@@ -35,4 +39,13 @@ def test_help_imports_no_command_and_no_solver():
             "print(sorted(loaded), file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
-    assert done.stderr.strip() == "['cli.main', 'cli.status']"
+    assert done.stderr.strip() == "['cli.clock', 'cli.main', 'cli.status']"
+
+
+def test_a_command_budget_counts_from_the_command_line():
+    with click.Context(click.Command("x")) as ctx:
+        start_clock(ctx)
+        time.sleep(0.01)
+        left = left_of(1.0)
+        assert left is not None and left <= 1.0 - EXIT_RESERVE - 0.01
+        assert left_of(None) is None and left_of(0.0) == 0.0

@@ -7,7 +7,8 @@
   lasts, then for rooms that move cards to it, asks about candidates, and
   accuses when a single suspect is left on its sheet.
 - ``solver``: the notepad's play, with the SAT closure's exact culprit
-  candidates for a sheet (:class:`SolverBot`).
+  candidates for a sheet, and an accusation on drawn histories once few
+  candidates are left (:class:`SolverBot`).
 
 Every bot passes a uniformly random set of cards at Mass and shows a
 uniformly random matching card: the prior the solver assumes (see the log
@@ -16,16 +17,21 @@ format), so solver probabilities are calibrated against these players.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from random import Random
 from typing import Any
 
 from deduce.games.abbey.deck import GROUP_OF
 from deduce.games.abbey.engine import AbbeyGame, Action, Observation
+from deduce.games.abbey.model import build_model
+from deduce.games.abbey.propagate import propagate
+from deduce.games.abbey.sample import sample_histories
 from deduce.games.abbey.sat import Warm
 from deduce.games.abbey.setup import setup_from_header
-from deduce.games.abbey.timeline import CULPRIT, build_timeline
+from deduce.games.abbey.timeline import CULPRIT, Timeline, build_timeline
 from deduce.logs.jsonl import parse_jsonl
+from deduce.logs.model import GameLog
 
 Bot = Callable[[Observation, Sequence[Action], Random], Action]
 
@@ -97,7 +103,7 @@ class Notepad:
         rooms = [r.id for r in board.rooms]
         if obs.pile:
             return [r.id for r in board.of_kind("parlor")]
-        if len(self.sheet(obs)) == 1:
+        if self.suspect(obs) is not None:
             return [r.id for r in board.of_kind("chapter")]
         goals = [room for room, seat in obs.dice.items()
                  if seat != self.seat and obs.hand_sizes[seat]]
@@ -131,10 +137,16 @@ class Notepad:
             return ("pass",)
         return ("show_me", rng.choice(others), (self._splitting_trait(sheet, rng),))
 
-    def _chapter(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+    def suspect(self, obs: Observation) -> str | None:
+        """The suspect to accuse once in the chapter hall: the last one on the sheet."""
         sheet = self.sheet(obs)
-        if len(sheet) == 1 and ("accuse", sheet[0]) in legal:
-            return ("accuse", sheet[0])
+        return sheet[0] if len(sheet) == 1 else None
+
+    def _chapter(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+        card = self.suspect(obs)
+        if card is not None and ("accuse", card) in legal:
+            return ("accuse", card)
+        sheet = self.sheet(obs)
         made = {t for _, t in obs.revealed}
         deck = self.game.deck
         shared = [t for t in sorted(GROUP_OF) if t not in made
@@ -152,34 +164,73 @@ class Notepad:
 
 
 class SolverBot(Notepad):
-    """The notepad's play with deduce's exact candidates for a sheet.
+    """The notepad's play with deduce's exact candidates for a sheet, and a bolder accusation.
 
     Its sheet is the culprit candidates of the SAT closure of its own log
     (every event, counts and unseen transfers included), not just the cards
-    it has seen: it moves, asks, reveals and accuses as the notepad bot
-    does, and so accuses only when one candidate is left, never wrongly.
-    Its SAT model grows with its log, one event at a time.
+    it has seen: it moves, asks and reveals as the notepad bot does. Its SAT
+    model grows with its log, one event at a time.
 
-    It does not follow the advisor's estimated values: late in a game with
-    many players the estimates rest on chains that have not mixed (see
-    :mod:`sample`), so a bot that went where they pointed learnt less than
-    the notepad, and one that accused on them guessed (``benchmarks/README.md``
-    has the figures).
+    It accuses the last candidate, or, once at most ``ACCUSE_AMONG`` are
+    left (and the pile is empty), the favourite of ``DRAWS`` histories drawn
+    from chains started at two SAT witnesses per candidate, when its share
+    of the draws reaches ``ACCUSE_AT``. Chains that start with every
+    candidate as the culprit and still agree are a fair sign; chains from
+    random witnesses are not, late in a game with many players (see
+    :mod:`sample`). The two settings were tuned on simulated six-player
+    games, as was the choice not to follow the advisor's estimated values
+    in moving and asking (``benchmarks/README.md`` has the figures). Every
+    step is deterministic, so a seed gives the same game on any machine.
     """
+
+    #: At most this many candidates left before an estimated accusation is considered.
+    ACCUSE_AMONG = 4
+    #: Share of the draws the favourite needs for an estimated accusation.
+    ACCUSE_AT = 0.55
+    #: Histories drawn for it, and chain moves between two draws (and per start, four times).
+    DRAWS, THIN = 120, 6
 
     def __init__(self, game: AbbeyGame, seat: int) -> None:
         super().__init__(game, seat)
         self._warm = Warm()
+        self._position: tuple[int, GameLog, Timeline] | None = None
+        self._suspect: tuple[int, str | None] = (-1, None)
 
     def _cross_out(self, obs: Observation) -> list[str]:
         log = parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl",
                           self.game.deck)
         setup = setup_from_header(log.header, log.path, self.game.deck)
         timeline = build_timeline(setup, log.events, log.path)
+        self._position = (len(obs.log), log, timeline)
         possible = self._warm.model_of(setup, timeline, log.events).closure()
         if possible is None:  # the engine's own log always has a history
             raise AssertionError(f"{obs.player}'s log has no history")
         return [card for card, row in zip(self.game.deck.ids, possible) if CULPRIT in row]
+
+    def suspect(self, obs: Observation) -> str | None:
+        """The last candidate, or the drawn favourite among a few (see the class docstring)."""
+        sheet = self.sheet(obs)
+        if len(sheet) == 1 or obs.pile or len(sheet) > self.ACCUSE_AMONG:
+            return super().suspect(obs)
+        if self._suspect[0] != len(obs.log):
+            self._suspect = (len(obs.log), self._drawn_favourite(len(sheet)))
+        return self._suspect[1]
+
+    def _drawn_favourite(self, candidates: int) -> str | None:
+        """The culprit most often drawn, if its share reaches ``ACCUSE_AT``."""
+        assert self._position is not None and self._warm.model is not None
+        seen, log, timeline = self._position
+        sat = self._warm.model
+        possible = sat.closure()
+        assert possible is not None
+        model = build_model(sat.setup, timeline, log.events)
+        propagate(model)
+        starts = sat.witnesses(possible, 2 * candidates, Random(seen))
+        draws = sample_histories(model, starts, self.DRAWS, seed=seen, thin=self.THIN,
+                                 burn=4 * self.THIN)
+        drawn = Counter(draw.index(CULPRIT) for draw in draws)
+        card, times = drawn.most_common(1)[0]
+        return self.game.deck.ids[card] if times >= self.ACCUSE_AT * len(draws) else None
 
 
 #: Bot kinds by name, each a factory ``(game, seat) -> bot``.
