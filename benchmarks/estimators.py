@@ -1,0 +1,116 @@
+"""Two estimators of the culprit probabilities, given the same seconds, against the exact count.
+
+- ``chains``: what ``deduce solve --budget`` does past the exact count:
+  four Markov chains from SAT witnesses spread over the candidates
+  (:func:`deduce.games.abbey.solve._estimate`), with their 95% bound.
+- ``importance``: Rao-Blackwellised importance sampling. It draws which
+  card each transfer moved, transfer by transfer, uniformly among the cards
+  that the SAT model says can still move there (so no draw is wasted),
+  then counts the deals that fit exactly with deduce's count; a draw
+  weighs that count over the chance of drawing it. It prints the effective
+  sample size of the weights.
+
+Positions are the ``--seen`` prefixes of one log, each of which the exact
+count must finish (it is the reference):
+
+    python benchmarks/estimators.py benchmarks/cases/abbey-3p-01.jsonl --seen 32 --seconds 1 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from math import comb
+
+from deduce.games.abbey.count import Counts, count_histories
+from deduce.games.abbey.model import Model, build_model
+from deduce.games.abbey.propagate import propagate
+from deduce.games.abbey.sat import SatModel, sat_model
+from deduce.games.abbey.setup import setup_from_header
+from deduce.games.abbey.solve import _estimate
+from deduce.games.abbey.timeline import CULPRIT, build_timeline
+from deduce.logs.io import read_log
+
+
+def importance_draw(model: Model, sat: SatModel, rng: random.Random
+                    ) -> tuple[float, Counts | None]:
+    """One draw of the moved cards: its log-chance and the exact counts of the deals left."""
+    narrowed = model.copy()
+    holders = range(len(model.timeline.holders))
+    chance, assumed = 0.0, []
+    for t, transfer in enumerate(model.timeline.transfers, 1):
+        moving: dict[int, tuple[int, int]] = {}
+        for a, b, k in transfer.moves:
+            options = [c for c, d in enumerate(narrowed.domains)
+                       if c not in moving and (a, b) in d.steps[t - 1]]
+            if k == 1 and len(options) > 1:
+                options = [c for c in options
+                           if sat.satisfiable(extra=[*assumed, sat._step(c, t, a, b)])]
+            chosen = rng.sample(options, k)
+            chance -= math.log(comb(len(options), k))
+            for c in chosen:
+                moving[c] = (a, b)
+                assumed.append(sat._step(c, t, a, b))
+        for c, domain in enumerate(narrowed.domains):
+            domain.steps[t - 1] &= {moving[c]} if c in moving else {(h, h) for h in holders}
+    if not propagate(narrowed):
+        return chance, None
+    return chance, count_histories(narrowed, narrowed=True)
+
+
+def importance(model: Model, sat: SatModel, seconds: float, seed: int
+               ) -> tuple[dict[int, float], float]:
+    """Culprit probabilities by importance sampling, and the effective sample size."""
+    rng = random.Random(seed)
+    weights: list[float] = []
+    culprit: dict[int, float] = {}
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        chance, counts = importance_draw(model, sat, rng)
+        w = 0.0 if counts is None else counts.total * math.exp(-chance)
+        weights.append(w)
+        for card, row in enumerate(counts.holders if counts else ()):
+            culprit[card] = culprit.get(card, 0.0) + row.get(CULPRIT, 0) * math.exp(-chance)
+    total = sum(weights)
+    ess = total ** 2 / sum(w * w for w in weights) if total else 0.0
+    return ({c: v / total for c, v in culprit.items()} if total else {}), ess
+
+
+def main() -> None:
+    """Run both estimators on each position and print their errors."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("log")
+    parser.add_argument("--seen", type=int, nargs="+", required=True)
+    parser.add_argument("--seconds", type=float, nargs="+", default=[1.0])
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    log = read_log(args.log)
+    setup = setup_from_header(log.header, log.path)
+    for seen in args.seen:
+        events = log.events[:seen]
+        timeline = build_timeline(setup, events, log.path)
+        model = build_model(setup, timeline, events)
+        propagate(model)
+        exact = count_histories(model, narrowed=True)
+        assert exact is not None
+        truth = {c: float(row.get(CULPRIT, 0)) for c, row in enumerate(exact.probabilities())}
+        for seconds in args.seconds:
+            sat = sat_model(setup, timeline, events)
+            possible = sat.closure()
+            assert possible is not None
+            chains = _estimate(setup, model, sat, possible, time.perf_counter() + seconds,
+                               args.seed)
+            found = {setup.deck.ids.index(c): float(p) for c, p in chains.culprit.items()}
+            error = max(abs(truth[c] - found.get(c, 0.0)) for c in truth)
+            print(f"{seen} events, {seconds:g} s: chains culprit error {error:.3f} "
+                  f"(bound {chains.error:.3f})")
+            drawn, ess = importance(model, sat, seconds, args.seed)
+            error = max(abs(truth[c] - drawn.get(c, 0.0)) for c in truth)
+            print(f"{seen} events, {seconds:g} s: importance culprit error {error:.3f} "
+                  f"(effective sample size {ess:.1f})", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,30 @@
+"""Pure helpers of the benchmark scripts, against brute force."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+
+from certainty import first_certain
+from winrate import seating
+
+
+@given(st.integers(0, 40), st.integers(0, 45))
+def test_bisection_finds_the_first_position_of_a_monotone_test(events, threshold):
+    def certain(k):
+        return k >= threshold
+
+    linear = next((k for k in range(1, events + 1) if certain(k)), None)
+    assert first_certain(events, certain) == linear
+
+
+def test_seats_rotate_by_one_a_game():
+    lineup = ("solver", "notepad", "random")
+    assert seating(lineup, 0) == lineup
+    assert seating(lineup, 1) == ("notepad", "random", "solver")
+    assert seating(lineup, 3) == lineup
