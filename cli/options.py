@@ -36,7 +36,7 @@ def budget_options(command: Callable) -> Callable:
 #: Seconds of a command's budget kept for what its clock does not see: the
 #: interpreter's start and the imports before the command line is read,
 #: printing the answer and exiting.
-EXIT_RESERVE = 0.14
+EXIT_RESERVE = 0.18
 
 
 def left_of(budget: float | None) -> float | None:
