@@ -32,7 +32,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from tabulate import tabulate
-from winrate import seating
+from winrate import game_arguments, parse_games, seating
 
 from deduce.games.abbey.bots import crossed_out
 from deduce.games.abbey.engine import AbbeyGame
@@ -93,15 +93,8 @@ def _events(game: AbbeyGame, bot: str, log: GameLog) -> dict[str, Any]:
 def main() -> None:
     """Play the games and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--lineup", default="solver,notepad,notepad,random")
-    parser.add_argument("--workers", type=int, default=2)
-    args = parser.parse_args()
-    lineup = tuple(args.lineup.split(","))
-    if len(lineup) != args.players:
-        parser.error("--lineup needs one bot per seat")
+    game_arguments(parser)
+    args, lineup = parse_games(parser)
     start = time.perf_counter()
     by_bot: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)
     jobs = [(args.players, i, args.seed, lineup) for i in range(1, args.games + 1)]

@@ -44,19 +44,30 @@ def play(job: tuple[int, int, int, tuple[str, ...]]) -> dict[str, Any]:
     return {"truth": record.truth, "accusations": [(k, c, n) for (k, c), n in accusations.items()]}
 
 
-def main() -> None:
-    """Play the games and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def game_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that pick the games: players, games, seed, lineup, workers."""
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lineup", default="solver,notepad,notepad,random")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--out", type=Path, help="also write the table (markdown) here")
+
+
+def parse_games(parser: argparse.ArgumentParser) -> tuple[argparse.Namespace, tuple[str, ...]]:
+    """The parsed arguments and the lineup, one bot per seat."""
     args = parser.parse_args()
     lineup = tuple(args.lineup.split(","))
     if len(lineup) != args.players:
         parser.error("--lineup needs one bot per seat")
+    return args, lineup
+
+
+def main() -> None:
+    """Play the games and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    game_arguments(parser)
+    parser.add_argument("--out", type=Path, help="also write the table (markdown) here")
+    args, lineup = parse_games(parser)
     start = time.perf_counter()
     seats: Counter[str] = Counter()
     wins: defaultdict[str, float] = defaultdict(float)

@@ -193,7 +193,7 @@ class SolverBot(Notepad):
     def __init__(self, game: AbbeyGame, seat: int) -> None:
         super().__init__(game, seat)
         self._warm = Warm()
-        self._position: tuple[int, GameLog, Timeline] | None = None
+        self._position: tuple[int, GameLog, Timeline, list[set[int]]] | None = None
         self._suspect: tuple[int, str | None] = (-1, None)
 
     def _cross_out(self, obs: Observation) -> list[str]:
@@ -201,10 +201,10 @@ class SolverBot(Notepad):
                           self.game.deck)
         setup = setup_from_header(log.header, log.path, self.game.deck)
         timeline = build_timeline(setup, log.events, log.path)
-        self._position = (len(obs.log), log, timeline)
         possible = self._warm.model_of(setup, timeline, log.events).closure()
         if possible is None:  # the engine's own log always has a history
             raise AssertionError(f"{obs.player}'s log has no history")
+        self._position = (len(obs.log), log, timeline, possible)
         return [card for card, row in zip(self.game.deck.ids, possible) if CULPRIT in row]
 
     def suspect(self, obs: Observation) -> str | None:
@@ -219,10 +219,8 @@ class SolverBot(Notepad):
     def _drawn_favourite(self, candidates: int) -> str | None:
         """The culprit most often drawn, if its share reaches ``ACCUSE_AT``."""
         assert self._position is not None and self._warm.model is not None
-        seen, log, timeline = self._position
+        seen, log, timeline, possible = self._position
         sat = self._warm.model
-        possible = sat.closure()
-        assert possible is not None
         model = build_model(sat.setup, timeline, log.events)
         propagate(model)
         starts = sat.witnesses(possible, 2 * candidates, Random(seen))
