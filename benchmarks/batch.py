@@ -29,7 +29,7 @@ from typing import Any
 from click.testing import CliRunner
 from tabulate import tabulate
 
-from cli.batch import batch
+from deduce.cli.batch import batch
 from deduce.games.simulate import simulate, write_game
 from deduce.games.simulators import SIMULATORS
 

@@ -7,7 +7,7 @@ game's first correct accusation. For each log it finds:
 - the **closure event**: the first event after which deduce's SAT closure
   leaves exactly one culprit candidate;
 - the **sheet event**: the first event after which a notepad bot's sheet
-  (every card it has seen crossed out, see :mod:`deduce.games.abbey.bots`)
+  (every card it has seen crossed out, see :mod:`deduce.games.abbey.sim.bots`)
   leaves one suspect.
 
 Events are counted in the log's own lines after the header. Both sets only
@@ -34,14 +34,14 @@ from typing import Any
 from tabulate import tabulate
 from winrate import game_arguments, parse_games, seating
 
-from deduce.games.abbey.bots import crossed_out
-from deduce.games.abbey.engine import AbbeyGame
-from deduce.games.abbey.sat import sat_model
-from deduce.games.abbey.setup import setup_from_header
-from deduce.games.abbey.simulate import record_game
-from deduce.games.abbey.timeline import CULPRIT, build_timeline
+from deduce.games.abbey.rules.engine import AbbeyGame
+from deduce.games.abbey.sim.bots import crossed_out
+from deduce.games.abbey.sim.simulate import record_game
+from deduce.games.abbey.solver.sat.cnf import sat_model
+from deduce.games.abbey.solver.timeline import CULPRIT, build_timeline
 from deduce.logs.jsonl import parse_jsonl
 from deduce.logs.model import Event, GameLog
+from deduce.logs.vocabulary.abbey import setup_from_header
 
 
 def first_certain(events: int, certain: Callable[[int], bool]) -> int | None:

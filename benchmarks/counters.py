@@ -1,7 +1,7 @@
 """deduce's exact count against Ganak, an exact projected model counter, on the same positions.
 
 The histories of a position are the models of its CNF (the SAT model of
-``deduce/games/abbey/sat.py``, with cardinality constraints as sequential
+``deduce/games/abbey/solver/sat/cnf.py``, with cardinality constraints as sequential
 counters and every event's selector true) projected on the holder
 literals, so Ganak's projected count must equal deduce's total. For each
 position (every ``--every``-th prefix of the checked-in cases) it times
@@ -27,14 +27,14 @@ from typing import Any
 
 from tabulate import tabulate
 
-from deduce.games.abbey.count import count_histories
-from deduce.games.abbey.model import build_model
-from deduce.games.abbey.sat import SatModel
-from deduce.games.abbey.setup import setup_from_header
-from deduce.games.abbey.timeline import build_timeline
+from deduce.games.abbey.solver.count.histories import count_histories
+from deduce.games.abbey.solver.model import build_model
+from deduce.games.abbey.solver.sat.cnf import SatModel
+from deduce.games.abbey.solver.timeline import build_timeline
 from deduce.logs.io import read_log
+from deduce.logs.vocabulary.abbey import setup_from_header
 
-CASES = Path(__file__).parent / "cases"
+CASES = Path(__file__).resolve().parent.parent / "tests" / "data" / "cases"
 
 
 class _Clauses:

@@ -2,7 +2,7 @@
 
 - ``chains``: what ``deduce solve --budget`` does past the exact count:
   four Markov chains from SAT witnesses spread over the candidates
-  (:func:`deduce.games.abbey.solve._estimate`), with their 95% bound.
+  (:func:`deduce.games.abbey.solver.solve._estimate`), with their 95% bound.
 - ``importance``: Rao-Blackwellised importance sampling. It draws which
   card each transfer moved, transfer by transfer, uniformly among the cards
   that the SAT model says can still move there (so no draw is wasted),
@@ -13,7 +13,7 @@
 Positions are the ``--seen`` prefixes of one log, each of which the exact
 count must finish (it is the reference):
 
-    python benchmarks/estimators.py benchmarks/cases/abbey-3p-01.jsonl --seen 32 --seconds 1 20
+    python benchmarks/estimators.py tests/data/cases/abbey-3p-01.jsonl --seen 32 --seconds 1 20
 """
 
 from __future__ import annotations
@@ -24,14 +24,14 @@ import random
 import time
 from math import comb
 
-from deduce.games.abbey.count import Counts, count_histories
-from deduce.games.abbey.model import Model, build_model
-from deduce.games.abbey.propagate import propagate
-from deduce.games.abbey.sat import SatModel, sat_model
-from deduce.games.abbey.setup import setup_from_header
-from deduce.games.abbey.solve import _estimate
-from deduce.games.abbey.timeline import CULPRIT, build_timeline
+from deduce.games.abbey.solver.count.histories import Counts, count_histories
+from deduce.games.abbey.solver.model import Model, build_model
+from deduce.games.abbey.solver.propagate import propagate
+from deduce.games.abbey.solver.sat.cnf import SatModel, sat_model
+from deduce.games.abbey.solver.solve import _estimate
+from deduce.games.abbey.solver.timeline import CULPRIT, build_timeline
 from deduce.logs.io import read_log
+from deduce.logs.vocabulary.abbey import setup_from_header
 
 
 def importance_draw(model: Model, sat: SatModel, rng: random.Random

@@ -1,13 +1,13 @@
 """Time the Abbey solver after every event of the benchmark games.
 
-The games are the checked-in cases of ``benchmarks/cases`` plus, with
+The games are the checked-in cases of ``tests/data/cases`` plus, with
 ``--simulated N``, N whole games per player count played by the engine's
 notepad bots (seed ``--seed``), seen by their first player. For each
 position (every prefix, or every ``--every``-th) it times, each under
 ``--timeout`` seconds:
 
 - ``closure``: the exact candidates and possible holders, by the SAT model
-  of :mod:`deduce.games.abbey.sat` built from scratch;
+  of :mod:`deduce.games.abbey.solver.sat.cnf` built from scratch;
 - ``closure, warm``: the same, extending the previous position's model
   (as ``play``, ``analyze``, ``check`` and the bots do);
 - ``full``: the whole ``deduce solve --budget B`` work: closure plus
@@ -44,17 +44,17 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from deduce.games.abbey.conflict import minimal_conflict
-from deduce.games.abbey.csp import CspEngine
-from deduce.games.abbey.model import build_model
-from deduce.games.abbey.sat import Warm, sat_model
-from deduce.games.abbey.setup import setup_from_header
-from deduce.games.abbey.solve import solve_abbey
-from deduce.games.abbey.timeline import build_timeline
+from deduce.games.abbey.solver.model import build_model
+from deduce.games.abbey.solver.sat.cnf import Warm, sat_model
+from deduce.games.abbey.solver.sat.conflict import minimal_conflict
+from deduce.games.abbey.solver.search.csp import CspEngine
+from deduce.games.abbey.solver.solve import solve_abbey
+from deduce.games.abbey.solver.timeline import build_timeline
 from deduce.logs.io import read_log
 from deduce.logs.model import Event, GameLog
+from deduce.logs.vocabulary.abbey import setup_from_header
 
-CASES = Path(__file__).parent / "cases"
+CASES = Path(__file__).resolve().parent.parent / "tests" / "data" / "cases"
 
 
 class _TimeUp(Exception):
@@ -92,7 +92,7 @@ def games(players: int, limit: int | None, simulated: int, seed: int, folder: Pa
     if not simulated:
         return
     out = folder / f"{players}p"
-    subprocess.run([sys.executable, "-m", "cli.main", "simulate", "abbey", "--players",
+    subprocess.run([sys.executable, "-m", "deduce.cli.main", "simulate", "abbey", "--players",
                     str(players), "--games", str(simulated), "--seed", str(seed),
                     "--out", str(out)], check=True, stdout=subprocess.DEVNULL)
     for game in sorted(out.glob("game-*")):

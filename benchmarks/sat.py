@@ -1,13 +1,13 @@
 """Compare python-sat's solvers and cardinality encodings on the Abbey closure.
 
-For every position of the checked-in cases (``benchmarks/cases``), each
+For every position of the checked-in cases (``tests/data/cases``), each
 (solver, encoding) pair builds the position's SAT model from scratch and
 computes the closure (every card's possible holders); the table gives the
 median, 90th percentile and slowest time per player count. ``native`` is the
 solver's own cardinality constraint (minicard, gluecard); the others are
 :mod:`pysat.card` encodings into clauses. Every pair must find the same
 closure, which the script checks. The fastest pair is the default of
-:mod:`deduce.games.abbey.sat`.
+:mod:`deduce.games.abbey.solver.sat.cnf`.
 
     python benchmarks/sat.py
 """
@@ -22,12 +22,12 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from deduce.games.abbey.sat import sat_model
-from deduce.games.abbey.setup import setup_from_header
-from deduce.games.abbey.timeline import build_timeline
+from deduce.games.abbey.solver.sat.cnf import sat_model
+from deduce.games.abbey.solver.timeline import build_timeline
 from deduce.logs.io import read_log
+from deduce.logs.vocabulary.abbey import setup_from_header
 
-CASES = Path(__file__).parent / "cases"
+CASES = Path(__file__).resolve().parent.parent / "tests" / "data" / "cases"
 PAIRS = [("minicard", "native"), ("gluecard4", "native"), ("minisat22", "seqcounter"),
          ("glucose4", "seqcounter"), ("minisat22", "totalizer"), ("minisat22", "cardnetwrk"),
          ("minisat22", "kmtotalizer")]

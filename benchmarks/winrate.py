@@ -21,8 +21,8 @@ from typing import Any
 
 from tabulate import tabulate
 
-from deduce.games.abbey.engine import AbbeyGame
-from deduce.games.abbey.simulate import record_game
+from deduce.games.abbey.rules.engine import AbbeyGame
+from deduce.games.abbey.sim.simulate import record_game
 from deduce.logs.jsonl import parse_jsonl
 
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import click
 
-from cli.options import emit, output_options, refuse_options
-from cli.progress import progress
 from deduce.analyze import (
     analysis_tables,
     load_truth,
@@ -14,12 +12,15 @@ from deduce.analyze import (
     solve_prefixes,
 )
 from deduce.analyze import analyze as analyze_log
-from deduce.games.abbey.deck import load_deck_file
 from deduce.logs.io import read_log
+from deduce.logs.vocabulary.abbey import load_deck_file
 from deduce.solving import SolveOptions
 
+from .options import COMMAND_SETTINGS, emit, output_options, refuse_options
+from .progress import progress
 
-@click.command()
+
+@click.command(context_settings=COMMAND_SETTINGS)
 @click.argument("log")
 @click.option("--budget", type=click.FloatRange(min=0), default=15.0, show_default=True,
               metavar="SECONDS",

@@ -7,18 +7,19 @@ import time
 
 import click
 
-from cli.options import budget_options, emit, output_options
-from cli.progress import progress
-from cli.status import EXIT_INCONSISTENT
 from deduce.batch import BatchSummary, batch_json, batch_tables, find_logs, solve_files
-from deduce.games.abbey.deck import load_deck_file
+from deduce.logs.vocabulary.abbey import load_deck_file
 from deduce.solving import SolveOptions
+
+from .options import COMMAND_SETTINGS, budget_options, emit, output_options
+from .progress import progress
+from .status import EXIT_INCONSISTENT
 
 #: Exit status when some log is invalid or hit an internal error.
 EXIT_FAILED = 1
 
 
-@click.command()
+@click.command(context_settings=COMMAND_SETTINGS)
 @click.argument("paths", nargs=-1, required=True, metavar="FILES_OR_DIRS...")
 @click.option("--workers", type=click.IntRange(min=0), default=0, show_default=True,
               help="Processes to use (0: every core; 1: no extra process).")

@@ -9,11 +9,8 @@ from typing import Any
 
 import click
 
-from cli.options import emit, output_options, refuse_options
-from cli.progress import progress
-from cli.status import EXIT_UNSOUND
-from deduce.games.abbey import check as abbey_check
 from deduce.games.abbey import report as abbey_report
+from deduce.games.abbey.sim import check as abbey_check
 from deduce.games.blackrose import check as blackrose_check
 from deduce.games.blackrose import claims as blackrose_claims
 from deduce.games.blackrose import report as blackrose_report
@@ -23,6 +20,10 @@ from deduce.games.rose.behaviour import load_model_file
 from deduce.games.simulate import bot_lineup, write_game
 from deduce.games.simulate import simulate as simulate_games
 from deduce.games.simulators import SIMULATORS, Simulator
+
+from .options import COMMAND_SETTINGS, emit, output_options, refuse_options
+from .progress import progress
+from .status import EXIT_UNSOUND
 
 
 def _game_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -66,7 +67,7 @@ def _setup(game: str, players: int, bots: str | None,
     return simulator, table, lineup
 
 
-@click.command()
+@click.command(context_settings=COMMAND_SETTINGS)
 @_game_options
 @click.option("--out", required=True, metavar="DIR", help="Folder to write the games into.")
 def simulate(game: str, players: int, games: int, seed: int, bots: str | None, workers: int,
@@ -82,7 +83,7 @@ def simulate(game: str, players: int, games: int, seed: int, bots: str | None, w
     click.echo(f"{games} game{'s' if games != 1 else ''} written to {out}", err=True)
 
 
-@click.command()
+@click.command(context_settings=COMMAND_SETTINGS)
 @_game_options
 @click.option("--budget", type=click.FloatRange(min=0), default=0.2, show_default=True,
               metavar="SECONDS", help="Abbey: time for each position's solve.")

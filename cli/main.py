@@ -15,10 +15,11 @@ import sys
 import click
 from click.utils import make_default_short_help
 
-from cli.clock import start_clock
-from cli.status import EXIT_INTERNAL
 from deduce import __version__
 from deduce.errors import DeduceError
+
+from .clock import start_clock
+from .status import EXIT_INTERNAL
 
 #: Command name: (module of :mod:`cli`, the first sentence of its help).
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -47,7 +48,7 @@ class LazyGroup(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:  # noqa: D102
         if cmd_name not in self.commands and cmd_name in COMMANDS:
-            module = importlib.import_module(f"cli.{COMMANDS[cmd_name][0]}")
+            module = importlib.import_module(f".{COMMANDS[cmd_name][0]}", __package__)
             self.add_command(getattr(module, cmd_name), cmd_name)
         return self.commands.get(cmd_name)
 

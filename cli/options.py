@@ -9,8 +9,13 @@ from typing import Any
 
 import click
 
-from cli.clock import elapsed
 from deduce.report import Table, render, to_csv
+
+from .clock import elapsed
+
+#: Every command answers ``-h`` as well as ``--help``, also when run outside the root group
+#: (click keeps the first help option a command builds).
+COMMAND_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}
 
 
 def _table_format(_ctx: click.Context, param: click.Parameter, value: str) -> str:

@@ -41,6 +41,8 @@ from deduce.report import render
 from deduce.solving import Solution, SolveOptions, Warm, solution_tables, solve_log
 from deduce.suggest import suggest
 
+from .options import COMMAND_SETTINGS
+
 #: Where readline history is kept, unless the environment variable DEDUCE_HISTORY says.
 HISTORY = "~/.deduce_history"
 #: Lines of history kept.
@@ -393,7 +395,7 @@ def _create(path: str) -> Session:
     return Session.create(path, header)
 
 
-@click.command()
+@click.command(context_settings=COMMAND_SETTINGS)
 @click.argument("log", required=False)
 @click.option("--budget", type=click.FloatRange(min=0), default=2.0, show_default=True,
               metavar="SECONDS",

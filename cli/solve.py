@@ -6,10 +6,7 @@ import sys
 
 import click
 
-from cli.options import budget_options, emit, left_of, output_options, refuse_options
-from cli.status import EXIT_INCONSISTENT
-from deduce.games.abbey.deck import load_deck_file
-from deduce.games.abbey.solve import ENGINES
+from deduce.games.abbey.solver.solve import ENGINES
 from deduce.logs.io import (
     SYNTAXES,
     detect_syntax,
@@ -19,10 +16,21 @@ from deduce.logs.io import (
     read_log_text,
     write_log,
 )
+from deduce.logs.vocabulary.abbey import load_deck_file
 from deduce.solving import SolveOptions, solution_tables, solve_log
 
+from .options import (
+    COMMAND_SETTINGS,
+    budget_options,
+    emit,
+    left_of,
+    output_options,
+    refuse_options,
+)
+from .status import EXIT_INCONSISTENT
 
-@click.command()
+
+@click.command(context_settings=COMMAND_SETTINGS)
 @click.argument("log")
 @click.option("--deck", "deck_file", metavar="FILE",
               help="Abbey deck file (JSON list of cards) replacing the bundled default deck.")
@@ -56,7 +64,7 @@ def solve(log: str, deck_file: str | None, engine: str, hard: bool, model_file: 
 
 
 
-@click.command()
+@click.command(context_settings=COMMAND_SETTINGS)
 @click.argument("log")
 @click.option("--to", "syntax", type=click.Choice(SYNTAXES),
               help="Target syntax (default: the other one).")

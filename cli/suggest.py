@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import click
 
-from cli.options import emit, output_options, refuse_options
-from deduce.games.abbey.deck import load_deck_file
 from deduce.games.blackrose.cards import load_cards_file
 from deduce.logs.io import read_log
+from deduce.logs.vocabulary.abbey import load_deck_file
 from deduce.solving import SolveOptions
 from deduce.suggest import suggest as suggest_moves
 
+from .options import COMMAND_SETTINGS, emit, output_options, refuse_options
 
-@click.command()
+
+@click.command(context_settings=COMMAND_SETTINGS)
 @click.argument("log")
 @click.option("--budget", type=click.FloatRange(min=0), default=10.0, show_default=True,
               metavar="SECONDS",

@@ -43,8 +43,8 @@ from typing import Any
 
 from deduce.data.located import Invalid, load_data
 from deduce.errors import DeduceError
-from deduce.games.abbey.sat import Warm
-from deduce.games.abbey.solve import AbbeySolution
+from deduce.games.abbey.solver.sat.cnf import Warm
+from deduce.games.abbey.solver.solve import AbbeySolution
 from deduce.logs.io import write_bytes_atomic
 from deduce.logs.model import Event, GameLog
 from deduce.logs.text import show_event

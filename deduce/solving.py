@@ -21,9 +21,8 @@ from fractions import Fraction
 
 from deduce.errors import DeduceError
 from deduce.games.abbey import report as abbey_report
-from deduce.games.abbey.deck import Deck
-from deduce.games.abbey.sat import Warm
-from deduce.games.abbey.solve import AbbeySolution, solve_abbey
+from deduce.games.abbey.solver.sat.cnf import Warm
+from deduce.games.abbey.solver.solve import AbbeySolution, solve_abbey
 from deduce.games.blackrose import claims as blackrose_claims
 from deduce.games.blackrose import report as blackrose_report
 from deduce.games.blackrose.claims import ClaimsModel
@@ -33,6 +32,7 @@ from deduce.games.rose import report as rose_report
 from deduce.games.rose.behaviour import BehaviourModel
 from deduce.games.rose.solve import RoseSolution, solve_rose
 from deduce.logs.model import GameLog
+from deduce.logs.vocabulary.abbey import Deck
 from deduce.report import Table
 
 Solution = AbbeySolution | RoseSolution | BlackRoseSolution
@@ -46,7 +46,7 @@ class SolveOptions:
     """How to solve: each game reads its own options and ignores the others.
 
     ``deck``/``engine``/``budget``/``seed`` are the Abbey's (see
-    :func:`~deduce.games.abbey.solve.solve_abbey`); ``hard`` drops soft
+    :func:`~deduce.games.abbey.solver.solve.solve_abbey`); ``hard`` drops soft
     evidence (Rose behaviour, Black Rose claims); ``behaviour`` and ``claims``
     replace the bundled Rose and Black Rose models.
     """

@@ -2,8 +2,8 @@
 
 - **abbey**: every question and card-moving room ranked by the information
   its answer brings about the culprit (exact values from
-  :mod:`deduce.games.abbey.exact_advice` within the time budget, else the
-  estimate of :mod:`deduce.games.abbey.advisor`), and the accusation:
+  :mod:`deduce.games.abbey.advice.exact` within the time budget, else the
+  estimate of :mod:`deduce.games.abbey.advice.advisor`), and the accusation:
   the most probable suspect, its chance, the expected points
   (+4 right, -2 wrong: ``6p - 2``) and whether to accuse now.
 - **blackrose**: which suspect (or the Graveyard) to investigate and the
@@ -19,14 +19,14 @@ from time import perf_counter
 from typing import Any
 
 from deduce.errors import InconsistentLog
-from deduce.games.abbey.advisor import ACCUSE_POINTS, Advice, Option, analyse
-from deduce.games.abbey.exact_advice import exact_advice
-from deduce.games.abbey.setup import setup_from_header
-from deduce.games.abbey.timeline import PILE, build_timeline
+from deduce.games.abbey.advice.advisor import ACCUSE_POINTS, Advice, Option, analyse
+from deduce.games.abbey.advice.exact import exact_advice
+from deduce.games.abbey.solver.timeline import PILE, build_timeline
 from deduce.games.blackrose.advisor import advise
 from deduce.games.blackrose.cards import CardData, default_cards
 from deduce.games.rose.solve import RoseSolution
 from deduce.logs.model import GameLog
+from deduce.logs.vocabulary.abbey import setup_from_header
 from deduce.report import Table, percent, plural
 from deduce.solving import SolveOptions, solve_log
 

@@ -18,9 +18,8 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from deduce.games.abbey.deck import TRAIT_GROUPS, TRAITS, Deck, deck_from_json
-from deduce.games.abbey.setup import AbbeySetup
 from deduce.logs.model import Event
+from deduce.logs.vocabulary.abbey import TRAIT_GROUPS, TRAITS, AbbeySetup, Deck, deck_from_json
 
 PLAYER_NAMES = ("ana", "bob", "cai")
 OBSERVATION_TYPES = frozenset({"hand", "has", "lacks", "count", "show", "accuse", "culprit"})

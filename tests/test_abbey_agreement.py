@@ -12,12 +12,12 @@ from abbey_random import corrupted_games, games
 from hypothesis import assume, given, settings
 
 from deduce.errors import LogError
-from deduce.games.abbey.brute import enumerate_posterior
-from deduce.games.abbey.conflict import minimal_conflict
-from deduce.games.abbey.count import count_histories
-from deduce.games.abbey.csp import CspEngine
-from deduce.games.abbey.model import build_model
-from deduce.games.abbey.timeline import TRANSFERS, build_timeline
+from deduce.games.abbey.solver.count.histories import count_histories
+from deduce.games.abbey.solver.model import build_model
+from deduce.games.abbey.solver.sat.conflict import minimal_conflict
+from deduce.games.abbey.solver.search.brute import enumerate_posterior
+from deduce.games.abbey.solver.search.csp import CspEngine
+from deduce.games.abbey.solver.timeline import TRANSFERS, build_timeline
 
 # Derandomized: the same examples on every run, so the suite's time is stable in CI.
 checks = settings(deadline=None, max_examples=60, derandomize=True)

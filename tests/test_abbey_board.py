@@ -10,7 +10,7 @@ import pytest
 
 from deduce.data import bundled_json
 from deduce.errors import LogError
-from deduce.games.abbey.board import (
+from deduce.games.abbey.rules.board import (
     KIND_COUNTS,
     Board,
     Room,

@@ -11,8 +11,8 @@ import pytest
 
 from deduce.data import bundled_json
 from deduce.errors import LogError
-from deduce.games.abbey.board import default_board
-from deduce.games.abbey.cards import (
+from deduce.games.abbey.rules.board import default_board
+from deduce.games.abbey.rules.cards import (
     EFFECT_WHO,
     MASS_IDS,
     MOVE_KINDS,

@@ -21,12 +21,12 @@ from typing import Any
 import pytest
 
 from deduce.errors import DeduceError
-from deduce.games.abbey.bots import BOTS
-from deduce.games.abbey.deck import GROUP_OF, TRAITS
-from deduce.games.abbey.engine import AbbeyGame, AbbeyState
+from deduce.games.abbey.rules.engine import AbbeyGame, AbbeyState
+from deduce.games.abbey.sim.bots import BOTS
 from deduce.games.machine import TERMINAL
 from deduce.games.simulate import play_game
 from deduce.logs.jsonl import parse_jsonl
+from deduce.logs.vocabulary.abbey import GROUP_OF, TRAITS
 
 CHAPEL = "ecclesia"
 CONF_CHAPEL = "confessorium-ecclesiae"

@@ -26,7 +26,7 @@ from fractions import Fraction as F
 import pytest
 
 from deduce.errors import LogError
-from deduce.games.abbey.solve import AbbeySolution, solve_abbey
+from deduce.games.abbey.solver.solve import AbbeySolution, solve_abbey
 from deduce.logs.io import parse_log
 
 CARDS6 = """\

@@ -15,11 +15,11 @@ import pytest
 from abbey_random import games
 from hypothesis import given, settings
 
-from deduce.games.abbey.brute import consistent_histories
-from deduce.games.abbey.exact_advice import advise_exactly, exact_advice, information
-from deduce.games.abbey.setup import AbbeySetup
+from deduce.games.abbey.advice.exact import advise_exactly, exact_advice, information
+from deduce.games.abbey.solver.search.brute import consistent_histories
 from deduce.logs.io import read_log
 from deduce.logs.model import Event
+from deduce.logs.vocabulary.abbey import AbbeySetup
 
 ROOT = Path(__file__).resolve().parent.parent
 checks = settings(deadline=None, max_examples=40, derandomize=True)
@@ -95,5 +95,5 @@ def test_bundled_example_ranks_the_deciding_question_first():
 
 
 def test_gives_up_past_the_deadline():
-    hard = read_log(str(ROOT / "benchmarks" / "cases" / "abbey-6p-00.jsonl"))
+    hard = read_log(str(ROOT / "tests" / "data" / "cases" / "abbey-6p-00.jsonl"))
     assert exact_advice(hard, deadline=0.0) is None

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from deduce.games.abbey.count import count_histories
-from deduce.games.abbey.csp import CspEngine
-from deduce.games.abbey.model import build_model
-from deduce.games.abbey.sat import sat_model
-from deduce.games.abbey.setup import setup_from_header
-from deduce.games.abbey.timeline import build_timeline
+from deduce.games.abbey.solver.count.histories import count_histories
+from deduce.games.abbey.solver.model import build_model
+from deduce.games.abbey.solver.sat.cnf import sat_model
+from deduce.games.abbey.solver.search.csp import CspEngine
+from deduce.games.abbey.solver.timeline import build_timeline
 from deduce.logs.io import read_log
+from deduce.logs.vocabulary.abbey import setup_from_header
 
-CASES = Path(__file__).parent.parent / "benchmarks" / "cases"
+CASES = Path(__file__).parent / "data" / "cases"
 
 #: (case, events kept): positions where the reference closure takes well under a second.
 POSITIONS = [("abbey-3p-02", 6), ("abbey-3p-02", 12), ("abbey-4p-02", 9), ("abbey-4p-02", 15),

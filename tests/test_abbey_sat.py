@@ -19,14 +19,14 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from deduce.errors import LogError
-from deduce.games.abbey.brute import enumerate_posterior
-from deduce.games.abbey.count import count_histories
-from deduce.games.abbey.model import build_model, is_history
-from deduce.games.abbey.propagate import propagate
-from deduce.games.abbey.sample import Chain, sample_histories, sample_holders
-from deduce.games.abbey.sat import Warm, sat_model
-from deduce.games.abbey.solve import solve_abbey
-from deduce.games.abbey.timeline import TRANSFERS, build_timeline
+from deduce.games.abbey.solver.count.histories import count_histories
+from deduce.games.abbey.solver.model import build_model, is_history
+from deduce.games.abbey.solver.propagate import propagate
+from deduce.games.abbey.solver.sample import Chain, sample_histories, sample_holders
+from deduce.games.abbey.solver.sat.cnf import Warm, sat_model
+from deduce.games.abbey.solver.search.brute import enumerate_posterior
+from deduce.games.abbey.solver.solve import solve_abbey
+from deduce.games.abbey.solver.timeline import TRANSFERS, build_timeline
 from deduce.logs.model import Event, GameLog, Header
 
 checks = settings(deadline=None, max_examples=60, derandomize=True)
@@ -194,7 +194,7 @@ def test_an_exhausted_budget_gives_a_labelled_estimate_with_exact_candidates(mon
     model = build_model(setup, timeline, events)
     exact = count_histories(model)
     assert exact.total
-    monkeypatch.setattr("deduce.games.abbey.solve.setup_from_header", lambda *a: setup)
+    monkeypatch.setattr("deduce.games.abbey.solver.solve.setup_from_header", lambda *a: setup)
     log = _log(setup, events)
     solution = solve_abbey(log, budget=0.0)
     assert not solution.exact
@@ -219,7 +219,7 @@ def test_an_inconsistent_log_is_a_conflict_whatever_the_budget(monkeypatch):
     line = len(events) + 2
     fact = (Event("culprit", {"card": card}, line) if wrong == "culprit"
             else Event("has", {"player": wrong, "card": card}, line))
-    monkeypatch.setattr("deduce.games.abbey.solve.setup_from_header", lambda *a: setup)
+    monkeypatch.setattr("deduce.games.abbey.solver.solve.setup_from_header", lambda *a: setup)
     log = _log(setup, [*events, fact])
     assert not enumerate_posterior(setup, log.events).consistent
     quick, full = solve_abbey(log, budget=0.0), solve_abbey(log)
@@ -230,7 +230,7 @@ def test_an_inconsistent_log_is_a_conflict_whatever_the_budget(monkeypatch):
 def test_every_engine_agrees_on_a_small_game(monkeypatch):
     setup, events, _ = random_game(random.Random(5), min_cards=8, max_cards=8,
                                    max_deals=80_000, max_events=10)
-    monkeypatch.setattr("deduce.games.abbey.solve.setup_from_header", lambda *a: setup)
+    monkeypatch.setattr("deduce.games.abbey.solver.solve.setup_from_header", lambda *a: setup)
     log = _log(setup, events)
     solutions = [solve_abbey(log, engine=engine) for engine in ("sat", "count", "csp")]
     assert all(s == solutions[0] for s in solutions)

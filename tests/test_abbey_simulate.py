@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from deduce.cli.main import cli
 from deduce.errors import DeduceError
-from deduce.games.abbey.advisor import _information, analyse
-from deduce.games.abbey.bots import BOTS, SolverBot, crossed_out
-from deduce.games.abbey.check import CheckSummary, check_games, check_log
-from deduce.games.abbey.engine import AbbeyGame
-from deduce.games.abbey.simulate import play, record_game
-from deduce.games.abbey.solve import solve_abbey
+from deduce.games.abbey.advice.advisor import _information, analyse
+from deduce.games.abbey.rules.engine import AbbeyGame
+from deduce.games.abbey.sim.bots import BOTS, SolverBot, crossed_out
+from deduce.games.abbey.sim.check import CheckSummary, check_games, check_log
+from deduce.games.abbey.sim.simulate import play, record_game
+from deduce.games.abbey.solver.solve import solve_abbey
 from deduce.games.simulate import bot_lineup, simulate, write_game
 from deduce.logs.io import read_log
 from deduce.logs.jsonl import parse_jsonl

@@ -12,8 +12,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-import cli.main
-from cli.analyze import analyze as analyze_command
+import deduce.cli.main
 from deduce.analyze import (
     Answer,
     analyze,
@@ -25,6 +24,7 @@ from deduce.analyze import (
     solve_prefixes,
     summary_table,
 )
+from deduce.cli.analyze import analyze as analyze_command
 from deduce.errors import DeduceError, LogError
 from deduce.games.simulate import simulate, write_game
 from deduce.games.simulators import SIMULATORS
@@ -112,10 +112,10 @@ def invoke(*args: str, code: int = 0):
 
 def console(monkeypatch, capsys, *args: str) -> tuple[int, str]:
     """Run the console script with ``analyze`` registered: its exit code and standard error."""
-    monkeypatch.setattr(cli.main, "cli", click.Group(commands={"analyze": analyze_command}))
+    monkeypatch.setattr(deduce.cli.main, "cli", click.Group(commands={"analyze": analyze_command}))
     monkeypatch.setattr(sys, "argv", ["deduce", "analyze", *args])
     with pytest.raises(SystemExit) as exit_:
-        cli.main.main()
+        deduce.cli.main.main()
     return exit_.value.code, capsys.readouterr().err
 
 

@@ -6,9 +6,9 @@ import pytest
 
 from deduce.assist.complete import EVENT, TOPIC, WHY, candidates
 from deduce.assist.vocabulary import vocabulary
-from deduce.games.abbey.deck import TRAITS, default_deck
 from deduce.logs.io import parse_log
 from deduce.logs.schema import COLOURS, event_types
+from deduce.logs.vocabulary.abbey import TRAITS, default_deck
 
 COMMANDS = {"help": TOPIC, "undo": "", "why": WHY, "what-if": EVENT, "show": "", "quit": ""}
 HEADERS = {

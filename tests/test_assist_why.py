@@ -13,18 +13,18 @@ from collections.abc import Callable, Collection, Sequence
 from itertools import combinations
 
 import pytest
+from abbey_random import random_game
 
 from deduce.assist.minimum import smallest
 from deduce.assist.why import why
 from deduce.errors import DeduceError
-from deduce.games.abbey.brute import TRANSFERS, enumerate_posterior
-from deduce.games.abbey.setup import AbbeySetup
+from deduce.games.abbey.solver.search.brute import TRANSFERS, enumerate_posterior
 from deduce.games.blackrose.brute import brute_joint
 from deduce.games.rose.brute import weighted_deals
 from deduce.logs.io import parse_log, read_log
 from deduce.logs.model import Event, GameLog, Header
 from deduce.logs.schema import COLOURS
-from tests.abbey_random import random_game
+from deduce.logs.vocabulary.abbey import AbbeySetup
 
 Possible = Callable[[Collection[int]], bool]
 

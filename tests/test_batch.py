@@ -21,11 +21,11 @@ import click
 import pytest
 from click.testing import CliRunner
 
-import cli.main
 import deduce.batch
-from cli.batch import batch
-from cli.status import EXIT_INCONSISTENT
+import deduce.cli.main
 from deduce.batch import STATUSES, find_logs, folder_logs, solve_file
+from deduce.cli.batch import batch
+from deduce.cli.status import EXIT_INCONSISTENT
 from deduce.games.simulate import simulate, write_game
 from deduce.games.simulators import SIMULATORS
 from deduce.logs.io import read_log
@@ -301,11 +301,11 @@ def test_budget_and_seed_reach_abbey_logs(tmp_path):
 def test_a_bad_deck_file_is_one_error_line_from_the_console_script(tmp_path, monkeypatch,
                                                                    capsys):
     group = click.Group(commands={"batch": batch})
-    monkeypatch.setattr(cli.main, "cli", group)
+    monkeypatch.setattr(deduce.cli.main, "cli", group)
     monkeypatch.setattr(sys, "argv", ["deduce", "batch", put(tmp_path / "g.log", SMALL),
                                       "--deck", str(tmp_path / "none.json")])
     with pytest.raises(SystemExit) as exit_:
-        cli.main.main()
+        deduce.cli.main.main()
     assert exit_.value.code == 1
     err = capsys.readouterr().err
     assert err.startswith("Error: ") and err.count("\n") == 1 and "none.json" in err

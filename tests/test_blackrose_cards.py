@@ -22,9 +22,9 @@ from deduce.games.blackrose.cards import (
     load_cards_file,
 )
 from deduce.games.blackrose.engine import BlackRoseGame
-from deduce.games.blackrose.suspects import default_suspect_ids
 from deduce.games.simulate import play_game
 from deduce.logs.jsonl import parse_jsonl
+from deduce.logs.vocabulary.blackrose import default_suspect_ids
 
 BUNDLED = Path(__file__).resolve().parent.parent / "deduce" / "data" / "blackrose-cards.json"
 

@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from deduce.cli.main import cli
 from deduce.games.blackrose.check import (
     SIDES,
     CheckSummary,

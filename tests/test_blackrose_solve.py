@@ -13,8 +13,8 @@ from constraint import Domain
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from cli.main import cli
-from cli.status import EXIT_INCONSISTENT
+from deduce.cli.main import cli
+from deduce.cli.status import EXIT_INCONSISTENT
 from deduce.errors import DeduceError
 from deduce.games.blackrose.advisor import advise, binary_entropy, draw_information
 from deduce.games.blackrose.brute import brute_joint, weighted_states

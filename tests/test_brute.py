@@ -20,15 +20,14 @@ from abbey_random import (
 )
 from hypothesis import HealthCheck, assume, given, settings
 
-from deduce.games.abbey.brute import (
+from deduce.games.abbey.solver.search.brute import (
     BruteResult,
     consistent_histories,
     enumerate_posterior,
     number_of_deals,
 )
-from deduce.games.abbey.deck import TRAIT_GROUPS, deck_from_json
-from deduce.games.abbey.setup import AbbeySetup
 from deduce.logs.model import Event
+from deduce.logs.vocabulary.abbey import TRAIT_GROUPS, AbbeySetup, deck_from_json
 
 PLAIN = ["benedictine", "father", "hooded", "bearded", "fat"]
 TEMPLAR = ["templar", "father", "hooded", "bearded", "fat"]

@@ -19,12 +19,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
 from deduce import __version__
+from deduce.cli.main import cli
 from deduce.errors import LogError
-from deduce.games.abbey.deck import default_deck
 from deduce.logs.io import parse_log
 from deduce.logs.model import GameLog
+from deduce.logs.vocabulary.abbey import default_deck
 from deduce.report import percent
 
 DEFAULT_IDS = list(default_deck().ids)

@@ -11,14 +11,14 @@ import time
 import click
 from click.testing import CliRunner
 
-from cli.clock import start_clock
-from cli.main import COMMANDS, cli
-from cli.options import EXIT_RESERVE, left_of
+from deduce.cli.clock import start_clock
+from deduce.cli.main import COMMANDS, cli
+from deduce.cli.options import EXIT_RESERVE, left_of
 
 
 def test_every_listed_line_is_the_commands_own_short_help():
     for name, (module, summary) in COMMANDS.items():
-        command = getattr(importlib.import_module(f"cli.{module}"), name)
+        command = getattr(importlib.import_module(f"deduce.cli.{module}"), name)
         assert command.get_short_help_str(limit=1_000) == summary, name
 
 
@@ -32,14 +32,14 @@ def test_help_lists_every_command_as_click_would():
 
 
 def test_help_imports_no_command_and_no_solver():
-    code = ("import sys; from cli.main import main; sys.argv = ['deduce', '--help']\n"
+    code = ("import sys; from deduce.cli.main import main; sys.argv = ['deduce', '--help']\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            "loaded = [m for m in sys.modules if m.startswith(('cli.', 'deduce.games', 'pysat',"
-            " 'constraint', 'tabulate'))]\n"
+            "loaded = [m for m in sys.modules if m.startswith(('deduce.cli.', 'deduce.games',"
+            " 'pysat', 'constraint', 'tabulate'))]\n"
             "print(sorted(loaded), file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
-    assert done.stderr.strip() == "['cli.clock', 'cli.main', 'cli.status']"
+    assert done.stderr.strip() == "['deduce.cli.clock', 'deduce.cli.main', 'deduce.cli.status']"
 
 
 def test_a_command_budget_counts_from_the_command_line():

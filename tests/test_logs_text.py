@@ -180,7 +180,7 @@ def test_spectator_means_me_is_null() -> None:
 
 
 def test_inline_deck_cards() -> None:
-    from deduce.games.abbey.deck import default_deck
+    from deduce.logs.vocabulary.abbey import default_deck
     cards = default_deck().cards[:9]
     lines = [f"card {c.id} {' '.join(sorted(c.traits))} {c.name}" for c in cards]
     text = "\n".join(["game abbey", "players ana bob", "me ana", *lines,
@@ -340,7 +340,7 @@ def test_usage_lines() -> None:
 
 
 def test_mass_with_a_card_named_like_a_keyword_cannot_be_written() -> None:
-    from deduce.games.abbey.deck import default_deck
+    from deduce.logs.vocabulary.abbey import default_deck
     cards = [c.to_json() for c in default_deck().cards]
     cards[0]["id"] = "got"
     header = {"game": "abbey", "players": ["ana", "bob", "cai"], "me": "ana", "deck": cards}

@@ -1,6 +1,6 @@
 """``deduce play`` driven as a user would: through a pseudo-terminal, and through a pipe.
 
-The pseudo-terminal runs the real program (``python -m cli.main play``)
+The pseudo-terminal runs the real program (``python -m deduce.cli.main play``)
 with readline: prompts, tab completion, history, Ctrl-C and Ctrl-D. Every
 test uses a temporary HOME and history file.
 """
@@ -33,8 +33,8 @@ def _env(tmp_path: Path) -> dict[str, str]:
 
 
 def _spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
-    child = pexpect.spawn(sys.executable, ["-m", "cli.main", "play", *args], cwd=str(tmp_path),
-                          env=_env(tmp_path), encoding="utf-8", timeout=TIMEOUT,
+    child = pexpect.spawn(sys.executable, ["-m", "deduce.cli.main", "play", *args],
+                          cwd=str(tmp_path), env=_env(tmp_path), encoding="utf-8", timeout=TIMEOUT,
                           dimensions=(50, 200))
     child.delaybeforesend = None
     return child

@@ -20,7 +20,7 @@ from deduce.games.rose.data import (
     default_data,
     load_data_file,
 )
-from deduce.games.rose.names import COLOURS
+from deduce.logs.vocabulary.rose import COLOURS
 
 BUILDINGS = ("library", "scriptorium", "stables", "dormitory", "workshops", "refectory",
              "kitchen", "gatehouse", "hospital", "bathhouse", "church", "chapter-house",

@@ -23,9 +23,9 @@ import pytest
 from deduce.errors import DeduceError
 from deduce.games.rose.bots import BOTS
 from deduce.games.rose.engine import PAWNS, RoseGame, RoseState
-from deduce.games.rose.names import COLOURS
 from deduce.games.simulate import play_game
 from deduce.logs.jsonl import parse_jsonl
+from deduce.logs.vocabulary.rose import COLOURS
 
 #: Where ``start`` parks the pawns: one building each, away from the buildings tests use.
 PARK = dict(zip(PAWNS, ("stables", "dormitory", "workshops", "refectory", "kitchen",

@@ -10,16 +10,16 @@ from random import Random
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
+from deduce.cli.main import cli
 from deduce.errors import DeduceError
 from deduce.games.rose.behaviour import fit
 from deduce.games.rose.bots import Monk, gain, move_value
 from deduce.games.rose.check import CheckSummary, check_games, cut_before_guesses, samples
 from deduce.games.rose.engine import Observation, RoseGame
-from deduce.games.rose.names import COLOURS
 from deduce.games.rose.simulate import play, record_game
 from deduce.games.simulate import simulate
 from deduce.logs.jsonl import parse_jsonl
+from deduce.logs.vocabulary.rose import COLOURS
 
 
 def first_observation(players: int = 4) -> Observation:

@@ -12,16 +12,16 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from cli.main import cli
-from cli.status import EXIT_INCONSISTENT
+from deduce.cli.main import cli
+from deduce.cli.status import EXIT_INCONSISTENT
 from deduce.games.rose.behaviour import KINDS, BehaviourModel, default_model
 from deduce.games.rose.brute import brute_marginals, weighted_deals
 from deduce.games.rose.csp import assignments
-from deduce.games.rose.names import CAUSES, COLOURS, TRACKS
 from deduce.games.rose.report import tables
 from deduce.games.rose.solve import RoseSolution, solve_rose
 from deduce.logs.io import parse_log
 from deduce.logs.model import GameLog
+from deduce.logs.vocabulary.rose import CAUSES, COLOURS, TRACKS
 
 NAMES = ("ana", "bob", "cai", "dee", "eve")
 fast = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])

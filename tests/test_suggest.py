@@ -11,15 +11,15 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from deduce.games.abbey.deck import default_deck
-from deduce.games.abbey.exact_advice import exact_advice
+from deduce.cli.main import cli
+from deduce.games.abbey.advice.exact import exact_advice
 from deduce.games.blackrose.advisor import advise
 from deduce.games.blackrose.cards import default_cards
-from deduce.games.rose.names import COLOURS
 from deduce.games.simulate import simulate, write_game
 from deduce.games.simulators import SIMULATORS
 from deduce.logs.io import format_log, read_log
+from deduce.logs.vocabulary.abbey import default_deck
+from deduce.logs.vocabulary.rose import COLOURS
 from deduce.solving import SolveOptions, solve_log
 from deduce.suggest import describe_option, unseen_bound
 

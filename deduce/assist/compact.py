@@ -17,7 +17,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from deduce.assist.live import Inconsistent
-from deduce.games.abbey.solve import AbbeySolution
+from deduce.games.abbey.solver.solve import AbbeySolution
 from deduce.games.blackrose.solve import BlackRoseSolution
 from deduce.games.rose.solve import RoseSolution
 from deduce.report import Table, percent, plural

@@ -20,7 +20,6 @@ from itertools import chain, product
 
 from deduce.assist.vocabulary import Vocabulary
 from deduce.assist.why import ARGUMENTS
-from deduce.games.abbey.deck import TRAITS
 from deduce.logs.schema import event_types
 from deduce.logs.text import (
     GRAMMAR,
@@ -33,6 +32,7 @@ from deduce.logs.text import (
     Pair,
     Rest,
 )
+from deduce.logs.vocabulary.abbey import TRAITS
 
 #: What a command's argument is, for completion (a command without one maps to "").
 TOPIC, EVENT, WHY = "topic", "event", "why"

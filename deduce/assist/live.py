@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from deduce.games.abbey.sat import Warm
-from deduce.games.abbey.setup import setup_from_header
-from deduce.games.abbey.timeline import build_timeline
+from deduce.games.abbey.solver.sat.cnf import Warm
+from deduce.games.abbey.solver.timeline import build_timeline
 from deduce.logs.model import GameLog
+from deduce.logs.vocabulary.abbey import setup_from_header
 from deduce.solving import Solution, SolveOptions, solve_log
 
 

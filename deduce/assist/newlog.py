@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from deduce.errors import DeduceError
-from deduce.games.abbey.setup import RULEBOOK_SIZES
-from deduce.games.blackrose.suspects import default_suspect_ids
 from deduce.logs.io import Syntax, format_log
 from deduce.logs.jsonl import dump_object, parse_jsonl
+from deduce.logs.vocabulary.abbey import RULEBOOK_SIZES
+from deduce.logs.vocabulary.blackrose import default_suspect_ids
 
 #: What ``me`` is answered with for a log without an observer.
 SPECTATOR = "spectator"

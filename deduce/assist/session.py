@@ -26,8 +26,7 @@ import os
 from dataclasses import replace
 
 from deduce.errors import DeduceError, LogError
-from deduce.games.abbey.setup import setup_from_header
-from deduce.games.abbey.timeline import build_timeline
+from deduce.games.abbey.solver.timeline import build_timeline
 from deduce.logs.io import (
     Syntax,
     decode_log_bytes,
@@ -40,6 +39,7 @@ from deduce.logs.jsonl import dump_object, event_to_json
 from deduce.logs.model import Event, GameLog
 from deduce.logs.schema import event_types
 from deduce.logs.text import event_line, parse_text, usage
+from deduce.logs.vocabulary.abbey import setup_from_header
 
 #: The byte order mark, as text: kept at the start of a file that has one.
 BOM = "\ufeff"

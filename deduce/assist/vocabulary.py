@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from deduce.games.abbey.deck import TRAITS
-from deduce.games.abbey.setup import setup_from_header
 from deduce.games.blackrose.cards import default_cards
-from deduce.games.blackrose.suspects import suspects_of
 from deduce.logs.model import Header
 from deduce.logs.schema import CAUSES, COLOURS, CONDITIONS, ROLES, TRACKS
+from deduce.logs.vocabulary.abbey import TRAITS, setup_from_header
+from deduce.logs.vocabulary.blackrose import suspects_of
 
 #: Grammar keys that hold a player.
 PLAYER_KEYS = ("player", "to", "from", "shown_by", "of")

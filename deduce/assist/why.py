@@ -15,7 +15,7 @@ blackrose ``why PLAYER``   ``role PLAYER possessed``
 
 When the log plus the hypothesis is inconsistent, the answer is ruled out,
 and the game's own conflict finder (Abbey
-:func:`~deduce.games.abbey.conflict.minimal_conflict`, Rose
+:func:`~deduce.games.abbey.solver.sat.conflict.minimal_conflict`, Rose
 :func:`~deduce.games.rose.solve.minimal_conflict`, Black Rose
 :func:`~deduce.games.blackrose.solve.minimal_conflict`) gives a minimal set
 of events that conflicts with it: remove any one of them and the answer is
@@ -41,14 +41,14 @@ from dataclasses import dataclass
 from deduce.assist.minimum import smallest
 from deduce.assist.vocabulary import vocabulary
 from deduce.errors import DeduceError
-from deduce.games.abbey import conflict as abbey_conflict
-from deduce.games.abbey.setup import setup_from_header
-from deduce.games.abbey.timeline import TRANSFERS, build_timeline
+from deduce.games.abbey.solver.sat import conflict as abbey_conflict
+from deduce.games.abbey.solver.timeline import TRANSFERS, build_timeline
 from deduce.games.blackrose import csp as blackrose_csp
 from deduce.games.blackrose import solve as blackrose_solve
 from deduce.games.rose import csp as rose_csp
 from deduce.games.rose import solve as rose_solve
 from deduce.logs.model import Event, GameLog
+from deduce.logs.vocabulary.abbey import setup_from_header
 
 #: The ``why`` query of each game, as its help shows it.
 USAGE = {"abbey": "why CARD [PLAYER]", "rose": "why PLAYER COLOUR",

@@ -11,12 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from deduce.errors import DeduceError
-from deduce.games.abbey import bots as abbey_bots
-from deduce.games.abbey import simulate as abbey_simulate
-from deduce.games.abbey.board import load_board_file
-from deduce.games.abbey.cards import load_cards_file
-from deduce.games.abbey.deck import load_deck_file
-from deduce.games.abbey.engine import AbbeyGame
+from deduce.games.abbey.rules.board import load_board_file
+from deduce.games.abbey.rules.cards import load_cards_file
+from deduce.games.abbey.rules.engine import AbbeyGame
+from deduce.games.abbey.sim import bots as abbey_bots
+from deduce.games.abbey.sim import simulate as abbey_simulate
 from deduce.games.blackrose import bots as blackrose_bots
 from deduce.games.blackrose import simulate as blackrose_simulate
 from deduce.games.blackrose.cards import load_cards_file as load_blackrose_cards
@@ -26,6 +25,7 @@ from deduce.games.rose import simulate as rose_simulate
 from deduce.games.rose.data import load_data_file
 from deduce.games.rose.engine import RoseGame
 from deduce.games.simulate import BotFactory, Recorder
+from deduce.logs.vocabulary.abbey import load_deck_file
 
 #: The user's data files: option name (``deck``, ``data``...) -> path, or None for the default.
 Files = Mapping[str, str | None]

@@ -16,10 +16,10 @@ import tempfile
 from typing import Literal
 
 from deduce.errors import LogError
-from deduce.games.abbey.deck import Deck
 from deduce.logs.jsonl import format_jsonl, parse_jsonl
 from deduce.logs.model import GameLog
 from deduce.logs.text import format_text, parse_text
+from deduce.logs.vocabulary.abbey import Deck
 
 Syntax = Literal["jsonl", "text"]
 #: The two syntaxes: canonical JSON Lines and the typed line syntax.

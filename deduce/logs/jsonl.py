@@ -15,10 +15,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from deduce.errors import LogError
-from deduce.games.abbey.deck import Deck
 from deduce.logs.model import Event, GameLog, Header
 from deduce.logs.schema import HEADER_EXTRAS, event_schema
 from deduce.logs.validate import RawRow, build_log, physical_lines, show
+from deduce.logs.vocabulary.abbey import Deck
 
 #: Separators of the canonical form (those of ``json.dumps`` by default, made explicit).
 SEPARATORS = (", ", ": ")

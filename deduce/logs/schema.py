@@ -39,8 +39,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from deduce.games.rose.names import CAUSES, COLOURS, TRACKS
 from deduce.logs.model import GAMES
+from deduce.logs.vocabulary.rose import CAUSES, COLOURS, TRACKS
 
 __all__ = [
     "CAUSES", "COLOURS", "CONDITIONS", "EVENTS", "GAMES", "HEADER_EXTRAS", "PLAYER_RANGE",

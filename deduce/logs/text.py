@@ -64,11 +64,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from deduce.errors import LogError
-from deduce.games.abbey.deck import TRAITS, Deck
 from deduce.logs.jsonl import dump_object, dump_value, event_to_json
 from deduce.logs.model import Event, GameLog, Header
 from deduce.logs.schema import GAMES, HEADER_EXTRAS, event_types
 from deduce.logs.validate import RawRow, build_log, check_event_type, physical_lines, show
+from deduce.logs.vocabulary.abbey import TRAITS, Deck
 
 _NUMBER = re.compile(r"-?[0-9]+\Z")
 _CARD_LINE = re.compile(r"\s*card" + r"\s+([^\s#]+)" * 6 + r"(.*)\Z")

@@ -19,9 +19,6 @@ from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, NoReturn
 
 from deduce.errors import LogError
-from deduce.games.abbey.deck import ID_PATTERN, Deck, deck_from_json, parse_traits
-from deduce.games.abbey.setup import setup_from_header
-from deduce.games.blackrose.suspects import SUSPECT_COUNT, suspects_of
 from deduce.logs.model import Event, GameLog, Header
 from deduce.logs.schema import (
     CAUSES,
@@ -37,6 +34,14 @@ from deduce.logs.schema import (
     event_types,
     header_fields,
 )
+from deduce.logs.vocabulary.abbey import (
+    ID_PATTERN,
+    Deck,
+    deck_from_json,
+    parse_traits,
+    setup_from_header,
+)
+from deduce.logs.vocabulary.blackrose import SUSPECT_COUNT, suspects_of
 
 #: Longest accepted physical line, in bytes of UTF-8.
 MAX_LINE_BYTES = 1 << 20

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from deduce.games.abbey.deck import TRAITS
-from deduce.games.abbey.solve import AbbeySolution
-from deduce.games.abbey.timeline import holder_names
+from deduce.games.abbey.solver.solve import AbbeySolution
+from deduce.games.abbey.solver.timeline import holder_names
+from deduce.logs.vocabulary.abbey import TRAITS
 from deduce.report import Table, percent
 
 if TYPE_CHECKING:  # the check pulls in the engine and bots, which solving does not need
-    from deduce.games.abbey.check import CheckSummary
+    from deduce.games.abbey.sim.check import CheckSummary
 
 
 def candidate_table(solution: AbbeySolution) -> Table:

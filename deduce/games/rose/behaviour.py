@@ -4,7 +4,7 @@ The model
 ---------
 Each ``points`` event is a choice by ``player`` about ``monk``. Its *kind* is
 the pair (cause, sign): the cause is ``william``, ``adson``, ``move`` or
-``bonus`` (see :mod:`deduce.games.rose.names`), and the sign is ``help`` when
+``bonus`` (see :mod:`deduce.logs.vocabulary.rose`), and the sign is ``help`` when
 ``n < 0`` (the choice lowers the monk's marker on its track: fewer clue or
 suspicion points are good for that monk) or ``harm`` when ``n > 0``. The track
 itself does not matter. There are at most 8 kinds (4 causes x 2 signs); bonus
@@ -67,9 +67,9 @@ from typing import Any, NamedTuple
 from deduce.data import bundled_json, read_json_file
 from deduce.errors import DeduceError, LogError
 from deduce.games.rose.csp import Assignment, assignments
-from deduce.games.rose.names import CAUSES, COLOURS
 from deduce.logs.model import Event, GameLog
 from deduce.logs.schema import SOFT_EVENTS
+from deduce.logs.vocabulary.rose import CAUSES, COLOURS
 
 #: The sign of a choice: ``help`` lowers the monk's track (n < 0), ``harm`` raises it.
 SIGNS: tuple[str, ...] = ("help", "harm")

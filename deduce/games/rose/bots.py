@@ -35,9 +35,9 @@ from deduce.games.rose.engine import (
     card_time,
     move_context,
 )
-from deduce.games.rose.names import COLOURS
 from deduce.games.rose.solve import solve_rose
 from deduce.logs.jsonl import parse_jsonl
+from deduce.logs.vocabulary.rose import COLOURS
 
 Bot = Callable[[Observation, Sequence[Action], Random], Action]
 

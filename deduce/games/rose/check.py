@@ -29,12 +29,12 @@ from typing import Any
 
 from deduce.games.rose.behaviour import BehaviourModel, Sample
 from deduce.games.rose.engine import RoseGame
-from deduce.games.rose.names import COLOURS
 from deduce.games.rose.simulate import record_game
 from deduce.games.rose.solve import RoseSolution, solve_rose
 from deduce.games.simulate import GameRecord, run_games
 from deduce.logs.jsonl import parse_jsonl
 from deduce.logs.model import GameLog
+from deduce.logs.vocabulary.rose import COLOURS
 
 #: The two readings compared: with the behaviour model, and hard events only.
 READINGS: tuple[str, ...] = ("behaviour", "hard")

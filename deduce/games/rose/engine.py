@@ -65,11 +65,11 @@ from typing import Any
 
 from deduce.games.machine import Step, StepMachine
 from deduce.games.rose.data import CHURCH, LIBRARY, ActionCard, RoseData, default_data
-from deduce.games.rose.names import COLOURS
 from deduce.games.rose.observe import observe
 from deduce.games.seats import seat_names
 from deduce.logs.jsonl import canonical_text
 from deduce.logs.schema import PLAYER_RANGE
+from deduce.logs.vocabulary.rose import COLOURS
 
 #: The eight pawns: the six monks, William and Adson.
 PAWNS: tuple[str, ...] = (*COLOURS, "william", "adson")

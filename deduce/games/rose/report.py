@@ -5,8 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from deduce.games.rose.names import COLOURS
 from deduce.games.rose.solve import RoseSolution
+from deduce.logs.vocabulary.rose import COLOURS
 from deduce.report import Table, percent
 
 if TYPE_CHECKING:  # the check pulls in the engine and bots, which solving does not need

@@ -42,8 +42,8 @@ from deduce.games.rose.csp import (
     is_consistent,
     repeated_reveals,
 )
-from deduce.games.rose.names import COLOURS
 from deduce.logs.model import Event, GameLog
+from deduce.logs.vocabulary.rose import COLOURS
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,184 @@
+"""The solver against the truth: simulated games, every player's log, position by position.
+
+For each game, each player's log is cut after every ``every``-th event (the
+whole log always included) and each cut is checked against what was true
+at that moment (the engine records every card's holder after each transfer):
+
+- the *model check* builds the constraint model of the cut, propagates it
+  and asks whether the true history (every card's holder at every epoch)
+  still satisfies it: a failure means a rule or an inference eliminated
+  the truth;
+- the *solve check* (unless ``fast``) runs the whole solve within
+  ``budget`` seconds and fails if the true culprit or any card's true
+  current holder is missing, or given probability 0 by an exact answer.
+
+It also records how many events each log needed before the culprit was
+the only candidate left (counting only events before the culprit became
+public by a correct accusation or the reveal): by the solve, or with
+``fast`` by propagation alone, which may see it later than the solve.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from time import perf_counter
+from typing import Any
+
+from deduce.games.abbey.rules.engine import AbbeyGame, AbbeyState
+from deduce.games.abbey.sim.simulate import play
+from deduce.games.abbey.solver.model import build_model, is_history
+from deduce.games.abbey.solver.propagate import propagate
+from deduce.games.abbey.solver.sat.cnf import Warm
+from deduce.games.abbey.solver.solve import AbbeySolution, solve_abbey
+from deduce.games.abbey.solver.timeline import CULPRIT, build_timeline, holder_names
+from deduce.games.simulate import run_games
+from deduce.logs.jsonl import parse_jsonl
+from deduce.logs.model import GameLog
+from deduce.logs.vocabulary.abbey import setup_from_header
+
+
+@dataclass(frozen=True)
+class LogCheck:
+    """The checks of one player's log in one game."""
+
+    game: int
+    player: str
+    before_reveal: int  # events before the culprit became public
+    positions: int
+    exact: int
+    failures: tuple[str, ...]
+    determined: int | None
+    seconds: float
+
+
+def check_log(state: AbbeyState, index: int, seat: int, budget: float, every: int,
+              fast: bool) -> LogCheck:
+    """Check one player's log of a finished game at every ``every``-th cut and the end."""
+    started = perf_counter()
+    game = state.game
+    player = game.players[seat]
+    log = parse_jsonl(game.log_text(player, state.logs[seat]), f"game-{index:04d}/{player}.jsonl",
+                      game.deck)
+    snapshots = state.holders_after
+    transfers = sorted(snapshots)
+    public = _public_from(log)
+    failures: list[str] = []
+    positions = exact = 0
+    determined = None
+    cuts = sorted({*range(every, len(log.events) + 1, every), len(log.events)})
+    warm = Warm()
+    for cut in cuts:
+        prefix = replace(log, events=log.events[:cut])
+        source = state.sources[seat][cut - 1]
+        epochs = [snapshots[t] for t in transfers if t <= source]
+        where = f"game {index}, {player}, after line {log.events[cut - 1].line}"
+        positions += 1
+        problems, candidates = _model_check(prefix, epochs, where)
+        failures += problems
+        if fast:
+            if determined is None and cut <= public and candidates == 1:
+                determined = cut
+            continue
+        solution = solve_abbey(prefix, game.deck, budget=budget, seed=index, warm=warm)
+        exact += solution.exact
+        failures += _solve_check(solution, epochs[-1], where)
+        if determined is None and cut <= public and len(solution.culprit) == 1:
+            determined = cut
+    return LogCheck(index, player, public, positions, exact, tuple(failures), determined,
+                    perf_counter() - started)
+
+
+def _public_from(log: GameLog) -> int:
+    """Events before the culprit became public (a correct accusation or the reveal)."""
+    for i, event in enumerate(log.events):
+        if event.type == "culprit" or (event.type == "accuse" and event.get("correct")):
+            return i
+    return len(log.events)
+
+
+def _model_check(log: GameLog, epochs: Sequence[dict[str, str]], where: str
+                 ) -> tuple[list[str], int]:
+    """Whether the propagated model of ``log`` still holds the true history; its candidates."""
+    setup = setup_from_header(log.header, log.path)
+    timeline = build_timeline(setup, log.events, log.path)
+    model = build_model(setup, timeline, log.events)
+    index = {name: i for i, name in enumerate(holder_names(setup))}
+    history = [tuple(index[epoch[card]] for epoch in epochs) for card in setup.deck.ids]
+    if not propagate(model):
+        return [f"{where}: the model has no history at all"], 0
+    candidates = sum(CULPRIT in d.nodes[-1] for d in model.domains)
+    if not is_history(model, history):
+        return [f"{where}: the model excludes the true history"], candidates
+    return [], candidates
+
+
+def _solve_check(solution: AbbeySolution, holders: dict[str, str], where: str) -> list[str]:
+    """Whether the solve kept the truth: the culprit and every card's true holder."""
+    if not solution.consistent:
+        return [f"{where}: the solve found the log inconsistent"]
+    problems = []
+    for card, holder in holders.items():
+        row = solution.holders.get(card, {})
+        if holder not in row or (solution.exact and not row[holder]):
+            problems.append(f"{where}: {card}'s true holder {holder} was eliminated")
+    return problems
+
+
+def check_game(game: AbbeyGame, index: int, seed: int, lineup: Sequence[str],
+               budget: float, every: int, fast: bool) -> list[LogCheck]:
+    """Play game ``index`` of run ``seed`` and check every player's log."""
+    state = play(game, index, seed, lineup)
+    return [check_log(state, index, seat, budget, every, fast)
+            for seat in range(len(game.players))]
+
+
+def check_games(game: AbbeyGame, games: int, seed: int, lineup: Sequence[str], budget: float,
+                every: int = 1, fast: bool = False, workers: int = 1
+                ) -> Iterator[list[LogCheck]]:
+    """Check ``games`` games in order, over ``workers`` processes (0: every core)."""
+    return run_games(check_game, game, games, seed, lineup, budget, every, fast,
+                     workers=workers)
+
+
+@dataclass(frozen=True)
+class CheckSummary:
+    """Totals over checked logs: failures, exactness and events until the culprit was known."""
+
+    games: int
+    logs: int
+    positions: int
+    exact: int
+    failures: tuple[str, ...]
+    determined: tuple[int, ...]
+    undetermined: int
+    seconds: float
+
+    @classmethod
+    def of(cls, checks: Sequence[LogCheck]) -> CheckSummary:
+        """Summarise a run's log checks."""
+        found = sorted(c.determined for c in checks if c.determined is not None)
+        return cls(len({c.game for c in checks}), len(checks), sum(c.positions for c in checks),
+                   sum(c.exact for c in checks),
+                   tuple(f for c in checks for f in c.failures), tuple(found),
+                   len(checks) - len(found), sum(c.seconds for c in checks))
+
+    def spread(self) -> dict[str, float | None]:
+        """Events until the culprit was known: min, quartiles, 90th percentile, max."""
+        if not self.determined:
+            return dict.fromkeys(("min", "q1", "median", "q3", "p90", "max"))
+        values = list(self.determined)
+        cuts = statistics.quantiles(values, n=20, method="inclusive") if len(values) > 1 \
+            else [values[0]] * 19
+        return {"min": values[0], "q1": cuts[4], "median": statistics.median(values),
+                "q3": cuts[14], "p90": cuts[17], "max": values[-1]}
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as ``deduce check --json`` prints it."""
+        return {"game": "abbey", "games": self.games, "logs": self.logs,
+                "positions": self.positions, "soundness_failures": len(self.failures),
+                "failures": list(self.failures[:20]),
+                "exact_positions": self.exact,
+                "determined_logs": len(self.determined), "undetermined_logs": self.undetermined,
+                "events_to_culprit": self.spread(), "seconds": round(self.seconds, 3)}

@@ -1,0 +1,1 @@
+"""Exact counting of complete histories, and of each card's current holder."""

@@ -1,0 +1,313 @@
+"""Estimated probabilities by Markov chain Monte Carlo over complete histories.
+
+Used only when the exact count does not finish within the time budget. The
+chain walks over complete histories (one path per card); every history it
+visits agrees with every event, and, as all consistent histories are equally
+likely (see :mod:`model`), its target is the uniform distribution over them.
+
+Each move is a block Gibbs step. It picks a few cards at random (the
+*block*) and keeps every other card's path. The block's paths together make
+a *flow*: how many of them sit with each holder at each epoch and take each
+step at each transfer. The move draws, uniformly, one of the consistent
+histories that give the block the same flow: the block's cards may swap
+whole paths, pass them round, or exchange their futures wherever two of
+them share a holder (the card that moved at a transfer becomes the one that
+stayed). Keeping the flow keeps the public structure (hand sizes, how many
+cards each transfer moved), and since the set of histories reachable this
+way is the same from each of its members, the move leaves the uniform
+distribution invariant. A small dynamic program over the epochs counts the
+block's consistent recombinations (at most the block size factorial per
+epoch) and draws one. Blocks are drawn at random, or two cards from each of
+two hands at a random epoch (a choice whose chance depends only on the
+block's flow and the public sizes, so it stays symmetric). Most moves are
+cheaper: two cards swap whole paths, or their futures where they share a
+holder, and the move is kept when the history stays consistent (a
+Metropolis step with a symmetric proposal).
+
+Several independent chains start from different witnesses (histories found
+by the SAT model, :mod:`sat`); the estimate is their mean, and the error bound a 95%
+Student-t half-width from their spread, never less than one over the square
+root of the moves that changed something. It is a statistical bound, not a
+certainty.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import permutations
+from time import perf_counter
+
+from deduce.games.abbey.solver.model import Model, Path
+
+State = tuple[int, ...]  # the block's holders at one epoch, card by card
+
+#: Student t, 97.5% quantile, by degrees of freedom (chains - 1).
+T_975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+         9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131}
+
+#: Cards redrawn together by one block move.
+BLOCK = 4
+#: Share of moves that are cheap pair moves rather than block redraws.
+PAIR_SHARE = 0.9
+#: Moves each chain makes before the chains take turns again.
+ROUND = 100
+
+
+class Chain:
+    """One Markov chain over the complete histories of a model (see module docstring)."""
+
+    def __init__(self, model: Model, start: Sequence[Path], rng: random.Random) -> None:
+        self.rng = rng
+        self.paths = list(start)
+        self.domains = model.domains
+        self.free = [c for c, d in enumerate(model.domains)
+                     if any(len(n) > 1 for n in d.nodes)]
+        self.tallies = [t for t in model.tallies if t.line is not None and not t.redundant]
+        self.value = [sum(1 for c in t.cards if t.hit(self.paths[c])) for t in self.tallies]
+        self.of_card: list[list[int]] = [[] for _ in self.paths]
+        for j, tally in enumerate(self.tallies):
+            for c in tally.cards:
+                self.of_card[c].append(j)
+        self.epochs = len(self.paths[0]) if self.paths else 0
+        self.at_epoch: list[list[int]] = [[] for _ in range(self.epochs)]
+        for j, tally in enumerate(self.tallies):
+            self.at_epoch[tally.time].append(j)
+        self.moves = 0
+        self.changed = 0
+        self.since = [0] * len(self.paths)  # move at which each card's holder last changed
+        self.time_at: list[dict[int, int]] = [{} for _ in self.paths]
+
+    def step(self) -> None:
+        """One move: mostly a cheap pair move, sometimes a block redraw."""
+        self.moves += 1
+        if len(self.free) < 2:
+            return
+        roll = self.rng.random()
+        if roll < PAIR_SHARE:
+            block = self.rng.sample(self.free, 2)
+            drawn = self._pair(block)
+        else:
+            block = (self._hands_block() if roll < (1 + PAIR_SHARE) / 2
+                     else self.rng.sample(self.free, min(BLOCK, len(self.free))))
+            drawn = self._draw(block) if len(block) > 1 else None
+        if drawn is not None and any(new != self.paths[c] for c, new in zip(block, drawn)):
+            self.changed += 1
+            self._apply(block, drawn)
+
+    def _hands_block(self) -> list[int]:
+        """Up to two free cards from each of two holders' hands at a random epoch.
+
+        The chance of picking a given block depends only on its flow and on
+        the public hand sizes, which a redraw keeps, so the move stays
+        symmetric.
+        """
+        e = self.rng.randrange(self.epochs)
+        hands: dict[int, list[int]] = {}
+        for c in self.free:
+            hands.setdefault(self.paths[c][e], []).append(c)
+        if len(hands) < 2:
+            return []
+        x, y = self.rng.sample(sorted(hands), 2)
+        return [c for h in (x, y) for c in self.rng.sample(hands[h], min(2, len(hands[h])))]
+
+    def _pair(self, pair: Sequence[int]) -> list[Path] | None:
+        """Two cards swap paths or, at a random shared epoch, futures; None if inconsistent.
+
+        A symmetric proposal (the same move undoes it) accepted when consistent:
+        a Metropolis step for the uniform target, cheaper than a block redraw.
+        """
+        a, b = (self.paths[c] for c in pair)
+        e = self.rng.randrange(-1, self.epochs)
+        if e >= 0 and a[e] != b[e]:
+            return None
+        drawn = [b, a] if e < 0 else [a[:e + 1] + b[e + 1:], b[:e + 1] + a[e + 1:]]
+        if not all(self.domains[c].contains(p) for c, p in zip(pair, drawn)):
+            return None
+        touched = {j for c in pair for j in self.of_card[c]}  # no other tally can change
+        room = self._room(pair, (a, b), touched)
+        for j in touched:
+            tally = self.tallies[j]
+            k = sum(1 for c, p in zip(pair, drawn) if c in tally.cards and tally.hit(p))
+            if not room[j][0] <= k <= room[j][1]:
+                return None
+        return drawn
+
+    def _draw(self, block: Sequence[int]) -> list[Path]:
+        """Uniformly, new paths for the block with the same flow, in a consistent history."""
+        old = [self.paths[c] for c in block]
+        need = self._room(block, old)
+        layers: list[dict[State, int]] = []
+        links: list[dict[State, list[tuple[State, int]]] | None] = []
+        start = {s: 1 for s in set(permutations(p[0] for p in old)) if self._ok(block, 0, s, need)}
+        layers.append(start)
+        for t in range(1, self.epochs):
+            moves = [(p[t - 1], p[t]) for p in old]
+            layer: dict[State, int] = {}
+            if all(a == b for a, b in moves):
+                for s, w in layers[-1].items():
+                    if (all((h, h) in self.domains[c].steps[t - 1] for h, c in zip(s, block))
+                            and self._ok(block, t, s, need)):
+                        layer[s] = w
+                links.append(None)
+            else:
+                link: dict[State, list[tuple[State, int]]] = {}
+                orders = set(permutations(moves))
+                for s, w in layers[-1].items():
+                    for order in orders:
+                        if all(a == h and (a, b) in self.domains[c].steps[t - 1]
+                               for (a, b), h, c in zip(order, s, block)):
+                            nxt = tuple(b for _, b in order)
+                            if nxt in link or self._ok(block, t, nxt, need):
+                                link.setdefault(nxt, []).append((s, w))
+                for nxt, sources in link.items():
+                    layer[nxt] = sum(w for _, w in sources)
+                links.append(link)
+            layers.append(layer)
+        states = [self._pick(list(layers[-1].items()))]
+        for t in range(self.epochs - 1, 0, -1):
+            link = links[t - 1]
+            states.append(states[-1] if link is None else self._pick(link[states[-1]]))
+        states.reverse()
+        return [tuple(s[i] for s in states) for i in range(len(block))]
+
+    def _pick(self, weighted: list[tuple[State, int]]) -> State:
+        """One state, with probability proportional to its weight."""
+        roll = self.rng.randrange(sum(w for _, w in weighted))
+        for state, w in weighted:
+            roll -= w
+            if roll < 0:
+                return state
+        raise AssertionError("weights exhausted")
+
+    def _room(self, block: Sequence[int], old: Sequence[Path],
+              tallies: Iterable[int] | None = None) -> dict[int, tuple[int, int]]:
+        """For the observation tallies (all, or those given): how many block cards may count."""
+        room = {}
+        for j in range(len(self.tallies)) if tallies is None else tallies:
+            tally = self.tallies[j]
+            mine = sum(1 for c, p in zip(block, old) if c in tally.cards and tally.hit(p))
+            rest = self.value[j] - mine
+            room[j] = (tally.lo - rest, tally.hi - rest)
+        return room
+
+    def _ok(self, block: Sequence[int], epoch: int, state: State,
+            room: dict[int, tuple[int, int]]) -> bool:
+        """Whether the block may sit at ``state`` at ``epoch``: domains and that epoch's tallies."""
+        if any(h not in self.domains[c].nodes[epoch] for c, h in zip(block, state)):
+            return False
+        for j in self.at_epoch[epoch]:
+            tally = self.tallies[j]
+            k = sum(1 for c, h in zip(block, state) if h == tally.holder and c in tally.cards)
+            lo, hi = room[j]
+            if not lo <= k <= hi:
+                return False
+        return True
+
+    def _apply(self, block: Sequence[int], drawn: Sequence[Path]) -> None:
+        """Install the block's new paths, keeping tallies and time shares up to date."""
+        for c, path in zip(block, drawn):
+            old = self.paths[c]
+            for j in self.of_card[c]:
+                tally = self.tallies[j]
+                self.value[j] += tally.hit(path) - tally.hit(old)
+            if path[-1] != old[-1]:
+                holder, row = old[-1], self.time_at[c]
+                row[holder] = row.get(holder, 0) + self.moves - self.since[c]
+                self.since[c] = self.moves
+            self.paths[c] = path
+
+    def shares(self) -> list[dict[int, float]]:
+        """Share of moves so far that each card spent with each current holder."""
+        out = []
+        for card, row in enumerate(self.time_at):
+            total = dict(row)
+            holder = self.paths[card][-1]
+            total[holder] = total.get(holder, 0) + self.moves - self.since[card]
+            out.append({h: k / self.moves for h, k in total.items() if k} if self.moves else
+                       {holder: 1.0})
+        return out
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Estimated current-holder probabilities with a bound on their error."""
+
+    probabilities: list[dict[int, float]]
+    error: float
+    moves: int
+    changed: int
+
+
+def estimate(chains: Sequence[Chain]) -> Estimate:
+    """Combine independent chains: the mean share, and a 95% half-width from their spread."""
+    shares = [chain.shares() for chain in chains]
+    n_cards = len(shares[0]) if shares else 0
+    probabilities: list[dict[int, float]] = []
+    error = 0.0
+    for card in range(n_cards):
+        holders = sorted({h for s in shares for h in s[card]})
+        row = {}
+        for h in holders:
+            values = [s[card].get(h, 0.0) for s in shares]
+            row[h] = statistics.fmean(values)
+            if len(values) > 1:
+                half = T_975[min(len(values) - 1, max(T_975))] * statistics.stdev(values)
+                error = max(error, half / math.sqrt(len(values)))
+        probabilities.append(row)
+    accepted = sum(c.changed for c in chains)
+    # Chains stuck in one place agree perfectly; never claim more than the moves made support.
+    error = max(error, 1 / math.sqrt(accepted)) if len(chains) > 1 and accepted else 1.0
+    return Estimate(probabilities, min(error, 1.0), sum(c.moves for c in chains), accepted)
+
+
+def sample_holders(model: Model, starts: Sequence[Sequence[Path]], seed: int = 0,
+                   deadline: float | None = None, moves: int = 2_000) -> Estimate:
+    """Run one chain from each start, ``moves`` moves each and then on until ``deadline``.
+
+    ``model`` must be propagated and every start a complete consistent
+    history of it. The same seed, starts and moves give the same estimate;
+    a deadline adds moves as time allows: a round starts only when the last
+    one would still end before it.
+    """
+    chains = _chains(model, starts, seed)
+    done = 0
+    last = 0.0
+    while done < moves or (deadline is not None and perf_counter() + last < deadline):
+        start = perf_counter()
+        for chain in chains:
+            for _ in range(ROUND):
+                chain.step()
+        done += ROUND
+        last = perf_counter() - start
+    return estimate(chains)
+
+
+def sample_histories(model: Model, starts: Sequence[Sequence[Path]], count: int,
+                     seed: int = 0, thin: int = 50, burn: int = 500) -> list[tuple[int, ...]]:
+    """``count`` draws of every card's current holder, spread over one chain per start.
+
+    Each chain makes ``burn`` moves first, then records its state every
+    ``thin`` moves; the draws are (approximately) uniform over the
+    consistent histories, like the chains behind :func:`sample_holders`.
+    """
+    chains = _chains(model, starts, seed)
+    for chain in chains:
+        for _ in range(burn):
+            chain.step()
+    draws: list[tuple[int, ...]] = []
+    while len(draws) < count:
+        for chain in chains:
+            for _ in range(thin):
+                chain.step()
+            draws.append(tuple(path[-1] for path in chain.paths))
+    return draws[:count]
+
+
+def _chains(model: Model, starts: Sequence[Sequence[Path]], seed: int) -> list[Chain]:
+    """One chain from each start, each with its own random stream drawn from ``seed``."""
+    rng = random.Random(seed)
+    return [Chain(model, start, random.Random(rng.random())) for start in starts]

@@ -1,0 +1,1 @@
+"""Search engines kept as references: python-constraint and brute force."""

@@ -1,0 +1,158 @@
+"""Solve an Abbey log: culprit candidates, current holders, probabilities, conflicts.
+
+The candidate sets (each card's possible current holders, the culprit's
+among them) are always exact: they come from the log's SAT model
+(:mod:`sat`), in milliseconds. Probabilities are exact unless a time budget
+is given and the exact count (:mod:`count`) does not finish within its
+share of it; then they are estimated by :mod:`sample` (``exact`` false,
+with ``error``), from chains started at SAT witnesses. An inconsistent log
+gets a minimal conflict (:mod:`conflict`), on the same kind of SAT model.
+
+Engines: ``sat`` (the default) as above; ``count`` waits for the exact
+count and checks that its support is the SAT closure; ``csp`` also searches
+the closure with python-constraint (:mod:`csp`) and checks that it agrees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from random import Random
+from time import perf_counter
+from typing import Any
+
+from deduce.errors import DeduceError
+from deduce.games.abbey.solver.count.histories import count_histories
+from deduce.games.abbey.solver.explain import explain_conflict
+from deduce.games.abbey.solver.model import Model, build_model
+from deduce.games.abbey.solver.propagate import propagate
+from deduce.games.abbey.solver.sample import ROUND, sample_holders
+from deduce.games.abbey.solver.sat.cnf import SatModel, Warm
+from deduce.games.abbey.solver.sat.conflict import minimal_conflict
+from deduce.games.abbey.solver.timeline import CULPRIT, build_timeline
+from deduce.logs.model import GameLog
+from deduce.logs.vocabulary.abbey import AbbeySetup, Deck, setup_from_header
+
+ENGINES = ("sat", "count", "csp")
+#: Share of the time budget given to the exact count before estimating instead.
+EXACT_SHARE = 0.6
+#: Independent Markov chains behind an estimate.
+CHAINS = 4
+
+
+@dataclass(frozen=True)
+class AbbeySolution:
+    """What can still be true; impossible entries are left out.
+
+    Probabilities are exact fractions, or floats within ``error`` of the
+    truth (95% confidence) when ``exact`` is false; an entry that is possible
+    is present even when its estimate is zero.
+    """
+
+    setup: AbbeySetup
+    consistent: bool
+    culprit: dict[str, Fraction | float] = field(default_factory=dict)
+    holders: dict[str, dict[str, Fraction | float]] = field(default_factory=dict)
+    conflict: tuple[int, ...] = ()
+    explanation: tuple[str, ...] = ()
+    exact: bool = True
+    error: float = 0.0
+
+    @property
+    def candidates(self) -> list[str]:
+        """Culprit candidates, most probable first (ties in deck order)."""
+        order = {cid: i for i, cid in enumerate(self.setup.deck.ids)}
+        return sorted(self.culprit, key=lambda c: (-self.culprit[c], order[c]))
+
+    def to_json(self) -> dict[str, Any]:
+        """The spec's ``solve --json`` object."""
+        if not self.consistent:
+            return {"game": "abbey", "consistent": False, "exact": self.exact,
+                    "conflict": list(self.conflict)}
+        out: dict[str, Any] = {"game": "abbey", "consistent": True, "exact": self.exact}
+        if not self.exact:
+            out["error"] = round(self.error, 6)
+        out["culprit"] = {"candidates": self.candidates,
+                          "probabilities": {c: float(self.culprit[c]) for c in self.candidates}}
+        out["holders"] = {card: {h: float(p) for h, p in row.items()}
+                          for card, row in self.holders.items()}
+        return out
+
+
+def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
+                budget: float | None = None, seed: int = 0,
+                warm: Warm | None = None) -> AbbeySolution:
+    """Solve a validated abbey log.
+
+    ``engine`` is one of :data:`ENGINES` (see the module docstring). With
+    ``budget`` (seconds) and the ``sat`` engine, the exact count gets part
+    of it and, if it cannot finish, the probabilities are estimated (seeded
+    by ``seed``) until the budget is spent. ``warm`` keeps the SAT model
+    from one position of a log to the next (see :class:`~deduce.games.abbey.solver.sat.cnf.Warm`).
+    """
+    if engine not in ENGINES:
+        raise DeduceError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
+    start = perf_counter()
+    setup = setup_from_header(log.header, log.path, deck)
+    timeline = build_timeline(setup, log.events, log.path)
+    sat = (warm or Warm()).model_of(setup, timeline, log.events)
+    possible = sat.closure()
+    if possible is None:
+        conflict = minimal_conflict(setup, timeline, log.events)
+        explanation = explain_conflict(setup, log.events, conflict.lines, conflict.transfers)
+        return AbbeySolution(setup, False, conflict=conflict.lines, explanation=tuple(explanation))
+    model = build_model(setup, timeline, log.events)
+    if not propagate(model):
+        raise DeduceError(f"{log.path}: internal error: propagation refutes a log the SAT "
+                          "model satisfies; please report this log")
+    if engine == "csp":
+        from deduce.games.abbey.solver.search.csp import (
+            CspEngine,  # python-constraint: only when asked for
+        )
+
+        _check_agreement(CspEngine(model).closure(), possible, log.path, "constraint search")
+    exact_until = None if budget is None or engine != "sat" else start + budget * EXACT_SHARE
+    counts = count_histories(model, deadline=exact_until, narrowed=True)
+    if counts is None:
+        return _estimate(setup, model, sat, possible, start + (budget or 0), seed)
+    if engine == "count":
+        _check_agreement([set(row) for row in counts.holders], possible, log.path, "exact count")
+    return _solution(setup, model, counts.probabilities())
+
+
+def _solution(setup: AbbeySetup, model: Model, probabilities: list[dict[int, Fraction | float]],
+              error: float | None = None) -> AbbeySolution:
+    """The solution object from each card's current-holder probabilities."""
+    names = model.timeline.holders
+    holders = {card: {names[h]: p for h, p in row.items()}
+               for card, row in zip(setup.deck.ids, probabilities)}
+    culprit = {card: row[CULPRIT] for card, row in zip(setup.deck.ids, probabilities)
+               if CULPRIT in row}
+    if error is None:
+        return AbbeySolution(setup, True, culprit, holders)
+    return AbbeySolution(setup, True, culprit, holders, exact=False, error=error)
+
+
+def _estimate(setup: AbbeySetup, model: Model, sat: SatModel, possible: list[set[int]],
+              deadline: float, seed: int) -> AbbeySolution:
+    """Probabilities estimated by chains from SAT witnesses, over the exact closure.
+
+    ``model`` is propagated already.
+
+    The chains run until ``deadline``, one round of moves at least, so that
+    the whole solve keeps to its budget; few moves give a wide error bound.
+    """
+    starts = sat.witnesses(possible, CHAINS, Random(seed))
+    found = sample_holders(model, starts, seed, deadline=deadline, moves=ROUND)
+    probabilities: list[dict[int, Fraction | float]] = [
+        {h: found.probabilities[card].get(h, 0.0) for h in sorted(holders)}
+        for card, holders in enumerate(possible)]
+    return _solution(setup, model, probabilities, found.error)
+
+
+def _check_agreement(other: list[set[int]] | None, possible: list[set[int]], path: str,
+                     method: str) -> None:
+    """Fail loudly if two engines ever disagree about what is possible."""
+    if (other or [set() for _ in possible]) != possible:
+        raise DeduceError(f"{path}: internal error: the {method} and the SAT closure "
+                          "disagree on the possible holders; please report this log")

@@ -1,0 +1,29 @@
+"""The package list of pyproject.toml names every package of the tree, and only those."""
+
+from pathlib import Path
+
+import pytest
+
+tomllib = pytest.importorskip("tomllib")
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _tree_packages() -> set[str]:
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in ROOT.glob("deduce/**/__init__.py")}
+    found |= {"deduce." + ".".join(p.parent.relative_to(ROOT).parts)
+              for p in ROOT.glob("cli/**/__init__.py")}
+    return found
+
+
+def test_every_package_is_installed():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert set(config["packages"]) == _tree_packages()
+    assert config["package-dir"]["deduce.cli"] == "cli"
+
+
+def test_no_top_level_cli_module():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert config["project"]["scripts"]["deduce"] == "deduce.cli.main:main"
+    assert not any(p == "cli" or p.startswith("cli.")
+                   for p in config["tool"]["setuptools"]["packages"])
