@@ -31,13 +31,13 @@ from tabulate import tabulate
 
 from deduce.cli.batch import batch
 from deduce.games.simulate import simulate, write_game
-from deduce.games.simulators import SIMULATORS
+from deduce.registry import GAMES
 
 
 def mix(logs: int, abbey: int | None) -> dict[str, int]:
     """How many logs of each game: ``abbey`` Abbey logs (default: a third), the rest shared."""
-    others = [game for game in SIMULATORS if game != "abbey"]
-    abbey = logs // len(SIMULATORS) if abbey is None else min(abbey, logs)
+    others = [game for game in GAMES if game != "abbey"]
+    abbey = logs // len(GAMES) if abbey is None else min(abbey, logs)
     rest = logs - abbey
     shares = {game: rest // len(others) + (i < rest % len(others)) for i, game in
               enumerate(others)}
@@ -46,7 +46,7 @@ def mix(logs: int, abbey: int | None) -> dict[str, int]:
 
 def write_logs(out: Path, game: str, count: int, players: int, seed: int) -> None:
     """Simulate games of ``game`` into ``out/game/`` until ``count`` player logs are written."""
-    simulator = SIMULATORS[game]
+    simulator = GAMES[game].simulator
     table = simulator.create(players, {})
     lineup = (simulator.default_bot,) * players
     left = count

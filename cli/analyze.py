@@ -14,7 +14,7 @@ from deduce.analyze import (
 from deduce.analyze import analyze as analyze_log
 from deduce.logs.io import read_log
 from deduce.logs.vocabulary.abbey import load_deck_file
-from deduce.solving import SolveOptions
+from deduce.solving import SolveOptions, with_model_file
 
 from .options import COMMAND_SETTINGS, emit, output_options, refuse_options
 from .progress import progress
@@ -51,12 +51,11 @@ def analyze(log: str, budget: float, seed: int, deck_file: str | None, hard: boo
     deck = load_deck_file(deck_file) if deck_file else None
     game_log = read_log(log, deck)
     game = game_log.header.game
-    refuse_options(game, {"abbey": ("budget", "seed", "deck_file"),
-                          "rose": ("model_file",), "blackrose": ("model_file",)})
+    refuse_options(game, "analyze")
     if plot_file:
         plot_backend()  # fail before the long part when matplotlib is missing
     options = SolveOptions(deck=deck, hard=hard, budget=budget, seed=seed)
-    options = options.with_model_file(game, model_file)
+    options = with_model_file(options, game, model_file)
     truth = load_truth(truth_file, game_log) if truth_file else None
     positions = progress(solve_prefixes(game_log, options), len(game_log.events) + 1,
                          "Solving each position")

@@ -9,17 +9,10 @@ from typing import Any
 
 import click
 
-from deduce.games.abbey import report as abbey_report
-from deduce.games.abbey.sim import check as abbey_check
-from deduce.games.blackrose import check as blackrose_check
-from deduce.games.blackrose import claims as blackrose_claims
-from deduce.games.blackrose import report as blackrose_report
-from deduce.games.rose import check as rose_check
-from deduce.games.rose import report as rose_report
-from deduce.games.rose.behaviour import load_model_file
+from deduce.games.protocol import CheckOptions, Game
 from deduce.games.simulate import bot_lineup, write_game
 from deduce.games.simulate import simulate as simulate_games
-from deduce.games.simulators import SIMULATORS, Simulator
+from deduce.registry import GAMES
 
 from .options import COMMAND_SETTINGS, emit, output_options, refuse_options
 from .progress import progress
@@ -28,10 +21,10 @@ from .status import EXIT_UNSOUND
 
 def _game_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Options shared by ``simulate`` and ``check``: the game, seats, games, seed, bots, data."""
-    bots = "; ".join(f"{g}: {', '.join(s.bots)}" for g, s in SIMULATORS.items())
-    defaults = ", ".join(f"{g}: {s.default_bot}" for g, s in SIMULATORS.items())
+    bots = "; ".join(f"{g}: {', '.join(s.simulator.bots)}" for g, s in GAMES.items())
+    defaults = ", ".join(f"{g}: {s.simulator.default_bot}" for g, s in GAMES.items())
     for option in reversed((
-        click.argument("game", type=click.Choice(tuple(SIMULATORS))),
+        click.argument("game", type=click.Choice(tuple(GAMES))),
         click.option("--players", type=click.IntRange(min=2), default=4, show_default=True,
                      help="Seats at the table (abbey: 3 to 6; rose: 2 to 5; blackrose: 3 to 5)."),
         click.option("--games", type=click.IntRange(min=1), default=10, show_default=True,
@@ -58,13 +51,14 @@ def _game_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
-def _setup(game: str, players: int, bots: str | None,
-           files: dict[str, str | None]) -> tuple[Simulator, Any, tuple[str, ...]]:
-    """The simulator, the game with the user's data files, and each seat's bot."""
-    simulator = SIMULATORS[game]
+def _setup(name: str, players: int, bots: str | None,
+           files: dict[str, str | None]) -> tuple[Game, Any, tuple[str, ...]]:
+    """The game, its engine's table with the user's data files, and each seat's bot."""
+    game = GAMES[name]
+    simulator = game.simulator
     table = simulator.create(players, files)
     lineup = bot_lineup((bots or simulator.default_bot).split(","), players, simulator.bots)
-    return simulator, table, lineup
+    return game, table, lineup
 
 
 @click.command(context_settings=COMMAND_SETTINGS)
@@ -76,8 +70,8 @@ def simulate(game: str, players: int, games: int, seed: int, bots: str | None, w
 
     Writes DIR/game-NNNN/truth.json and DIR/game-NNNN/PLAYER.jsonl.
     """
-    simulator, table, lineup = _setup(game, players, bots, files)
-    records = simulate_games(simulator.record, table, games, seed, lineup, workers)
+    owner, table, lineup = _setup(game, players, bots, files)
+    records = simulate_games(owner.simulator.record, table, games, seed, lineup, workers)
     for record in progress(records, games, "Simulating"):
         write_game(record, Path(out))
     click.echo(f"{games} game{'s' if games != 1 else ''} written to {out}", err=True)
@@ -107,26 +101,12 @@ def check(game: str, players: int, games: int, seed: int, bots: str | None, work
     the claims, and each side's wins. Exits with status 4 when the truth was
     ever eliminated.
     """
-    refuse_options(game, {"abbey": ("budget", "every", "fast"), "rose": ("model_file",),
-                           "blackrose": ("model_file",)})
-    _, table, lineup = _setup(game, players, bots, files)
-    summary: abbey_check.CheckSummary | rose_check.CheckSummary | blackrose_check.CheckSummary
-    if game == "abbey":
-        runs = abbey_check.check_games(table, games, seed, lineup, budget, every, fast, workers)
-        summary = abbey_check.CheckSummary.of(
-            [c for run in progress(runs, games, "Checking") for c in run])
-        tables = abbey_report.check_tables(summary)
-    elif game == "rose":
-        model = load_model_file(model_file) if model_file else None
-        checks = rose_check.check_games(table, games, seed, lineup, model, workers)
-        summary = rose_check.CheckSummary.of(players, list(progress(checks, games, "Checking")))
-        tables = rose_report.check_tables(summary)
-    else:
-        claims = blackrose_claims.load_model_file(model_file) if model_file else None
-        found = blackrose_check.check_games(table, games, seed, lineup, claims, workers)
-        summary = blackrose_check.CheckSummary.of(players,
-                                                  list(progress(found, games, "Checking")))
-        tables = blackrose_report.check_tables(summary)
-    emit(output, summary.to_json(), tables)
-    if summary.failures:
+    refuse_options(game, "check")
+    owner, table, lineup = _setup(game, players, bots, files)
+    model = owner.load("model", model_file) if model_file else None
+    results = owner.check(table, games, seed, lineup, workers,
+                          CheckOptions(budget, every, fast, model))
+    found = owner.check_report(players, list(progress(results, games, "Checking")))
+    emit(output, found.data, found.tables)
+    if found.failures:
         sys.exit(EXIT_UNSOUND)

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from deduce import registry
 from deduce.report import Table, render, to_csv
 
 from .clock import elapsed
@@ -81,11 +82,13 @@ def emit(output: str, data: dict[str, Any], tables: Sequence[Table]) -> None:
         click.echo(render(tables, output))
 
 
-def refuse_options(game: str, owners: dict[str, tuple[str, ...]]) -> None:
+def refuse_options(game: str, command: str) -> None:
     """Refuse, as a usage error, an option given on the command line that only other games use.
 
-    ``owners``: game -> the parameter names only the games listed use.
+    Which game uses which of ``command``'s options comes from each game's
+    :attr:`~deduce.games.protocol.Game.owned`.
     """
+    owners = registry.owners(command)
     context = click.get_current_context()
     for param in context.command.params:
         users = [g for g, names in owners.items() if param.name in names]

@@ -32,13 +32,14 @@ from deduce.assist.newlog import (
 )
 from deduce.assist.session import Session, syntax_for
 from deduce.assist.vocabulary import vocabulary
-from deduce.assist.why import MEANING, USAGE, why
+from deduce.assist.why import why
 from deduce.errors import DeduceError, LogError
 from deduce.logs.model import GAMES, Event, GameLog
 from deduce.logs.schema import event_types
 from deduce.logs.text import show_event, usage
+from deduce.registry import game as game_named
 from deduce.report import render
-from deduce.solving import Solution, SolveOptions, Warm, solution_tables, solve_log
+from deduce.solving import Solution, SolveOptions, solution_tables, solve_log
 from deduce.suggest import suggest
 
 from .options import COMMAND_SETTINGS
@@ -82,7 +83,7 @@ class Repl:
         self.interactive = interactive
         self.refused = 0
         self._solved: tuple[GameLog, Solution | Inconsistent] | None = None
-        self._warm = Warm()
+        self._warm = game_named(self.session.game).warm()
         self._matches: list[str] = []
 
     @property
@@ -203,7 +204,8 @@ class Repl:
 def _help(repl: Repl, args: list[str]) -> None:
     """Every command and event type, or one of them in full."""
     game = repl.game
-    topics = {"why": USAGE[game], "why_meaning": MEANING[game]}
+    owner = game_named(game)
+    topics = {"why": owner.why_usage, "why_meaning": owner.why_meaning}
     if not args:
         width = max(len(c.usage.format(**topics)) for c in COMMANDS.values())
         click.echo("Commands:")

@@ -6,9 +6,9 @@ import sys
 
 import click
 
-from deduce.games.abbey.solver.solve import ENGINES
 from deduce.logs.io import (
     SYNTAXES,
+    Syntax,
     detect_syntax,
     format_log,
     parse_log,
@@ -17,7 +17,8 @@ from deduce.logs.io import (
     write_log,
 )
 from deduce.logs.vocabulary.abbey import load_deck_file
-from deduce.solving import SolveOptions, solution_tables, solve_log
+from deduce.registry import GAMES
+from deduce.solving import SolveOptions, solution_tables, solve_log, with_model_file
 
 from .options import (
     COMMAND_SETTINGS,
@@ -28,6 +29,9 @@ from .options import (
     refuse_options,
 )
 from .status import EXIT_INCONSISTENT
+
+#: The engines a game offers (the Abbey's), for ``--engine``.
+ENGINES = tuple(e for g in GAMES.values() for e in g.engines)
 
 
 @click.command(context_settings=COMMAND_SETTINGS)
@@ -51,11 +55,9 @@ def solve(log: str, deck_file: str | None, engine: str, hard: bool, model_file: 
     """
     deck = load_deck_file(deck_file) if deck_file else None
     game_log = read_log(log, deck)
-    refuse_options(game_log.header.game, {"abbey": ("deck_file", "engine", "budget", "seed"),
-                                          "rose": ("model_file",),
-                                          "blackrose": ("model_file",)})
+    refuse_options(game_log.header.game, "solve")
     options = SolveOptions(deck=deck, engine=engine, hard=hard, budget=left_of(budget), seed=seed)
-    options = options.with_model_file(game_log.header.game, model_file)
+    options = with_model_file(options, game_log.header.game, model_file)
     solution = solve_log(game_log, options)
     tables = solution_tables(solution)
     emit(output, solution.to_json(), tables)
@@ -72,12 +74,13 @@ def solve(log: str, deck_file: str | None, engine: str, hard: bool, model_file: 
               help="Write to this file (atomically) instead of standard output.")
 @click.option("--deck", "deck_file", metavar="FILE",
               help="Abbey deck file used to check card names.")
-def convert(log: str, syntax: str | None, out: str | None, deck_file: str | None) -> None:
+def convert(log: str, syntax: Syntax | None, out: str | None, deck_file: str | None) -> None:
     """Convert LOG between the canonical JSON Lines and the line syntax, without loss."""
     deck = load_deck_file(deck_file) if deck_file else None
     text = read_log_text(log)
     game_log = parse_log(text, log, deck)
-    target = syntax or next(s for s in SYNTAXES if s != detect_syntax(text))
+    target: Syntax = syntax if syntax is not None else next(
+        s for s in SYNTAXES if s != detect_syntax(text))
     if out:
         write_log(game_log, out, target)
     else:

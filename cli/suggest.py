@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import click
 
-from deduce.games.blackrose.cards import load_cards_file
 from deduce.logs.io import read_log
 from deduce.logs.vocabulary.abbey import load_deck_file
-from deduce.solving import SolveOptions
+from deduce.registry import game as game_named
+from deduce.solving import SolveOptions, with_model_file
+from deduce.suggest import AdviceOptions
 from deduce.suggest import suggest as suggest_moves
 
 from .options import COMMAND_SETTINGS, emit, output_options, refuse_options
@@ -46,14 +47,12 @@ def suggest(log: str, budget: float, seed: int, top: int, deck_file: str | None,
     deck = load_deck_file(deck_file) if deck_file else None
     game_log = read_log(log, deck)
     game = game_log.header.game
-    refuse_options(game, {"abbey": ("budget", "seed", "top", "deck_file"),
-                          "blackrose": ("unseen", "cards_file", "model_file", "hard"),
-                          "rose": ("model_file", "hard")})
+    refuse_options(game, "suggest")
     if unseen is not None and cards_file:
         raise click.UsageError("--unseen and --cards cannot be used together (the cards "
                                "only serve to bound the unseen ones)")
     options = SolveOptions(deck=deck, hard=hard, budget=budget, seed=seed)
-    options = options.with_model_file(game, model_file)
-    cards = load_cards_file(cards_file) if cards_file else None
-    advice = suggest_moves(game_log, options, top=top, unseen=unseen, cards=cards)
+    options = with_model_file(options, game, model_file)
+    cards = game_named(game).load("cards", cards_file) if cards_file else None
+    advice = suggest_moves(game_log, options, AdviceOptions(top, unseen, cards))
     emit(output, advice.data, advice.tables)

@@ -43,29 +43,15 @@ from typing import Any
 
 from deduce.data.located import Invalid, load_data
 from deduce.errors import DeduceError
-from deduce.games.abbey.solver.sat.cnf import Warm
-from deduce.games.abbey.solver.solve import AbbeySolution
 from deduce.logs.io import write_bytes_atomic
-from deduce.logs.model import Event, GameLog
+from deduce.logs.model import GameLog
 from deduce.logs.text import show_event
+from deduce.registry import game
 from deduce.report import Table, percent, plural
-from deduce.solving import (
-    Outlook,
-    Solution,
-    SolveOptions,
-    colouring_label,
-    outlook,
-    pair_label,
-    solve_log,
-)
+from deduce.solving import Outlook, Solution, SolveOptions, outlook, solve_log
 
 #: Entropy drops smaller than this are rounding, not information.
 NOISE = 1e-9
-#: What the certainty line is measured against, per game.
-ACCUSATIONS = {"abbey": "the first correct accusation", "rose": "the first day-7 guess",
-               "blackrose": "the first correct accusation"}
-#: The key of a simulator's ``truth.json`` that holds the answer, per game.
-TRUTH_KEYS = {"abbey": "culprit", "rose": "identities", "blackrose": "accomplices"}
 #: How each source of the answer reads in reports.
 SOURCES = {"truth": "from the truth file", "log": "revealed by the log",
            "certain": "the only answer the log leaves",
@@ -198,7 +184,7 @@ def solve_prefixes(log: GameLog, options: SolveOptions | None = None) -> Iterato
     """
     options = options or SolveOptions()
     before: Position | None = None
-    warm = Warm()
+    warm = game(log.header.game).warm()
     positions = len(log.events) + 1
     deadline = None if options.budget is None else perf_counter() + options.budget
     for seen in range(positions):
@@ -218,50 +204,15 @@ def solve_prefixes(log: GameLog, options: SolveOptions | None = None) -> Iterato
 def _hard_answers(solution: Solution, view: Outlook, log: GameLog,
                   options: SolveOptions) -> frozenset[str]:
     """The answers the hard facts allow: ``view``'s own unless the solve weighed soft events."""
-    if isinstance(solution, AbbeySolution) or not solution.weighed:
+    if not game(log.header.game).weighed(solution):
         return frozenset(view.answers)
     return frozenset(outlook(solve_log(log, replace(options, hard=True))).answers)
 
 
 def revealed_answer(log: GameLog) -> Answer | None:
     """The answer the log itself reveals, with the line that reveals it, if any."""
-    game = log.header.game
-    if game == "rose":
-        return _revealed_colouring(log)
-    for event in log.events:
-        if game == "abbey" and (event.type == "culprit" or _correct_accusation(event)):
-            return Answer(event.get("card"), "log", event.line)
-        if game == "blackrose" and _correct_accusation(event):
-            return Answer(pair_label(event.get("suspects")), "log", event.line)
-    return None
-
-
-def _correct_accusation(event: Event) -> bool:
-    """Whether ``event`` is an accusation the log says was right."""
-    return event.type == "accuse" and event.get("correct") is True
-
-
-def _revealed_colouring(log: GameLog) -> Answer | None:
-    """The Rose answer when every reported player's ``identity`` is in the log (first ones)."""
-    reported = reported_players(log)
-    first: dict[str, Event] = {}
-    for event in log.events:
-        if event.type == "identity":
-            first.setdefault(event.get("player"), event)
-    if any(p not in first for p in reported):
-        return None
-    label = colouring_label(reported, tuple(first[p].get("colour") for p in reported))
-    return Answer(label, "log", max(first[p].line for p in reported))
-
-
-def reported_players(log: GameLog) -> tuple[str, ...]:
-    """The Rose players whose colours the answer names: every seat but ``me``, in order."""
-    return tuple(p for p in log.header.players if p != log.header.me)
-
-
-def is_accusation(event: Event, game: str) -> bool:
-    """Whether ``event`` is what the certainty line is measured against (see ACCUSATIONS)."""
-    return event.type == "guess" if game == "rose" else _correct_accusation(event)
+    found = game(log.header.game).revealed(log)
+    return None if found is None else Answer(found.value, "log", found.line)
 
 
 def choose_answer(log: GameLog, positions: Sequence[Position], truth: str | None) -> Answer:
@@ -317,13 +268,13 @@ def analyze(log: GameLog, positions: Sequence[Position], truth: str | None = Non
     """
     if len(positions) != len(log.events) + 1:
         raise ValueError("one position per prefix of the log is needed")
-    game = log.header.game
+    owner = game(log.header.game)
     answer = choose_answer(log, positions, truth)
     rows = timeline_rows(log, positions, answer.value)
     certain = next((r for r, p in zip(rows, positions) if p.possible == {answer.value}), None)
-    accused = next((i for i, e in enumerate(log.events, 1) if is_accusation(e, game)), None)
+    accused = next((i for i, e in enumerate(log.events, 1) if owner.is_accusation(e)), None)
     broken = next((p for p in positions if not p.outlook.consistent), None)
-    return Analysis(game, positions[0].outlook.question, log.path, answer, rows, certain,
+    return Analysis(owner.name, positions[0].outlook.question, log.path, answer, rows, certain,
                     None if accused is None else rows[accused],
                     None if broken is None else rows[broken.seen],
                     () if broken is None else broken.conflict, most_informative(rows, top))
@@ -336,28 +287,15 @@ def load_truth(path: str, log: GameLog) -> str:
 
 def _truth_answer(log: GameLog, raw: Any) -> str:
     """The answer in parsed truth data (see :func:`load_truth`); problems raise ``Invalid``."""
-    game = log.header.game
-    key = TRUTH_KEYS[game]
-    if not isinstance(raw, dict) or raw.get("game") != game:
-        raise Invalid((), f"\"game\" is not {game!r}, the log's game")
-    value = raw.get(key)
-    if game == "abbey" and isinstance(value, str):
-        return value
-    if game == "blackrose" and isinstance(value, list) and len(value) == 2 \
-            and all(isinstance(s, str) for s in value):
-        return pair_label(value)
-    if game == "rose" and isinstance(value, dict):
-        reported = reported_players(log)
-        missing = [p for p in reported if not isinstance(value.get(p), str)]
-        if missing:
-            raise Invalid((key,), f"no colour for {missing[0]!r} in {key!r}")
-        return colouring_label(reported, tuple(value[p] for p in reported))
-    raise Invalid((key,) if key in raw else (), f"{key!r} is missing or malformed")
+    name = log.header.game
+    if not isinstance(raw, dict) or raw.get("game") != name:
+        raise Invalid((), f"\"game\" is not {name!r}, the log's game")
+    return game(name).truth_answer(log, raw)
 
 
 def lead_text(analysis: Analysis) -> str:
     """How long before the accusation the answer was certain, in words."""
-    target = ACCUSATIONS[analysis.game]
+    target = game(analysis.game).accusation
     if analysis.accusation is None:
         return f"no {target.removeprefix('the first ')} in the log"
     if analysis.certain is None:
@@ -383,7 +321,7 @@ def summary_table(analysis: Analysis) -> Table:
     rows = [[analysis.question, f"{analysis.answer.value} ({analysis.answer.describe()})"],
             ["certain from", _where(analysis.certain, "never")],
             ["accusation", _where(analysis.accusation, "none in the log")
-             + (f" ({ACCUSATIONS[analysis.game]})" if analysis.accusation else "")],
+             + (f" ({game(analysis.game).accusation})" if analysis.accusation else "")],
             ["lead", lead_text(analysis)]]
     if analysis.inconsistent is not None:
         lines = ", ".join(map(str, analysis.conflict))
@@ -466,10 +404,11 @@ def plot_timeline(analysis: Analysis, path: str) -> None:
     canvas_class(figure)
     rows = analysis.rows
     lines = [r.line for r in rows]
-    series = (("candidates", [r.candidates if r.consistent else None for r in rows], False),
-              ("P(answer)", [r.probability for r in rows], True),
-              ("entropy (bits)", [r.entropy for r in rows], True))
-    axes = figure.subplots(len(series), 1, sharex=True)
+    series: tuple[tuple[str, list[float | None], bool], ...] = (
+        ("candidates", [r.candidates if r.consistent else None for r in rows], False),
+        ("P(answer)", [r.probability for r in rows], True),
+        ("entropy (bits)", [r.entropy for r in rows], True))
+    axes: Sequence[Any] = figure.subplots(len(series), 1, sharex=True)
     for i, (axis, (label, values, estimable)) in enumerate(zip(axes, series)):
         points = [math.nan if v is None else v for v in values]
         axis.step(lines, points, where="post", marker=".")
@@ -491,7 +430,7 @@ def plot_timeline(analysis: Analysis, path: str) -> None:
 def _mark_lines(axis: Any, analysis: Analysis, labelled: bool) -> None:
     """Vertical lines at the certainty line, the accusation and the first inconsistent line."""
     marks = ((analysis.certain, "certain", "tab:green", "--"),
-             (analysis.accusation, ACCUSATIONS[analysis.game], "tab:red", ":"),
+             (analysis.accusation, game(analysis.game).accusation, "tab:red", ":"),
              (analysis.inconsistent, "inconsistent", "tab:grey", "-."))
     for row, name, colour, style in marks:
         if row is not None:

@@ -215,6 +215,7 @@ def batch_tables(results: Sequence[LogResult], summary: BatchSummary) -> list[Ta
 def _row(result: LogResult) -> tuple[Any, ...]:
     """One log's row: its answer when solved, its conflict or error otherwise."""
     view = result.outlook
+    cells: tuple[Any, ...]
     if result.status == OK and view is not None:
         best, probability = next(iter(view.answers.items()))
         chance = percent(probability)

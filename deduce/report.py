@@ -38,6 +38,16 @@ def percent(p: Fraction | float) -> str:
     return f"{value:.1f}%"
 
 
+def chance(p: Fraction | float) -> str:
+    """A probability in a short table: a possible case estimated at 0 reads ``~0%``."""
+    return percent(p) or "~0%"
+
+
+def more_rows(shown: int, total: int, columns: int) -> list[list[str]]:
+    """The last row of a cut table: how many rows were left out (none if nothing was)."""
+    return [[f"... {total - shown} more", *[""] * (columns - 1)]] if total > shown else []
+
+
 def render(tables: Sequence[Table], fmt: str = "simple") -> str:
     """Tables as text in a tabulate format, each under its title."""
     from tabulate import tabulate  # a tenth of the start-up time: only when printing tables

@@ -2,8 +2,9 @@
 
 Every command that solves logs without caring which game they are from
 (``solve``, ``batch``, ``analyze``, ``play``) goes through :func:`solve_log`
-with one :class:`SolveOptions`, prints :func:`solution_tables`, and reads
-the game's main question off :func:`outlook`:
+with one :class:`~deduce.games.protocol.SolveOptions`, prints
+:func:`solution_tables`, and reads the game's main question off
+:func:`outlook`, each game answering through :mod:`deduce.registry`:
 
 - **abbey**: who is the culprit (answers: card ids);
 - **rose**: which colour every other player is (answers: ``player=colour``
@@ -15,95 +16,42 @@ the game's main question off :func:`outlook`:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
+from typing import Any
 
-from deduce.errors import DeduceError
-from deduce.games.abbey import report as abbey_report
-from deduce.games.abbey.solver.sat.cnf import Warm
-from deduce.games.abbey.solver.solve import AbbeySolution, solve_abbey
-from deduce.games.blackrose import claims as blackrose_claims
-from deduce.games.blackrose import report as blackrose_report
-from deduce.games.blackrose.claims import ClaimsModel
-from deduce.games.blackrose.solve import BlackRoseSolution, solve_blackrose
-from deduce.games.rose import behaviour as rose_behaviour
-from deduce.games.rose import report as rose_report
-from deduce.games.rose.behaviour import BehaviourModel
-from deduce.games.rose.solve import RoseSolution, solve_rose
+from deduce.games.protocol import Solution, SolveOptions
 from deduce.logs.model import GameLog
-from deduce.logs.vocabulary.abbey import Deck
+from deduce.registry import game, game_of
 from deduce.report import Table
 
-Solution = AbbeySolution | RoseSolution | BlackRoseSolution
-
-#: What each game's main question is about, as shown in reports.
-QUESTIONS = {"abbey": "culprit", "rose": "colours", "blackrose": "accomplices"}
+__all__ = ["Outlook", "Solution", "SolveOptions", "outlook", "solution_tables", "solve_log",
+           "with_model_file"]
 
 
-@dataclass(frozen=True)
-class SolveOptions:
-    """How to solve: each game reads its own options and ignores the others.
+def with_model_file(options: SolveOptions, name: str, path: str | None) -> SolveOptions:
+    """``options`` with game ``name``'s soft-evidence model read from ``path``.
 
-    ``deck``/``engine``/``budget``/``seed`` are the Abbey's (see
-    :func:`~deduce.games.abbey.solver.solve.solve_abbey`); ``hard`` drops soft
-    evidence (Rose behaviour, Black Rose claims); ``behaviour`` and ``claims``
-    replace the bundled Rose and Black Rose models.
+    Without a path, ``options`` unchanged; a game without a model is an error.
     """
-
-    deck: Deck | None = None
-    engine: str = "sat"
-    hard: bool = False
-    budget: float | None = None
-    seed: int = 0
-    behaviour: BehaviourModel | None = None
-    claims: ClaimsModel | None = None
-
-    def with_model_file(self, game: str, path: str | None) -> SolveOptions:
-        """These options with ``game``'s model read from ``path`` (unchanged without a path)."""
-        if path is None:
-            return self
-        if game == "rose":
-            return replace(self, behaviour=rose_behaviour.load_model_file(path))
-        if game == "blackrose":
-            return replace(self, claims=blackrose_claims.load_model_file(path))
-        raise DeduceError(f"{path}: {game} has no model file")
+    if path is None:
+        return options
+    return replace(options, model=game(name).load("model", path))
 
 
-def solve_log(log: GameLog, options: SolveOptions | None = None,
-              warm: Warm | None = None) -> Solution:
+def solve_log(log: GameLog, options: SolveOptions | None = None, warm: Any = None) -> Solution:
     """Solve a validated log of any game with ``options`` (default: exact, bundled models).
 
-    ``warm``, kept by a caller that solves one log position after position
-    (``analyze``, ``play``), lets the Abbey grow its SAT model instead of
-    building it again; the other games solve from scratch.
+    ``warm`` (from the game's ``warm()``), kept by a caller that solves one
+    log position after position (``analyze``, ``play``), lets the Abbey grow
+    its SAT model instead of building it again; the other games solve from
+    scratch.
     """
-    options = options or SolveOptions()
-    game = log.header.game
-    if game == "abbey":
-        return solve_abbey(log, options.deck, options.engine, budget=options.budget,
-                           seed=options.seed, warm=warm)
-    if game == "rose":
-        return solve_rose(log, hard=options.hard, model=options.behaviour)
-    if game == "blackrose":
-        return solve_blackrose(log, hard=options.hard, model=options.claims)
-    raise DeduceError(f"{log.path}: solving {game} logs is not supported")
+    return game(log.header.game).solve(log, options or SolveOptions(), warm)
 
 
 def solution_tables(solution: Solution) -> list[Table]:
     """The tables ``deduce solve`` prints for ``solution``."""
-    if isinstance(solution, AbbeySolution):
-        return abbey_report.tables(solution)
-    if isinstance(solution, RoseSolution):
-        return rose_report.tables(solution)
-    return blackrose_report.tables(solution)
-
-
-def game_of(solution: Solution) -> str:
-    """The game a solution belongs to."""
-    if isinstance(solution, AbbeySolution):
-        return "abbey"
-    return "rose" if isinstance(solution, RoseSolution) else "blackrose"
+    return game_of(solution).tables(solution)
 
 
 @dataclass(frozen=True)
@@ -124,7 +72,7 @@ class Outlook:
     @property
     def question(self) -> str:
         """What the answers are about: culprit, colours or accomplices."""
-        return QUESTIONS[self.game]
+        return game(self.game).question
 
     @property
     def candidates(self) -> int:
@@ -153,27 +101,8 @@ class Outlook:
 
 def outlook(solution: Solution) -> Outlook:
     """The main question of ``solution``'s game as an :class:`Outlook`."""
-    game = game_of(solution)
+    owner = game_of(solution)
     if not solution.consistent:
-        return Outlook(game, False, True)
-    answers: dict[str, Fraction | float]
-    exact = True
-    if isinstance(solution, AbbeySolution):
-        answers = {card: solution.culprit[card] for card in solution.candidates}
-        exact = solution.exact
-    elif isinstance(solution, RoseSolution):
-        answers = {colouring_label(solution.players, colours): p
-                   for colours, p in solution.joint.items()}
-    else:
-        answers = {pair_label(pair): p for pair, p in solution.pairs.items()}
-    return Outlook(game, True, exact, {a: float(p) for a, p in answers.items()})
-
-
-def colouring_label(players: tuple[str, ...], colours: tuple[str, ...]) -> str:
-    """A Rose answer: ``player=colour`` for each player, in order, joined by spaces."""
-    return " ".join(f"{p}={c}" for p, c in zip(players, colours))
-
-
-def pair_label(suspects: Sequence[str]) -> str:
-    """A Black Rose answer: the two suspects in alphabetical order, joined by ``+``."""
-    return "+".join(sorted(suspects))
+        return Outlook(owner.name, False, True)
+    answers, exact = owner.answers(solution)
+    return Outlook(owner.name, True, exact, {a: float(p) for a, p in answers.items()})

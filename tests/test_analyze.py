@@ -27,9 +27,9 @@ from deduce.analyze import (
 from deduce.cli.analyze import analyze as analyze_command
 from deduce.errors import DeduceError, LogError
 from deduce.games.simulate import simulate, write_game
-from deduce.games.simulators import SIMULATORS
 from deduce.logs.io import parse_log, read_log
 from deduce.logs.model import GameLog
+from deduce.registry import GAMES
 from deduce.solving import SolveOptions, outlook, solve_log
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -261,7 +261,7 @@ def test_certain_only_after_the_guesses_gives_a_negative_lead():
 
 def test_truth_files_of_each_game(tmp_path):
     for game in ("blackrose", "rose"):
-        simulator = SIMULATORS[game]
+        simulator = GAMES[game].simulator
         record = next(iter(simulate(simulator.record, simulator.create(3, {}), 1, 2,
                                     (simulator.default_bot,) * 3)))
         folder = write_game(record, tmp_path / game)

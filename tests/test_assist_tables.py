@@ -5,13 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from deduce.assist import live
-from deduce.assist.compact import (
-    TOP_CANDIDATES,
-    TOP_PAIRS,
-    compact_tables,
-    contradiction,
-)
+from deduce.assist.compact import compact_tables, contradiction
 from deduce.assist.live import Inconsistent, solve_live
+from deduce.games.abbey.report import TOP_CANDIDATES
+from deduce.games.blackrose.report import TOP_PAIRS
 from deduce.logs.io import parse_log, read_log, read_log_text
 from deduce.report import percent
 from deduce.solving import SolveOptions, outlook, solve_log

@@ -27,8 +27,8 @@ from deduce.batch import STATUSES, find_logs, folder_logs, solve_file
 from deduce.cli.batch import batch
 from deduce.cli.status import EXIT_INCONSISTENT
 from deduce.games.simulate import simulate, write_game
-from deduce.games.simulators import SIMULATORS
 from deduce.logs.io import read_log
+from deduce.registry import GAMES
 from deduce.report import percent
 from deduce.solving import SolveOptions, outlook, solve_log
 
@@ -71,7 +71,7 @@ def put(path: Path, text: str | bytes) -> str:
 
 def simulated(out: Path, game: str, seed: int) -> None:
     """One game of ``game`` played by its default bots, written under ``out``."""
-    simulator = SIMULATORS[game]
+    simulator = GAMES[game].simulator
     table = simulator.create(4, {})
     for record in simulate(simulator.record, table, 1, seed, (simulator.default_bot,) * 4):
         write_game(record, out)

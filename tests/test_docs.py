@@ -20,14 +20,14 @@ FIRST_BLOCK = [
 ]
 
 
-def _generator():
-    spec = importlib.util.spec_from_file_location("cli_reference", GENERATOR)
+def _tool(path: Path = GENERATOR):
+    spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-GEN = _generator()
+GEN = _tool()
 APP = GEN.app()
 CTX = click.Context(APP, info_name="deduce")
 COMMANDS = sorted(APP.list_commands(CTX))
@@ -130,3 +130,11 @@ def test_readme_links_every_command_page():
     text = README.read_text(encoding="utf-8")
     missing = [name for name in COMMANDS if f"(docs/{name}.md" not in text]
     assert not missing, f"README.md does not link to the pages of {missing}"
+
+
+def test_the_import_graph_of_the_development_page_is_the_code_s():
+    pytest.importorskip("grimp")
+    graph = _tool(ROOT / "tools" / "import_graph.py")
+    assert graph.current() == graph.render(), (
+        "docs/development.md's import graph is out of date: run "
+        "python tools/import_graph.py --write")

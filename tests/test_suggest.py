@@ -13,15 +13,16 @@ from click.testing import CliRunner
 
 from deduce.cli.main import cli
 from deduce.games.abbey.advice.exact import exact_advice
+from deduce.games.abbey.advice.suggest import describe_option
 from deduce.games.blackrose.advisor import advise
 from deduce.games.blackrose.cards import default_cards
+from deduce.games.blackrose.game import unseen_bound
 from deduce.games.simulate import simulate, write_game
-from deduce.games.simulators import SIMULATORS
 from deduce.logs.io import format_log, read_log
 from deduce.logs.vocabulary.abbey import default_deck
 from deduce.logs.vocabulary.rose import COLOURS
+from deduce.registry import GAMES
 from deduce.solving import SolveOptions, solve_log
-from deduce.suggest import describe_option, unseen_bound
 
 ROOT = Path(__file__).resolve().parent.parent
 ABBEY4 = str(ROOT / "examples" / "abbey-4p.log")
@@ -99,7 +100,7 @@ def test_rose_guesses_are_the_best_distinct_colours():
 @pytest.fixture(scope="module")
 def blackrose_log(tmp_path_factory) -> str:
     """A player's log of a simulated Black Rose game, cut before the first accusation."""
-    simulator = SIMULATORS["blackrose"]
+    simulator = GAMES["blackrose"].simulator
     table = simulator.create(4, {})
     folder = tmp_path_factory.mktemp("br")
     for game in simulate(simulator.record, table, 1, 7, (simulator.default_bot,) * 4):

@@ -9,7 +9,7 @@ type, the words come from the position in that event's grammar
 last ``+`` completes to a trait. After a command, what its argument is
 (:data:`TOPIC`, :data:`EVENT` or :data:`WHY`) decides: ``help`` takes a
 command or an event type, ``what-if`` an event line, ``why`` the game's
-query (:data:`deduce.assist.why.ARGUMENTS`).
+query (:attr:`deduce.games.protocol.Game.why_arguments`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from itertools import chain, product
 
 from deduce.assist.vocabulary import Vocabulary
-from deduce.assist.why import ARGUMENTS
 from deduce.logs.schema import event_types
 from deduce.logs.text import (
     GRAMMAR,
@@ -33,6 +32,7 @@ from deduce.logs.text import (
     Rest,
 )
 from deduce.logs.vocabulary.abbey import TRAITS
+from deduce.registry import game as game_named
 
 #: What a command's argument is, for completion (a command without one maps to "").
 TOPIC, EVENT, WHY = "topic", "event", "why"
@@ -119,8 +119,9 @@ def _after(words: Sequence[str], game: str, vocab: Vocabulary,
         return list(dict.fromkeys([*commands, *types])) if len(words) == 1 else []
     if kind == EVENT:
         return list(types) if len(words) == 1 else event_words(game, vocab, words[1:])
-    if kind == WHY and len(words) <= len(ARGUMENTS[game]):
-        keys = ARGUMENTS[game][len(words) - 1]
+    arguments = game_named(game).why_arguments
+    if kind == WHY and len(words) <= len(arguments):
+        keys = arguments[len(words) - 1]
         return list(dict.fromkeys(w for key in keys for w in vocab.get(key, ())))
     return []
 

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from deduce.errors import DeduceError
+from deduce.games.protocol import Question
 from deduce.logs.io import Syntax, format_log
 from deduce.logs.jsonl import dump_object, parse_jsonl
-from deduce.logs.vocabulary.abbey import RULEBOOK_SIZES
-from deduce.logs.vocabulary.blackrose import default_suspect_ids
+from deduce.registry import game
 
 #: What ``me`` is answered with for a log without an observer.
 SPECTATOR = "spectator"
@@ -28,32 +27,9 @@ SPECTATOR = "spectator"
 DEFAULT_NAME = "game.log"
 
 
-@dataclass(frozen=True)
-class Question:
-    """One header key to ask: ``kind`` says how the answer is read.
-
-    Kinds: ``player`` (one id), ``count`` (an integer), ``ids`` (ids separated
-    by spaces or commas). An optional key left unanswered stays out of the
-    header.
-    """
-
-    key: str
-    prompt: str
-    kind: str
-    required: bool = True
-
-
-def questions(game: str, players: tuple[str, ...]) -> tuple[Question, ...]:
-    """The header keys ``game`` asks about once the players are known."""
-    if game == "abbey" and len(players) not in RULEBOOK_SIZES:
-        return (Question("pile", "Cards in the face-down pile", "count"),
-                Question("hand", "Cards per player", "count"))
-    if game == "blackrose":
-        bundled = " ".join(default_suspect_ids())
-        return (Question("rector", "Who is the Rector", "player"),
-                Question("suspects", f"The seven suspects (Enter: the bundled {bundled})", "ids",
-                         required=False))
-    return ()
+def questions(name: str, players: tuple[str, ...]) -> tuple[Question, ...]:
+    """The header keys game ``name`` asks about once the players are known."""
+    return game(name).questions(players)
 
 
 def words(answer: str) -> tuple[str, ...]:

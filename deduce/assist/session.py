@@ -26,7 +26,6 @@ import os
 from dataclasses import replace
 
 from deduce.errors import DeduceError, LogError
-from deduce.games.abbey.solver.timeline import build_timeline
 from deduce.logs.io import (
     Syntax,
     decode_log_bytes,
@@ -39,7 +38,7 @@ from deduce.logs.jsonl import dump_object, event_to_json
 from deduce.logs.model import Event, GameLog
 from deduce.logs.schema import event_types
 from deduce.logs.text import event_line, parse_text, usage
-from deduce.logs.vocabulary.abbey import setup_from_header
+from deduce.registry import game
 
 #: The byte order mark, as text: kept at the start of a file that has one.
 BOM = "\ufeff"
@@ -66,8 +65,7 @@ def check_sizes(log: GameLog) -> None:
     (A draw from an empty pile, a hand of the wrong size, your own draw
     without its card...: see the README's *What an event must say*.)
     """
-    if log.header.game == "abbey":
-        build_timeline(setup_from_header(log.header, log.path), log.events, log.path)
+    game(log.header.game).check_input(log)
 
 
 def load(path: str) -> tuple[str, GameLog]:

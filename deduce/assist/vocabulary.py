@@ -13,11 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from deduce.games.blackrose.cards import default_cards
 from deduce.logs.model import Header
-from deduce.logs.schema import CAUSES, COLOURS, CONDITIONS, ROLES, TRACKS
-from deduce.logs.vocabulary.abbey import TRAITS, setup_from_header
-from deduce.logs.vocabulary.blackrose import suspects_of
+from deduce.registry import game
 
 #: Grammar keys that hold a player.
 PLAYER_KEYS = ("player", "to", "from", "shown_by", "of")
@@ -25,19 +22,9 @@ PLAYER_KEYS = ("player", "to", "from", "shown_by", "of")
 Vocabulary = Mapping[str, tuple[str, ...]]
 
 
-def _game_words(header: Header, path: str) -> dict[str, tuple[str, ...]]:
-    """The words that depend on the game: cards, traits, colours, suspects..."""
-    if header.game == "abbey":
-        ids = setup_from_header(header, path).deck.ids
-        return {"card": ids, "cards": ids, "gave": ids, "got": ids, "traits": TRAITS}
-    if header.game == "rose":
-        return {"colour": COLOURS, "monk": COLOURS, "track": TRACKS, "cause": CAUSES}
-    goals = tuple(card.id for card in default_cards().rector if card.kind == "goal")
-    suspects = suspects_of(header)
-    return {"role": ROLES, "suspect": suspects, "suspects": suspects, "card": goals,
-            "condition": tuple(CONDITIONS)}
-
-
 def vocabulary(header: Header, path: str = "<log>") -> Vocabulary:
-    """Grammar key -> the words it can hold in a log with this header."""
-    return {**dict.fromkeys(PLAYER_KEYS, header.players), **_game_words(header, path)}
+    """Grammar key -> the words it can hold in a log with this header.
+
+    The game's own words come from :meth:`deduce.games.protocol.Game.words`.
+    """
+    return {**dict.fromkeys(PLAYER_KEYS, header.players), **game(header.game).words(header, path)}

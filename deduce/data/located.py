@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from json.decoder import JSONArray, JSONObject
-from json.scanner import py_make_scanner
+from json.decoder import JSONArray, JSONObject  # type: ignore[attr-defined]  # not in typeshed
+from json.scanner import py_make_scanner  # type: ignore[attr-defined]  # not in typeshed
 from typing import Any, TypeVar
 
 from deduce.data import read_json_file
@@ -69,13 +69,13 @@ def load_data(parse: Callable[[Any], T], path: str, what: str) -> T:
         raise LogError(path, _line_of(path, exc.where), exc.message) from None
 
 
-class _Dict(dict):  # type: ignore[type-arg]
+class _Dict(dict[str, Any]):
     """A JSON object that knows the line it starts on."""
 
     line = 0
 
 
-class _List(list):  # type: ignore[type-arg]
+class _List(list[Any]):
     """A JSON array that knows the line it starts on."""
 
     line = 0
@@ -96,9 +96,10 @@ def _located(text: str) -> Any:
         return at(_List(value), *s_and_end), end
 
     decoder = json.JSONDecoder()
-    decoder.parse_object = parse_object  # type: ignore[assignment]
-    decoder.parse_array = parse_array  # type: ignore[assignment]
-    decoder.scan_once = py_make_scanner(decoder)  # type: ignore[assignment]
+    # The scanner's hooks: undocumented attributes that typeshed leaves out.
+    decoder.parse_object = parse_object  # type: ignore[attr-defined]
+    decoder.parse_array = parse_array  # type: ignore[attr-defined]
+    decoder.scan_once = py_make_scanner(decoder)  # type: ignore[attr-defined]
     return decoder.decode(text)
 
 

@@ -44,6 +44,31 @@ class GameRecord:
 Recorder = Callable[[Any, int, int, tuple[str, ...]], GameRecord]
 
 
+#: The user's data files: option name (``deck``, ``data``...) -> path, or None for the default.
+Files = Mapping[str, str | None]
+
+
+@dataclass(frozen=True)
+class Simulator:
+    """One simulated game: its bots and default bot, data file options, how to build it."""
+
+    name: str
+    bots: Mapping[str, BotFactory]
+    default_bot: str
+    files: tuple[str, ...]
+    build: Callable[[int, Files], Any]
+    record: Recorder
+
+    def create(self, players: int, files: Files) -> Any:
+        """The game for ``players`` seats with the user's data files (None: the default)."""
+        extra = [k for k, v in files.items() if v is not None and k not in self.files]
+        if extra:
+            raise DeduceError(f"--{extra[0]} does not apply to {self.name} "
+                              f"({self.name} data options: "
+                              f"{', '.join('--' + f for f in self.files)})")
+        return self.build(players, files)
+
+
 def bot_lineup(names: Sequence[str], players: int, bots: Mapping[str, Any]) -> tuple[str, ...]:
     """The bot of each seat: one name for every seat, or exactly one name per seat."""
     unknown = [n for n in names if n not in bots]

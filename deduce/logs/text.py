@@ -109,8 +109,15 @@ def _take(words: Sequence[str], i: int) -> str:
 class Element(Protocol):
     """One part of an event line."""
 
-    usage: str
-    keys: tuple[str, ...]
+    @property
+    def usage(self) -> str:
+        """The words of the element in a usage line (``PLAYER``, ``[CARD]``...)."""
+        ...
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The raw keys the element reads and writes."""
+        ...
 
     def accepts(self, word: str) -> bool:
         """Whether an optional element starting with ``word`` is present."""
@@ -510,14 +517,15 @@ def _card_line_name(rest: str, path: str, number: int) -> str | None:
     if not rest.startswith('"'):
         name = rest.partition("#")[0].strip()
         return name or None
+    value: object
     try:
-        name, end = json.JSONDecoder().raw_decode(rest)
+        value, end = json.JSONDecoder().raw_decode(rest)
     except (ValueError, RecursionError):
-        name, end = None, 0
+        value, end = None, 0
     tail = rest[end:].strip()
-    if not isinstance(name, str) or (tail and not tail.startswith("#")):
+    if not isinstance(value, str) or (tail and not tail.startswith("#")):
         raise LogError(path, number, "a card name that starts with '\"' must be one JSON string")
-    return name
+    return value
 
 
 def _content_lines(text: str, path: str) -> Iterator[tuple[int, str, list[str]]]:
@@ -577,9 +585,14 @@ def _rows(text: str, path: str) -> Iterator[RawRow]:
     game = header.raw.get("game")
     if first_event is not None:
         _check_first_event(first_event[2], game, path, first_event[0])
-    start = header.line or min(header.key_lines.values(), default=None) or first_event[0]
+    start = header.line or min(header.key_lines.values(), default=None)
+    if not start:
+        assert first_event is not None  # no header line read: the loop stopped at an event
+        start = first_event[0]
     yield RawRow(start, header.raw, header.key_lines)
     if first_event is not None:
+        # build_log checked the header (its game among them) before asking for events
+        assert isinstance(game, str)
         yield _read_event(*first_event, game, path)
         for number, line, words in lines:
             yield _read_event(number, line, words, game, path)

@@ -1,13 +1,17 @@
-"""Abbey results as tables: the solution (candidates, holders) and a check run's summary."""
+"""Abbey results as tables: the solution, the short table of ``play``, a check run.
+
+The solution's tables are the culprit candidates and who holds each card;
+``play`` shows the top candidates after every event.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from deduce.games.abbey.solver.solve import AbbeySolution
 from deduce.games.abbey.solver.timeline import holder_names
 from deduce.logs.vocabulary.abbey import TRAITS
-from deduce.report import Table, percent
+from deduce.report import Table, chance, more_rows, percent, plural
 
 if TYPE_CHECKING:  # the check pulls in the engine and bots, which solving does not need
     from deduce.games.abbey.sim.check import CheckSummary
@@ -16,12 +20,12 @@ if TYPE_CHECKING:  # the check pulls in the engine and bots, which solving does 
 def candidate_table(solution: AbbeySolution) -> Table:
     """Culprit candidates, most probable first, with traits and probability."""
     deck = solution.setup.deck
-    rows = []
+    rows: list[list[Any]] = []
     for cid in solution.candidates:
         card = deck.card(cid)
         traits = " ".join(t for t in TRAITS if t in card.traits)
         rows.append([cid, card.name, traits, _shown(solution.culprit, cid)])
-    title = f"Culprit: {len(rows)} candidate{'s' if len(rows) != 1 else ''}"
+    title = f"Culprit: {plural(len(rows), 'candidate')}"
     if not solution.exact:
         title += (f" (exact; probabilities estimated, within {100 * solution.error:.1f} points"
                   " at 95% confidence)")
@@ -56,11 +60,28 @@ def tables(solution: AbbeySolution) -> list[Table]:
     return [candidate_table(solution), holder_table(solution)]
 
 
+#: Culprit candidates shown after each event in ``play``.
+TOP_CANDIDATES = 8
+
+
+def compact_table(solution: AbbeySolution) -> Table:
+    """The top culprit candidates with their names and chances."""
+    deck = solution.setup.deck
+    answers = {card: solution.culprit[card] for card in solution.candidates}
+    rows = [[card, deck.card(card).name, chance(float(p))]
+            for card, p in list(answers.items())[:TOP_CANDIDATES]]
+    title = f"Culprit: {plural(len(answers), 'candidate')}"
+    if not solution.exact:
+        title += f" (chances estimated, within {100 * solution.error:.1f} points)"
+    return Table(title, ["card", "name", "chance"],
+                 rows + more_rows(len(rows), len(answers), 3))
+
+
 def check_tables(summary: CheckSummary) -> list[Table]:
     """The tables printed by ``deduce check``: totals, then any soundness failures."""
     positions = max(summary.positions, 1)
     spread = summary.spread()
-    rows = [["games", summary.games], ["logs", summary.logs],
+    rows: list[list[Any]] = [["games", summary.games], ["logs", summary.logs],
             ["positions checked", summary.positions],
             ["soundness failures", len(summary.failures)],
             ["exact probabilities", f"{100 * summary.exact / positions:.1f}%"],

@@ -82,8 +82,8 @@ def draw_information(pairs: Mapping[Pair, Fraction], unproved: Collection[str],
     if not unseen:
         return 0.0
     # P(card | pair) for each card (a suspect's Proof, None: any other card), pair by pair
-    chances = {card: [float(card in innocents[pair]) / unseen for pair in pairs]
-               for card in unproved}
+    chances: dict[str | None, list[float]] = {
+        card: [float(card in innocents[pair]) / unseen for pair in pairs] for card in unproved}
     chances[None] = [1 - len(innocents[pair]) / unseen for pair in pairs]
     weights = [float(p) for p in pairs.values()]
     bits = 0.0

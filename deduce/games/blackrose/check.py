@@ -29,9 +29,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from time import perf_counter
-from typing import Any
+from typing import Any, cast
 
 from deduce.games.blackrose.claims import ClaimsModel, Sample, claims_of
+from deduce.games.blackrose.csp import Pair
 from deduce.games.blackrose.engine import BlackRoseGame, BlackRoseState
 from deduce.games.blackrose.observe import observe
 from deduce.games.blackrose.simulate import play
@@ -82,7 +83,7 @@ def vote_cuts(state: BlackRoseState, seat: int) -> list[int]:
     return cuts
 
 
-def score(solution: BlackRoseSolution, pair: tuple[str, ...], possessed: str | None,
+def score(solution: BlackRoseSolution, pair: Pair, possessed: str | None,
           where: str) -> Tally:
     """One reading of one position, scored against the true pair and Possessed."""
     if not solution.consistent:
@@ -112,11 +113,16 @@ class GameCheck:
     seconds: float
 
 
-def _truth(state: BlackRoseState) -> tuple[tuple[str, ...], str | None]:
+def _true_pair(state: BlackRoseState) -> Pair:
+    """The Rector's two accomplices, sorted (chosen at setup, so known in any played game)."""
+    return cast(Pair, tuple(sorted(state.accomplices)))
+
+
+def _truth(state: BlackRoseState) -> tuple[Pair, str | None]:
     """The true pair (sorted) and the Possessed's name (None: nobody)."""
     names = state.game.players
     possessed = next((names[s] for s, r in state.roles.items() if r == "possessed"), None)
-    return tuple(sorted(state.accomplices)), possessed
+    return _true_pair(state), possessed
 
 
 def check_game(game: BlackRoseGame, index: int, seed: int, lineup: Sequence[str],
@@ -151,7 +157,7 @@ def claim_samples(state: BlackRoseState) -> Sample:
     log = parse_jsonl(game.log_text(game.players[game.rector], state.logs[game.rector]),
                       "rector.jsonl")
     roles = {game.players[s]: r for s, r in state.roles.items()}
-    return Sample(claims_of(log.events), roles, tuple(sorted(state.accomplices)))
+    return Sample(claims_of(log.events), roles, _true_pair(state))
 
 
 @dataclass(frozen=True)

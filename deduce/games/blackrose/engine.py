@@ -490,8 +490,8 @@ class BlackRoseState(StepMachine):
         self.investigated = {}
         self.goal, self.profane, self.vigil = None, False, 0
         self._emit({"type": "round", "round": self.round, "first": self._name(self.first)})
-        turns = [(step, s, {}) for s in self._investigators()
-                 for step in ("before", "investigate", "after")]
+        turns: list[Step] = [(step, s, {}) for s in self._investigators()
+                             for step in ("before", "investigate", "after")]
         later = [("lying",), ("vespers",), ("night",)] if self.round > 1 else [("vespers",)]
         self._then(*turns, *later, ("rising",))
 
@@ -499,8 +499,10 @@ class BlackRoseState(StepMachine):
         """What an Action card may be played on (see the module docstring)."""
         others: list[Target] = [s for s in self._investigators() if s != seat and self.hands[s]]
         piles: list[Target] = [s for s in self.living() if self.piles[s]]
-        return {"conflit": [*others, *piles], "parler-a": others, "deduction": piles,
-                "reseau": [None] if piles else []}[effect]
+        targets: dict[str, list[Target]] = {
+            "conflit": [*others, *piles], "parler-a": others, "deduction": piles,
+            "reseau": [None] if piles else []}
+        return targets[effect]
 
     def _choices_card(self, seat: int, context: Context) -> list[Action]:
         """None, or an Action card of the hand with each target; nothing to play: no decision.
@@ -637,7 +639,7 @@ class BlackRoseState(StepMachine):
         """The Sermon ends; with 3 players, the reveal; then the discussion and accusation."""
         self.phase = "lying"
         self.blocked = ()
-        reveal = [("reveal_role", s, {}) for s in self._investigators()] \
+        reveal: list[Step] = [("reveal_role", s, {}) for s in self._investigators()] \
             if len(self.game.players) == 3 else []
         self._then(*reveal, ("discussion",))
 
@@ -761,7 +763,8 @@ class BlackRoseState(StepMachine):
         self.phase = "night"
         self.kills = []
         rector = self.game.rector
-        possessed = [] if self.possessed is None else [("possessed_kill", self.possessed, {})]
+        possessed: list[Step] = \
+            [] if self.possessed is None else [("possessed_kill", self.possessed, {})]
         kills = [("rector_kill", rector, {"extra": i > 0}) for i in range(1 + self.vigil)]
         self._then(*possessed, *kills, ("dawn",))
 

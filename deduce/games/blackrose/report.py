@@ -1,11 +1,14 @@
-"""Black Rose results as tables: accomplice pairs, the Possessed, suspects, or a conflict."""
+"""Black Rose results as tables: accomplice pairs, the Possessed, suspects, or a conflict.
+
+Also the short tables ``play`` shows after every event, and a check run's summary.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from deduce.games.blackrose.solve import BlackRoseSolution
-from deduce.report import Table, percent
+from deduce.report import Table, more_rows, percent, plural
 
 if TYPE_CHECKING:  # the check pulls in the engine and bots, which solving does not need
     from deduce.games.blackrose.check import CheckSummary
@@ -15,7 +18,7 @@ def pair_table(solution: BlackRoseSolution) -> Table:
     """The candidate pairs, most probable first."""
     title = "Accomplice pairs"
     if solution.weighed:
-        title += f" (weighing {solution.weighed} claim{'s' if solution.weighed != 1 else ''})"
+        title += f" (weighing {plural(solution.weighed, 'claim')})"
     rows = [[f"{first} + {second}", percent(p)] for (first, second), p in solution.pairs.items()]
     return Table(title, ["pair", "chance"], rows)
 
@@ -44,6 +47,23 @@ def tables(solution: BlackRoseSolution) -> list[Table]:
     if not solution.consistent:
         return [conflict_table(solution)]
     return [pair_table(solution), possessed_table(solution), suspect_table(solution)]
+
+
+#: Accomplice pairs shown after each event in ``play``.
+TOP_PAIRS = 5
+
+
+def compact_tables(solution: BlackRoseSolution) -> list[Table]:
+    """The top accomplice pairs, then who can be the Possessed: the tables ``play`` shows."""
+    pairs = list(solution.pairs.items())
+    rows = [[f"{a} + {b}", percent(p)] for (a, b), p in pairs[:TOP_PAIRS]]
+    title = f"Accomplices: {plural(len(pairs), 'possible pair')}"
+    if solution.weighed:
+        title += f" (weighing {plural(solution.weighed, 'claim')})"
+    possessed = [["nobody" if who is None else who, percent(p)]
+                 for who, p in solution.possessed.items()]
+    return [Table(title, ["pair", "chance"], rows + more_rows(len(rows), len(pairs), 2)),
+            Table("The Possessed", ["player", "chance"], possessed)]
 
 
 def check_tables(summary: CheckSummary) -> list[Table]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from deduce.games.blackrose.claims import ClaimsModel, claims_of, default_model, likelihood
 from deduce.games.blackrose.csp import (
@@ -38,6 +38,7 @@ from deduce.games.blackrose.csp import (
     solutions,
 )
 from deduce.logs.model import GameLog
+from deduce.report import plural
 
 #: How "nobody is the Possessed" is written in the JSON output.
 NOBODY = "none"
@@ -54,6 +55,7 @@ class BlackRoseSolution:
     then nobody. ``weighed``: how many claims the weights used.
     """
 
+    game: ClassVar[str] = "blackrose"
     consistent: bool
     joint: dict[Hidden, Fraction] = field(default_factory=dict)
     pairs: dict[Pair, Fraction] = field(default_factory=dict)
@@ -180,7 +182,7 @@ def _reason(setting: Setting, chosen: Sequence[Fact]) -> str:
                 "game always has one")
     if len(chosen) == 1 and chosen[0].event.type == "goal":
         fact = chosen[0]
-        return (f"but only {len(fact.dead)} suspect{'s' if len(fact.dead) != 1 else ''} "
+        return (f"but only {plural(len(fact.dead), 'suspect')} "
                 f"had died by then, fewer than {fact.at_least}")
     return "so no pair of suspects can be the two accomplices"
 

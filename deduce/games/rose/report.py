@@ -1,4 +1,7 @@
-"""Rose results as tables: the guesses, each player's colour probabilities, or the conflict."""
+"""Rose results as tables: the guesses, each player's colour probabilities, or the conflict.
+
+Also the short table ``play`` shows after every event, and a check run's summary.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from deduce.games.rose.solve import RoseSolution
 from deduce.logs.vocabulary.rose import COLOURS
-from deduce.report import Table, percent
+from deduce.report import Table, percent, plural
 
 if TYPE_CHECKING:  # the check pulls in the engine and bots, which solving does not need
     from deduce.games.rose.check import CheckSummary
@@ -33,7 +36,7 @@ def identity_table(solution: RoseSolution) -> Table:
     events = solution.weighed
     title = "Who is which monk"
     if events:
-        title += f" (weighing {events} behaviour event{'s' if events != 1 else ''})"
+        title += f" (weighing {plural(events, 'behaviour event')})"
     return Table(title, ["player", *COLOURS], rows)
 
 
@@ -48,6 +51,19 @@ def tables(solution: RoseSolution) -> list[Table]:
     if not solution.consistent:
         return [conflict_table(solution)]
     return [guess_table(solution), identity_table(solution)]
+
+
+def compact_table(solution: RoseSolution) -> Table:
+    """Each other player's possible colours, most probable first: the table ``play`` shows."""
+    rows = []
+    for player in solution.players:
+        row = solution.probabilities[player]
+        ranked = sorted(row, key=lambda c: -row[c])
+        rows.append([player, "  ".join(f"{c} {percent(row[c])}" for c in ranked)])
+    title = f"Colours: {plural(len(solution.joint), 'possible colouring')}"
+    if solution.weighed:
+        title += f" (weighing {plural(solution.weighed, 'behaviour event')})"
+    return Table(title, ["player", "colours"], rows)
 
 
 def check_tables(summary: CheckSummary) -> list[Table]:

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import permutations
-from typing import Any
+from typing import Any, ClassVar
 
 from deduce.games.rose.behaviour import BehaviourModel, choices, default_model, features, score
 from deduce.games.rose.csp import (
@@ -44,6 +44,7 @@ from deduce.games.rose.csp import (
 )
 from deduce.logs.model import Event, GameLog
 from deduce.logs.vocabulary.rose import COLOURS
+from deduce.report import plural
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,7 @@ class RoseSolution:
     probable first. ``weighed``: how many soft events the weights used.
     """
 
+    game: ClassVar[str] = "rose"
     players: tuple[str, ...]
     consistent: bool
     probabilities: dict[str, dict[str, Fraction]] = field(default_factory=dict)
@@ -193,7 +195,7 @@ def _reason(players: Sequence[str], chosen: Sequence[Event]) -> str:
         return f"so {named[0]} can be no colour at all"
     shared = [c for c in COLOURS if any(c in colours for colours in left.values())]
     return (f"so {_names(named)} have only {_names(shared)} left between them: "
-            f"{len(shared)} colour{'s' if len(shared) != 1 else ''} for {len(named)} players, "
+            f"{plural(len(shared), 'colour')} for {len(named)} players, "
             "who are all different monks")
 
 

@@ -45,9 +45,10 @@ RULEBOOK_TOTALS: dict[str, int] = {
 
 def show_requests() -> list[tuple[str, ...]]:
     """What the parlor's "show me" may ask for: one trait, or two of different groups."""
+    singles: list[tuple[str, ...]] = [(t,) for t in TRAITS]
     pairs = [(a, b) for i, a in enumerate(TRAITS) for b in TRAITS[i + 1:]
              if GROUP_OF[a] != GROUP_OF[b]]
-    return [(t,) for t in TRAITS] + pairs
+    return singles + pairs
 
 
 DEFAULT_DECK_FILE = "abbey-deck.json"

@@ -58,7 +58,7 @@ class Option:
     target: str  # a player, or "pile" for a draw
     detail: tuple[str, ...]  # the traits asked for, or the card asked about
     gain: float
-    exact: bool = False  # computed from exact counts (:mod:`exact_advice`), not estimated
+    exact: bool = False  # from exact counts (advice/exact.py), not estimated
 
 
 @dataclass(frozen=True)
@@ -170,10 +170,9 @@ class _Ranker:
             name = self.holders[h]
             for t in TRAITS:
                 options.append(Option("count", name, (t,), self._fixed(
-                    lambda masks, h=h, m=self.with_traits[(t,)]: (masks[h] & m).bit_count())))
+                    _count_answer(h, self.with_traits[(t,)]))))
             for i, card in enumerate(ids):
-                options.append(Option("has", name, (card,), self._fixed(
-                    lambda masks, h=h, bit=1 << i: bool(masks[h] & bit))))
+                options.append(Option("has", name, (card,), self._fixed(_has_answer(h, 1 << i))))
             options.append(Option("take", name, (), self._random_card(h, -1)))
             if show_me:
                 for traits_asked, mask in self.with_traits.items():
@@ -206,6 +205,16 @@ class _Ranker:
                 matching &= matching - 1
             joint[c, matching & -matching if k else None] += 1
         return _information(joint, len(self.draws))
+
+
+def _count_answer(holder: int, mask: int) -> Callable[[list[int]], int]:
+    """The answer to a count question: how many cards of ``mask`` ``holder`` holds."""
+    return lambda masks: (masks[holder] & mask).bit_count()
+
+
+def _has_answer(holder: int, bit: int) -> Callable[[list[int]], bool]:
+    """The answer to a "do you have" question: whether ``holder`` holds the card ``bit``."""
+    return lambda masks: bool(masks[holder] & bit)
 
 
 def _information(joint: dict[tuple[int, object], float], n: int) -> float:

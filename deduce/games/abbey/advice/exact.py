@@ -144,8 +144,10 @@ class _Options:
         ids = self.setup.deck.ids
         found = [self._option("count", h, (t,), self._count_answer(h, t)) for t in TRAITS]
         for x, card in enumerate(ids):
-            yes = {(c, True): row[x].get(h, 0) / self.total for c, row in self.by_culprit.items()}
-            no = {(c, False): n / self.total - yes[c, True] for c, n in self.culprits.items()}
+            yes: Joint = {(c, True): row[x].get(h, 0) / self.total
+                          for c, row in self.by_culprit.items()}
+            no: Joint = {(c, False): n / self.total - yes[c, True]
+                         for c, n in self.culprits.items()}
             found.append(self._option("has", h, (card,), {**yes, **no}))
         return found
 

@@ -110,7 +110,7 @@ class Observation:
     seat: int
     player: str
     hand: tuple[str, ...]
-    log: list[dict[str, Any]]
+    log: tuple[dict[str, Any], ...]
     positions: tuple[str, ...]
     penance: frozenset[int]
     hand_sizes: tuple[int, ...]

@@ -106,9 +106,9 @@ class Notepad:
             return [r.id for r in board.of_kind("chapter")]
         goals = [room for room, seat in obs.dice.items()
                  if seat != self.seat and obs.hand_sizes[seat]]
-        goals += [r for r in rooms if kinds(r).kind == "cell" and kinds(r).seat is not None
-                  and kinds(r).seat != self.seat and kinds(r).seat < len(obs.hand_sizes)
-                  and obs.hand_sizes[kinds(r).seat] and r not in obs.positions]
+        goals += [r for r in rooms if (room := kinds(r)).kind == "cell" and room.seat is not None
+                  and room.seat != self.seat and room.seat < len(obs.hand_sizes)
+                  and obs.hand_sizes[room.seat] and r not in obs.positions]
         return goals or [r.id for r in board.of_kind("parlor")]
 
     def _ask(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:

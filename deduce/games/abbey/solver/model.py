@@ -211,7 +211,7 @@ class Domain:
 
     def paths(self) -> list[tuple[int, ...]]:
         """Every path of the domain, explicitly (exponential: for small domains and tests)."""
-        partial = [(h,) for h in sorted(self.nodes[0])]
+        partial: list[tuple[int, ...]] = [(h,) for h in sorted(self.nodes[0])]
         for step in self.steps:
             partial = [(*p, b) for p in partial for a, b in sorted(step) if a == p[-1]]
         return partial
@@ -255,8 +255,9 @@ class Model:
                 layer = tally.time if tally.kind == "at" else epochs + tally.time - 1
                 for c in tally.cards:
                     by_card[c][layer].append(j)
-            self._tallies_of = (by_card, self.tallies, len(self.tallies))
-        return self._tallies_of[0]
+            cached = (by_card, self.tallies, len(self.tallies))
+            self._tallies_of = cached
+        return cached[0]
 
 
 def is_history(model: Model, history: Sequence[Path]) -> bool:

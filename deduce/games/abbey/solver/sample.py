@@ -169,8 +169,8 @@ class Chain:
             layers.append(layer)
         states = [self._pick(list(layers[-1].items()))]
         for t in range(self.epochs - 1, 0, -1):
-            link = links[t - 1]
-            states.append(states[-1] if link is None else self._pick(link[states[-1]]))
+            back = links[t - 1]
+            states.append(states[-1] if back is None else self._pick(back[states[-1]]))
         states.reverse()
         return [tuple(s[i] for s in states) for i in range(len(block))]
 

@@ -15,11 +15,12 @@ the closure with python-constraint (:mod:`csp`) and checks that it agrees.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from random import Random
 from time import perf_counter
-from typing import Any
+from typing import Any, ClassVar
 
 from deduce.errors import DeduceError
 from deduce.games.abbey.solver.count.histories import count_histories
@@ -49,6 +50,7 @@ class AbbeySolution:
     is present even when its estimate is zero.
     """
 
+    game: ClassVar[str] = "abbey"
     setup: AbbeySetup
     consistent: bool
     culprit: dict[str, Fraction | float] = field(default_factory=dict)
@@ -120,7 +122,8 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
     return _solution(setup, model, counts.probabilities())
 
 
-def _solution(setup: AbbeySetup, model: Model, probabilities: list[dict[int, Fraction | float]],
+def _solution(setup: AbbeySetup, model: Model,
+              probabilities: Sequence[Mapping[int, Fraction | float]],
               error: float | None = None) -> AbbeySolution:
     """The solution object from each card's current-holder probabilities."""
     names = model.timeline.holders

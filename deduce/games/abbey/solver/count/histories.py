@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from time import perf_counter
 
-from deduce.games.abbey.solver.count.cardwise import count_by_cards
+from deduce.games.abbey.solver.count.cardwise import Holders, count_by_cards
 from deduce.games.abbey.solver.count.epochwise import count_by_epochs, deal_bound
 from deduce.games.abbey.solver.count.pathwise import count_by_paths
 from deduce.games.abbey.solver.model import Model
@@ -29,6 +29,9 @@ from deduce.games.abbey.solver.propagate import propagate
 METHODS = ("cards", "epochs", "paths")
 #: Past this many possible deal matrices, the epoch-by-epoch method is not raced.
 EPOCH_DEALS = 100_000
+#: A counting method at work: it pauses after each slice and ends with the total
+#: and the holders, or with None when it declines the model.
+Method = Generator[None, None, tuple[int, Holders] | None]
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,8 @@ def count_histories(model: Model, methods: Sequence[str] = METHODS,
     return None if found is None else Counts(*found)
 
 
-def _race(runs: list[Generator], max_slices: int | None, deadline: float | None):
+def _race(runs: list[Method], max_slices: int | None,
+          deadline: float | None) -> tuple[int, Holders] | None:
     """Advance whichever generator has used the least time; the value of the first to finish.
 
     A method that finishes with None declines the model and leaves the race.

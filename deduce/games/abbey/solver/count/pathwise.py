@@ -211,8 +211,8 @@ class _Plan:
                         for K in part[i][k]:
                             share = held[K] * x / state[0][k]
                             if share:
-                                row = on_path[K]
-                                row[final] = row.get(final, 0) + ways * b * share
+                                marks = on_path[K]
+                                marks[final] = marks.get(final, 0) + ways * b * share
                 if work >= SLICE:
                     work = 0
                     yield
@@ -222,9 +222,9 @@ class _Plan:
         holders: list[dict[int, int]] = [{} for _ in range(self.n_cards)]
         if total:
             for K, cards in enumerate(start_classes):
-                row = {h: int(n / len(cards)) for h, n in on_path[K].items() if n}
+                per_card = {h: int(n / len(cards)) for h, n in on_path[K].items() if n}
                 for c in cards:
-                    holders[c] = row
+                    holders[c] = per_card
             for c, path in self.fixed.items():
                 holders[c] = {path[-1]: total}
         return total, tuple(holders)

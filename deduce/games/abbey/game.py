@@ -1,0 +1,161 @@
+"""Mystery of the Abbey behind the game protocol: the one place that joins its wings.
+
+The rules (:mod:`~deduce.games.abbey.rules`) and the solver
+(:mod:`~deduce.games.abbey.solver`) never import each other; this object,
+the advice and the simulation (:mod:`~deduce.games.abbey.sim`) use both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from deduce.data.located import Invalid
+from deduce.errors import DeduceError
+from deduce.games.abbey import report
+from deduce.games.abbey.advice import suggest
+from deduce.games.abbey.rules.board import load_board_file
+from deduce.games.abbey.rules.cards import load_cards_file
+from deduce.games.abbey.rules.engine import AbbeyGame
+from deduce.games.abbey.sim import bots, check, simulate
+from deduce.games.abbey.sim.check import LogCheck
+from deduce.games.abbey.solver import query
+from deduce.games.abbey.solver.sat.cnf import Warm
+from deduce.games.abbey.solver.solve import ENGINES, AbbeySolution, solve_abbey
+from deduce.games.abbey.solver.timeline import build_timeline
+from deduce.games.protocol import (
+    AdviceOptions,
+    CheckOptions,
+    CheckReport,
+    Query,
+    Question,
+    Revealed,
+    SolveOptions,
+    Suggestion,
+)
+from deduce.games.simulate import Files, Simulator
+from deduce.logs.model import Event, GameLog, Header
+from deduce.logs.vocabulary.abbey import (
+    RULEBOOK_SIZES,
+    TRAITS,
+    load_deck_file,
+    setup_from_header,
+)
+from deduce.report import Table
+
+
+def _build(players: int, files: Files) -> AbbeyGame:
+    """The engine's game for ``players`` seats with the user's deck, board and cards."""
+    deck, board, cards = (files.get(k) for k in ("deck", "board", "cards"))
+    return AbbeyGame.create(players, load_deck_file(deck) if deck else None,
+                            load_board_file(board) if board else None,
+                            load_cards_file(cards) if cards else None)
+
+
+def _correct_accusation(event: Event) -> bool:
+    """Whether ``event`` is an accusation the log says was right."""
+    return event.type == "accuse" and event.get("correct") is True
+
+
+class Abbey:
+    """Mystery of the Abbey (see :class:`deduce.games.protocol.Game`)."""
+
+    name = "abbey"
+    question = "culprit"
+    accusation = "the first correct accusation"
+    soft = False
+    engines: tuple[str, ...] = ENGINES
+    owned: Mapping[str, tuple[str, ...]] = {
+        "solve": ("deck_file", "engine", "budget", "seed"),
+        "analyze": ("budget", "seed", "deck_file"),
+        "suggest": ("budget", "seed", "top", "deck_file"),
+        "check": ("budget", "every", "fast"),
+    }
+    why_usage = query.USAGE
+    why_meaning = query.MEANING
+    why_arguments: tuple[tuple[str, ...], ...] = (("card",), ("player",))
+    simulator = Simulator("abbey", bots.BOTS, "notepad", ("deck", "board", "cards"), _build,
+                          simulate.record_game)
+
+    def load(self, kind: str, path: str) -> Any:  # noqa: D102
+        raise DeduceError(f"{path}: abbey has no {kind} file")
+
+    def warm(self) -> Warm:  # noqa: D102
+        return Warm()
+
+    def solve(self, log: GameLog, options: SolveOptions,  # noqa: D102
+              warm: Warm | None = None) -> AbbeySolution:
+        return solve_abbey(log, options.deck, options.engine, budget=options.budget,
+                           seed=options.seed, warm=warm)
+
+    def tables(self, solution: AbbeySolution) -> list[Table]:  # noqa: D102
+        return report.tables(solution)
+
+    def compact_tables(self, solution: AbbeySolution) -> list[Table]:  # noqa: D102
+        return [report.compact_table(solution)]
+
+    def answers(self, solution: AbbeySolution) -> tuple[Mapping[str, Any], bool]:  # noqa: D102
+        return {card: solution.culprit[card] for card in solution.candidates}, solution.exact
+
+    def weighed(self, solution: AbbeySolution) -> bool:  # noqa: D102
+        return False
+
+    def revealed(self, log: GameLog) -> Revealed | None:
+        """A ``culprit`` event or a correct accusation."""
+        for event in log.events:
+            if event.type == "culprit" or _correct_accusation(event):
+                return Revealed(event.get("card"), event.line)
+        return None
+
+    def is_accusation(self, event: Event) -> bool:  # noqa: D102
+        return _correct_accusation(event)
+
+    def truth_answer(self, log: GameLog, raw: Any) -> str:  # noqa: D102
+        value = raw.get("culprit")
+        if isinstance(value, str):
+            return value
+        raise Invalid(("culprit",) if "culprit" in raw else (), "'culprit' is missing or "
+                      "malformed")
+
+    def query(self, log: GameLog, words: Sequence[str]) -> Query:  # noqa: D102
+        return query.query(log, words)
+
+    def words(self, header: Header, path: str) -> dict[str, tuple[str, ...]]:  # noqa: D102
+        ids = setup_from_header(header, path).deck.ids
+        return {"card": ids, "cards": ids, "gave": ids, "got": ids, "traits": TRAITS}
+
+    def questions(self, players: tuple[str, ...]) -> tuple[Question, ...]:
+        """The pile and hand sizes, when the rulebook's do not apply."""
+        if len(players) not in RULEBOOK_SIZES:
+            return (Question("pile", "Cards in the face-down pile", "count"),
+                    Question("hand", "Cards per player", "count"))
+        return ()
+
+    def check_input(self, log: GameLog) -> None:
+        """The public sizes: a draw from an empty pile, a hand of the wrong size..."""
+        build_timeline(setup_from_header(log.header, log.path), log.events, log.path)
+
+    def impossible(self, log: GameLog, warm: Warm | None = None) -> bool:
+        """One SAT solve (on ``warm``'s model if given)."""
+        setup = setup_from_header(log.header, log.path)
+        timeline = build_timeline(setup, log.events, log.path)
+        return not (warm or Warm()).model_of(setup, timeline, log.events).satisfiable()
+
+    def suggest(self, log: GameLog, options: SolveOptions,  # noqa: D102
+                advice: AdviceOptions) -> Suggestion:
+        return suggest.suggest(log, options, advice.top)
+
+    def check(self, table: AbbeyGame, games: int, seed: int,  # noqa: D102
+              lineup: Sequence[str], workers: int,
+              options: CheckOptions) -> Iterator[list[LogCheck]]:
+        return check.check_games(table, games, seed, lineup, options.budget, options.every,
+                                 options.fast, workers)
+
+    def check_report(self, players: int,  # noqa: D102
+                     results: Sequence[list[LogCheck]]) -> CheckReport:
+        summary = check.CheckSummary.of([c for run in results for c in run])
+        return CheckReport(summary.to_json(), report.check_tables(summary),
+                           len(summary.failures))
+
+
+GAME = Abbey()

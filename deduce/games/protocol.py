@@ -1,0 +1,289 @@
+"""The one interface every game gives the commands, and the values that cross it.
+
+In the style of OpenSpiel's registered games: each game package has a
+``game.py`` holding one object that satisfies :class:`Game`, and
+:mod:`deduce.registry` names them. The services (solving, ``analyze``,
+``batch``, ``suggest``, the live assistant) and the command line reach a
+game only through this protocol, never through its modules; adding a game
+is one more ``game.py`` and one line of the registry.
+
+What a game answers:
+
+- **solve**: :meth:`Game.solve` a log into a :class:`Solution`, its tables
+  (full, and compact for ``play``), and its main question as
+  :meth:`Game.answers` (the Abbey's culprit, the Rose's colouring, the Black
+  Rose's accomplice pair);
+- **analyze**: the answer a log itself reveals (:meth:`Game.revealed`), the
+  answer of a simulator's truth file, and what counts as the accusation;
+- **why**: the hypothesis a query puts to the log (:meth:`Game.query`);
+- **play**: the header questions of a new log, the words completion offers,
+  the input checks the reader leaves to the solver, a fast consistency test;
+- **suggest**, **simulate** and **check**;
+- **options**: which command-line options the game owns
+  (:attr:`Game.owned`) and the data files it reads (:meth:`Game.load`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
+
+from deduce.games.simulate import Simulator
+from deduce.logs.model import Event, GameLog, Header
+from deduce.logs.vocabulary.abbey import Deck
+from deduce.report import Table
+
+
+@dataclass(frozen=True)
+class SolveOptions:
+    """How to solve: each game reads its own options and ignores the others.
+
+    ``deck``/``engine``/``budget``/``seed`` are the Abbey's (see
+    :func:`~deduce.games.abbey.solver.solve.solve_abbey`); ``hard`` drops soft
+    evidence (Rose behaviour, Black Rose claims); ``model`` replaces the
+    game's bundled soft-evidence model (read by :meth:`Game.load`).
+    """
+
+    deck: Deck | None = None
+    engine: str = "sat"
+    hard: bool = False
+    budget: float | None = None
+    seed: int = 0
+    model: Any = None
+
+
+@dataclass(frozen=True)
+class AdviceOptions:
+    """What ``suggest`` asks beyond solving.
+
+    ``top``: how many Abbey moves to list; ``unseen``: the Black Rose's unseen
+    clue cards, or ``cards``: the cards data that bounds them.
+    """
+
+    top: int = 10
+    unseen: int | None = None
+    cards: Any = None
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    """How ``check`` checks.
+
+    The Abbey's time per position, stride and fast mode; the soft-evidence
+    model of the Rose and the Black Rose.
+    """
+
+    budget: float = 0.2
+    every: int = 1
+    fast: bool = False
+    model: Any = None
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """Advice as JSON-ready data and as tables for people."""
+
+    data: dict[str, Any]
+    tables: list[Table]
+
+
+@dataclass(frozen=True)
+class Revealed:
+    """The answer a log itself reveals, and the line that reveals it."""
+
+    value: str
+    line: int
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """A ``check`` run summed up: its JSON, its tables, and how many soundness failures."""
+
+    data: dict[str, Any]
+    tables: list[Table]
+    failures: int
+
+
+@dataclass(frozen=True)
+class Question:
+    """One header key a new log asks about: ``kind`` says how the answer is read.
+
+    Kinds: ``player`` (one id), ``count`` (an integer), ``ids`` (ids separated
+    by spaces or commas). An optional key left unanswered stays out of the
+    header.
+    """
+
+    key: str
+    prompt: str
+    kind: str
+    required: bool = True
+
+
+@dataclass(frozen=True)
+class Query:
+    """A ``why`` hypothesis put to one log, whatever the game.
+
+    ``statement``: the answer asked about, in words. ``pool``: the lines that
+    can belong to an answer. ``consistent(kept)``: whether the log's events on
+    ``kept`` lines of the pool (and every event outside it), plus the
+    hypothesis, can all be true. ``minimal()``: the game's minimal
+    conflicting lines, the hypothesis left out. ``log_consistent()``: whether
+    the log alone can be true.
+    """
+
+    statement: str
+    pool: tuple[int, ...]
+    consistent: Callable[[Collection[int]], bool]
+    minimal: Callable[[], Collection[int]]
+    log_consistent: Callable[[], bool]
+
+
+class Solution(Protocol):
+    """What every game's solution has: consistency, the conflict's lines, and JSON."""
+
+    game: ClassVar[str]
+
+    @property
+    def consistent(self) -> bool:
+        """Whether some history fits the log."""
+        ...
+
+    @property
+    def conflict(self) -> tuple[int, ...]:
+        """The lines of a minimal conflict (an inconsistent log's)."""
+        ...
+
+    @property
+    def explanation(self) -> tuple[str, ...]:
+        """The conflict in words, one sentence each."""
+        ...
+
+    def to_json(self) -> dict[str, Any]:
+        """The solution as the JSON of ``solve --json``."""
+        ...
+
+
+class Game(Protocol):
+    """One game, as the commands see it (see the module docstring)."""
+
+    #: The game's name in logs and on the command line.
+    name: str
+    #: What the main question is about: ``culprit``, ``colours``, ``accomplices``.
+    question: str
+    #: What the certainty line is measured against, in words.
+    accusation: str
+    #: Whether solves may weigh soft evidence (then candidates come from a hard solve).
+    soft: bool
+    #: The engines ``solve --engine`` offers for this game (none: the game has one).
+    engines: tuple[str, ...]
+    #: Command -> the parameter names of its options that only this game uses.
+    owned: Mapping[str, tuple[str, ...]]
+    #: The ``why`` query as help shows it, what it means, and for each of its words the
+    #: grammar keys whose words it takes (for completion).
+    why_usage: str
+    why_meaning: str
+    why_arguments: tuple[tuple[str, ...], ...]
+    #: The bots, data files and recorder of ``simulate`` and ``check``.
+    simulator: Simulator
+
+    def load(self, kind: str, path: str) -> Any:
+        """Read a data file the game owns: ``model`` (soft evidence) or ``cards``."""
+        ...
+
+    def warm(self) -> Any:
+        """State a caller keeps to solve one log position after position (None: none)."""
+        ...
+
+    def solve(self, log: GameLog, options: SolveOptions, warm: Any = None) -> Solution:
+        """Solve a validated log of this game."""
+        ...
+
+    def tables(self, solution: Any) -> list[Table]:
+        """The tables ``deduce solve`` prints."""
+        ...
+
+    def compact_tables(self, solution: Any) -> list[Table]:
+        """The short tables ``deduce play`` shows after every event (consistent solutions)."""
+        ...
+
+    def answers(self, solution: Any) -> tuple[Mapping[str, Any], bool]:
+        """The main question's possible answers and their probabilities, most probable first.
+
+        Also whether the probabilities are exact (of a consistent solution).
+        """
+        ...
+
+    def weighed(self, solution: Any) -> bool:
+        """Whether the solve weighed soft evidence."""
+        ...
+
+    def revealed(self, log: GameLog) -> Revealed | None:
+        """The answer the log itself reveals, if any."""
+        ...
+
+    def is_accusation(self, event: Event) -> bool:
+        """Whether ``event`` is what the certainty line is measured against."""
+        ...
+
+    def truth_answer(self, log: GameLog, raw: Any) -> str:
+        """The answer in a simulator's parsed ``truth.json`` (problems raise ``Invalid``)."""
+        ...
+
+    def query(self, log: GameLog, words: Sequence[str]) -> Query:
+        """The hypothesis of ``why WORDS`` (a bad query raises ``DeduceError``)."""
+        ...
+
+    def words(self, header: Header, path: str) -> dict[str, tuple[str, ...]]:
+        """Grammar key -> the game's words it can hold (cards, colours, suspects...)."""
+        ...
+
+    def questions(self, players: tuple[str, ...]) -> tuple[Question, ...]:
+        """The header keys a new log asks about once the players are known."""
+        ...
+
+    def check_input(self, log: GameLog) -> None:
+        """Raise the input errors the reader leaves to the solver."""
+        ...
+
+    def impossible(self, log: GameLog, warm: Any = None) -> bool:
+        """Whether a quick test finds that no history fits the log (False: solve to know)."""
+        ...
+
+    def suggest(self, log: GameLog, options: SolveOptions, advice: AdviceOptions) -> Suggestion:
+        """Advice for the observer of a consistent log."""
+        ...
+
+    def check(self, table: Any, games: int, seed: int, lineup: Sequence[str], workers: int,
+              options: CheckOptions) -> Iterator[Any]:
+        """Simulate and check ``games`` games: one result per game, in order."""
+        ...
+
+    def check_report(self, players: int, results: Sequence[Any]) -> CheckReport:
+        """The results of :meth:`check` summed up."""
+        ...
+
+
+class FromScratch:
+    """The parts of :class:`Game` shared by games that solve each position from scratch.
+
+    No state kept between positions, no input left to the solver to check, no
+    quick test of consistency before a full solve, and soft evidence counted
+    in the solution's ``weighed``.
+    """
+
+    def warm(self) -> None:
+        """No state: every position is solved from scratch."""
+        return None
+
+    def check_input(self, log: GameLog) -> None:
+        """The reader checks everything."""
+        return None
+
+    def impossible(self, log: GameLog, warm: Any = None) -> bool:
+        """No quick test: a full solve says whether the log is consistent."""
+        return False
+
+    def weighed(self, solution: Any) -> bool:
+        """Whether the solve weighed soft evidence (its ``weighed`` count)."""
+        return bool(solution.weighed)

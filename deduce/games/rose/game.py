@@ -1,0 +1,174 @@
+"""The Name of the Rose behind the game protocol (:class:`deduce.games.protocol.Game`).
+
+The main question is the colour of every other player at once: an answer
+is ``player=colour`` for each of them, in seat order, joined by spaces
+(:func:`colouring_label`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from deduce.data.located import Invalid
+from deduce.errors import DeduceError, InconsistentLog
+from deduce.games.protocol import (
+    AdviceOptions,
+    CheckOptions,
+    CheckReport,
+    FromScratch,
+    Query,
+    Question,
+    Revealed,
+    SolveOptions,
+    Suggestion,
+)
+from deduce.games.rose import behaviour, bots, check, csp, report, simulate
+from deduce.games.rose.data import load_data_file
+from deduce.games.rose.engine import RoseGame
+from deduce.games.rose.solve import RoseSolution, minimal_conflict, solve_rose
+from deduce.games.simulate import Files, Simulator
+from deduce.games.words import arity, next_line, pick
+from deduce.logs.model import Event, GameLog, Header
+from deduce.logs.vocabulary.rose import CAUSES, COLOURS, TRACKS
+from deduce.report import Table, percent
+
+USAGE = "why PLAYER COLOUR"
+
+
+def colouring_label(players: tuple[str, ...], colours: tuple[str, ...]) -> str:
+    """A Rose answer: ``player=colour`` for each player, in order, joined by spaces."""
+    return " ".join(f"{p}={c}" for p, c in zip(players, colours))
+
+
+def reported_players(log: GameLog) -> tuple[str, ...]:
+    """The players whose colours the answer names: every seat but ``me``, in order."""
+    return tuple(p for p in log.header.players if p != log.header.me)
+
+
+def _build(players: int, files: Files) -> RoseGame:
+    """The engine's game for ``players`` seats with the user's data file."""
+    data = files.get("data")
+    return RoseGame.create(players, load_data_file(data) if data else None)
+
+
+def _suggestion(solution: RoseSolution) -> Suggestion:
+    """The day-7 guesses, all of different colours, and each one's chance."""
+    guesses = solution.best_guesses()
+    chances = {p: solution.probabilities[p].get(c, Fraction(0)) for p, c in guesses.items()}
+    expected = sum(chances.values())
+    data = {"game": "rose", "guesses": guesses,
+            "probabilities": {p: float(q) for p, q in chances.items()},
+            "expected_right": float(expected)}
+    rows = [[p, c, percent(chances[p]) or "0%"] for p, c in guesses.items()]
+    title = f"Day-7 guesses (all different; expected right: {float(expected):.2f})"
+    return Suggestion(data, [Table(title, ["player", "guess", "chance"], rows)])
+
+
+class Rose(FromScratch):
+    """The Name of the Rose (see :class:`deduce.games.protocol.Game`)."""
+
+    name = "rose"
+    question = "colours"
+    accusation = "the first day-7 guess"
+    soft = True
+    engines: tuple[str, ...] = ()
+    owned: Mapping[str, tuple[str, ...]] = {
+        "solve": ("model_file",), "analyze": ("model_file",),
+        "suggest": ("model_file", "hard"), "check": ("model_file",),
+    }
+    why_usage = USAGE
+    why_meaning = "why PLAYER COLOUR: why PLAYER cannot be COLOUR."
+    why_arguments: tuple[tuple[str, ...], ...] = (("player",), ("colour",))
+    simulator = Simulator("rose", bots.BOTS, "monk", ("data",), _build, simulate.record_game)
+
+    def load(self, kind: str, path: str) -> Any:
+        """The behaviour model (``model``)."""
+        if kind == "model":
+            return behaviour.load_model_file(path)
+        raise DeduceError(f"{path}: rose has no {kind} file")
+
+    def solve(self, log: GameLog, options: SolveOptions,  # noqa: D102
+              warm: Any = None) -> RoseSolution:
+        return solve_rose(log, hard=options.hard, model=options.model)
+
+    def tables(self, solution: RoseSolution) -> list[Table]:  # noqa: D102
+        return report.tables(solution)
+
+    def compact_tables(self, solution: RoseSolution) -> list[Table]:  # noqa: D102
+        return [report.compact_table(solution)]
+
+    def answers(self, solution: RoseSolution) -> tuple[Mapping[str, Any], bool]:  # noqa: D102
+        return {colouring_label(solution.players, colours): p
+                for colours, p in solution.joint.items()}, True
+
+    def revealed(self, log: GameLog) -> Revealed | None:
+        """The colouring, when every reported player's ``identity`` is in the log (first ones)."""
+        reported = reported_players(log)
+        first: dict[str, Event] = {}
+        for event in log.events:
+            if event.type == "identity":
+                first.setdefault(event.get("player"), event)
+        if any(p not in first for p in reported):
+            return None
+        label = colouring_label(reported, tuple(first[p].get("colour") for p in reported))
+        return Revealed(label, max(first[p].line for p in reported))
+
+    def is_accusation(self, event: Event) -> bool:  # noqa: D102
+        return event.type == "guess"
+
+    def truth_answer(self, log: GameLog, raw: Any) -> str:  # noqa: D102
+        key = "identities"
+        value = raw.get(key)
+        if isinstance(value, dict):
+            reported = reported_players(log)
+            missing = [p for p in reported if not isinstance(value.get(p), str)]
+            if missing:
+                raise Invalid((key,), f"no colour for {missing[0]!r} in {key!r}")
+            return colouring_label(reported, tuple(value[p] for p in reported))
+        raise Invalid((key,) if key in raw else (), f"{key!r} is missing or malformed")
+
+    def query(self, log: GameLog, words: Sequence[str]) -> Query:
+        """``why PLAYER COLOUR``: identity PLAYER COLOUR."""
+        arity(words, USAGE, 2, 2)
+        player = pick(words[0], log.header.players, "player")
+        colour = pick(words[1], COLOURS, "colour")
+        hypothesis = Event("identity", {"player": player, "colour": colour}, next_line(log))
+        seats = log.header.players
+        hard = csp.hard_events(log.events)
+
+        def consistent(kept: Collection[int]) -> bool:
+            return csp.is_consistent(seats, [*(e for e in hard if e.line in kept), hypothesis])
+
+        def minimal() -> set[int]:
+            return set(minimal_conflict(seats, [*log.events, hypothesis])) - {hypothesis.line}
+
+        return Query(f"{player} is {colour}", tuple(e.line for e in hard), consistent, minimal,
+                     lambda: csp.is_consistent(seats, log.events))
+
+    def words(self, header: Header, path: str) -> dict[str, tuple[str, ...]]:  # noqa: D102
+        return {"colour": COLOURS, "monk": COLOURS, "track": TRACKS, "cause": CAUSES}
+
+    def questions(self, players: tuple[str, ...]) -> tuple[Question, ...]:  # noqa: D102
+        return ()
+
+    def suggest(self, log: GameLog, options: SolveOptions,
+                advice: AdviceOptions) -> Suggestion:
+        """The day-7 guesses maximising the expected number of right guesses."""
+        solution = self.solve(log, options)
+        if not solution.consistent:
+            raise InconsistentLog(f"{log.path}: no history fits the log")
+        return _suggestion(solution)
+
+    def check(self, table: RoseGame, games: int, seed: int,  # noqa: D102
+              lineup: Sequence[str], workers: int, options: CheckOptions) -> Iterator[Any]:
+        return check.check_games(table, games, seed, lineup, options.model, workers)
+
+    def check_report(self, players: int, results: Sequence[Any]) -> CheckReport:  # noqa: D102
+        summary = check.CheckSummary.of(players, list(results))
+        return CheckReport(summary.to_json(), report.check_tables(summary),
+                           len(summary.failures))
+
+
+GAME = Rose()
