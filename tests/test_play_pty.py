@@ -29,7 +29,7 @@ ROSE = ('{"game": "rose", "version": 1, "players": ["ana", "bob", "cai"], "me": 
 
 def _env(tmp_path: Path) -> dict[str, str]:
     return {**os.environ, "TERM": "dumb", "HOME": str(tmp_path),
-            "DEDUCE_HISTORY": str(tmp_path / "history"), "PYTHONPATH": str(ROOT)}
+            "DEDUCE_HISTORY": str(tmp_path / "history")}
 
 
 def _spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
