@@ -13,7 +13,6 @@ import os
 import sys
 
 import click
-from click.utils import make_default_short_help
 
 from deduce import __version__
 from deduce.errors import DeduceError
@@ -56,8 +55,8 @@ class LazyGroup(click.Group):
         """The command list as click writes it, from :data:`COMMANDS` for commands not loaded."""
         names = self.list_commands(ctx)
         limit = formatter.width - 6 - max(map(len, names))
-        rows = [(name, self.commands[name].get_short_help_str(limit) if name in self.commands
-                 else make_default_short_help(COMMANDS[name][1], limit)) for name in names]
+        rows = [(name, self.commands.get(name, click.Command(name, help=COMMANDS[name][1]))
+                 .get_short_help_str(limit)) for name in names]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
