@@ -282,8 +282,10 @@ def _show(repl: Repl, args: list[str]) -> None:
 
 
 def _suggest(repl: Repl, args: list[str]) -> None:
-    """What to do next, as ``deduce suggest`` advises it."""
-    click.echo(render(suggest(repl.session.refresh(), repl.options).tables))
+    """What to do next, as ``deduce suggest`` advises it, from the solve the table shows."""
+    solution = repl.solution()
+    shown = None if isinstance(solution, Inconsistent) else solution
+    click.echo(render(suggest(repl.session.refresh(), repl.options, solution=shown).tables))
 
 
 def _quit(repl: Repl, args: list[str]) -> None:

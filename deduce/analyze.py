@@ -47,7 +47,7 @@ from deduce.logs.io import write_bytes_atomic
 from deduce.logs.model import GameLog
 from deduce.logs.text import show_event
 from deduce.registry import game
-from deduce.report import Table, percent, plural
+from deduce.report import Table, estimated, percent, plural
 from deduce.solving import Outlook, Solution, SolveOptions, outlook, solve_log
 
 #: Entropy drops smaller than this are rounding, not information.
@@ -55,7 +55,9 @@ NOISE = 1e-9
 #: How each source of the answer reads in reports.
 SOURCES = {"truth": "from the truth file", "log": "revealed by the log",
            "certain": "the only answer the log leaves",
-           "likely": "the most probable at the end: not known for sure"}
+           "likely": "the most probable at the end: not known for sure",
+           "tied": "tied for the most probable at the end: not known",
+           "rough": "the most probable by an estimate too wide to trust: not known"}
 
 
 @dataclass(frozen=True)
@@ -85,16 +87,18 @@ class Answer:
     value: str
     source: str
     line: int | None = None
+    tied: int = 1
 
     @property
     def known(self) -> bool:
         """Whether the answer is known for sure (not just the most probable one)."""
-        return self.source != "likely"
+        return self.source not in ("likely", "tied", "rough")
 
     def describe(self) -> str:
         """Where the answer comes from, in words."""
         where = f" at line {self.line}" if self.line is not None else ""
-        return f"{SOURCES[self.source]}{where}"
+        tie = f", one of {self.tied} answers" if self.source == "tied" else ""
+        return f"{SOURCES[self.source]}{where}{tie}"
 
 
 @dataclass(frozen=True)
@@ -115,12 +119,16 @@ class Row:
     entropy: float | None
     exact: bool
     bits: float | None
+    error: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
-        """The row as a JSON object."""
-        return {"line": self.line, "event": self.event, "consistent": self.consistent,
-                "candidates": self.candidates, "probability": self.probability,
-                "entropy": self.entropy, "bits": self.bits, "exact": self.exact}
+        """The row as a JSON object (``error``: an estimate's bound, only when estimated)."""
+        out = {"line": self.line, "event": self.event, "consistent": self.consistent,
+               "candidates": self.candidates, "probability": self.probability,
+               "entropy": self.entropy, "bits": self.bits, "exact": self.exact}
+        if not self.exact:
+            out["error"] = round(self.error, 6)
+        return out
 
 
 @dataclass(frozen=True)
@@ -228,7 +236,12 @@ def choose_answer(log: GameLog, positions: Sequence[Position], truth: str | None
     last = next(p for p in reversed(positions) if p.outlook.consistent)
     if len(last.possible) == 1:
         return Answer(next(iter(last.possible)), "certain")
-    return Answer(str(last.outlook.best), "likely")
+    view = last.outlook
+    if not view.usable:
+        return Answer(str(view.best), "rough")
+    if len(view.leaders) > 1:
+        return Answer(view.leaders[0], "tied", tied=len(view.leaders))
+    return Answer(str(view.best), "likely")
 
 
 def timeline_rows(log: GameLog, positions: Sequence[Position], answer: str) -> tuple[Row, ...]:
@@ -244,7 +257,7 @@ def timeline_rows(log: GameLog, positions: Sequence[Position], answer: str) -> t
                         None if event is None else show_event(event, log.header.game),
                         view.consistent, len(position.possible),
                         view.probability(answer) if view.consistent else None, entropy,
-                        view.exact, bits))
+                        view.exact, bits, view.error))
         before = entropy
     return tuple(rows)
 
@@ -361,10 +374,15 @@ def _candidates(row: Row) -> str:
 
 
 def _chance(row: Row) -> str:
-    """A row's P(answer); an estimate of 0 shows as ``~0%``; blank when inconsistent."""
+    """A row's P(answer), blank when inconsistent.
+
+    Exact as it is; an estimate never 0% or 100%, and ``?`` when too wide.
+    """
     if row.probability is None:
         return ""
-    return percent(row.probability) or ("0%" if row.exact else "~0%")
+    if row.exact:
+        return percent(row.probability) or "0%"
+    return estimated(row.probability, row.error)
 
 
 def timeline_table(analysis: Analysis) -> Table:

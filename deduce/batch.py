@@ -21,7 +21,7 @@ from typing import Any
 
 from deduce.errors import DeduceError
 from deduce.logs.io import read_log
-from deduce.report import Table, percent, plural
+from deduce.report import Table, plural
 from deduce.solving import Outlook, SolveOptions, outlook, solve_log
 
 #: Endings of the log files searched for in folders (a file named explicitly: any name).
@@ -217,9 +217,7 @@ def _row(result: LogResult) -> tuple[Any, ...]:
     view = result.outlook
     cells: tuple[Any, ...]
     if result.status == OK and view is not None:
-        best, probability = next(iter(view.answers.items()))
-        chance = percent(probability)
-        cells = (view.candidates, best, chance if view.exact else f"~{chance}", "")
+        cells = (view.candidates, *view.best_cells(), "")
     elif result.status == INCONSISTENT and result.solution is not None:
         lines = ", ".join(map(str, result.solution["conflict"]))
         cells = (0, "", "", f"lines {lines} cannot all be true")

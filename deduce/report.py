@@ -38,6 +38,36 @@ def percent(p: Fraction | float) -> str:
     return f"{value:.1f}%"
 
 
+#: The widest bound (absolute, at 95% confidence) an estimated probability may have and
+#: still be shown as a number. Past it a number would claim more than the solver knows:
+#: the cell shows :data:`UNKNOWN` and the title says :data:`NO_TIME`.
+USEFUL_BOUND = 0.10
+#: A probability cell whose estimate is too wide to show.
+UNKNOWN = "?"
+#: Why the numbers are missing, in a title.
+NO_TIME = "not enough time to estimate"
+
+
+def usable(exact: bool, error: float) -> bool:
+    """Whether probabilities may be shown as numbers: exact, or estimated within the bound."""
+    return exact or error <= USEFUL_BOUND
+
+
+def estimated(p: Fraction | float, error: float) -> str:
+    """An estimated probability of a possible case: never 0% or 100%, ``?`` when too wide."""
+    if error > USEFUL_BOUND:
+        return UNKNOWN
+    if p >= 1:
+        return ">99.9%"
+    return percent(p) or "~0%"
+
+
+def too_wide(error: float) -> str:
+    """The words of a title whose estimates are too wide to show, with their bound."""
+    return (f"{NO_TIME} the chances: the estimate is only within {100 * error:.1f} points, "
+            f"over {100 * USEFUL_BOUND:.0f}; give a longer --budget")
+
+
 def chance(p: Fraction | float) -> str:
     """A probability in a short table: a possible case estimated at 0 reads ``~0%``."""
     return percent(p) or "~0%"

@@ -22,7 +22,7 @@ from typing import Any
 from deduce.games.protocol import Solution, SolveOptions
 from deduce.logs.model import GameLog
 from deduce.registry import game, game_of
-from deduce.report import Table
+from deduce.report import NO_TIME, UNKNOWN, Table, estimated, percent, usable
 
 __all__ = ["Outlook", "Solution", "SolveOptions", "outlook", "solution_tables", "solve_log",
            "with_model_file"]
@@ -61,13 +61,14 @@ class Outlook:
     ``answers``: answer -> probability, most probable first, possible answers
     only (empty when the log is inconsistent). ``exact``: the probabilities
     are exact (the Abbey may estimate them under a time budget); the set of
-    answers always is.
+    answers always is. ``error``: an estimate's bound (0 when exact).
     """
 
     game: str
     consistent: bool
     exact: bool
     answers: dict[str, float] = field(default_factory=dict)
+    error: float = 0.0
 
     @property
     def question(self) -> str:
@@ -83,6 +84,35 @@ class Outlook:
     def best(self) -> str | None:
         """The most probable answer (None when inconsistent)."""
         return next(iter(self.answers), None)
+
+    @property
+    def usable(self) -> bool:
+        """Whether the probabilities may be shown as numbers (see :func:`deduce.report.usable`)."""
+        return usable(self.exact, self.error)
+
+    @property
+    def leaders(self) -> tuple[str, ...]:
+        """The answers tied for the highest probability (one unless there is a tie)."""
+        top = next(iter(self.answers.values()), None)
+        return tuple(a for a, p in self.answers.items() if p == top)
+
+    def best_cells(self) -> tuple[str, str]:
+        """The most probable answer and its chance, honest about ties and wide estimates.
+
+        ``("nicola", "61.9%")``; estimated ``("nicola", "~61.9%")``; a tie
+        ``("4 tied", "18.8% each")``; an estimate too wide to show ``("?", "not
+        enough time to estimate")``; ``("", "")`` when inconsistent.
+        """
+        if not self.answers:
+            return "", ""
+        if not self.usable:
+            return UNKNOWN, NO_TIME
+        leaders = self.leaders
+        p = self.answers[leaders[0]]
+        shown = percent(p) if self.exact else "~" + estimated(p, self.error)
+        if len(leaders) > 1:
+            return f"{len(leaders)} tied", f"{shown} each"
+        return leaders[0], shown
 
     @property
     def certain(self) -> bool:
@@ -105,4 +135,5 @@ def outlook(solution: Solution) -> Outlook:
     if not solution.consistent:
         return Outlook(owner.name, False, True)
     answers, exact = owner.answers(solution)
-    return Outlook(owner.name, True, exact, {a: float(p) for a, p in answers.items()})
+    return Outlook(owner.name, True, exact, {a: float(p) for a, p in answers.items()},
+                   owner.error(solution))

@@ -21,24 +21,26 @@ from deduce.errors import InconsistentLog
 from deduce.games.protocol import AdviceOptions, SolveOptions, Suggestion
 from deduce.logs.model import GameLog
 from deduce.registry import game
-from deduce.solving import solve_log
+from deduce.solving import Solution, solve_log
 
 __all__ = ["AdviceOptions", "Suggestion", "suggest"]
 
 
 def suggest(log: GameLog, options: SolveOptions | None = None,
-            advice: AdviceOptions | None = None) -> Suggestion:
+            advice: AdviceOptions | None = None, solution: Solution | None = None
+            ) -> Suggestion:
     """Advice for the observer of ``log``; an inconsistent log is an error.
 
     ``options``: the solving options (Abbey: ``budget`` is the time for exact
     values before estimating them, ``deck``, ``seed``; Rose and Black Rose:
     ``hard`` and the model). ``advice``: how many Abbey options to list, and
     the Black Rose's unseen clue cards (default: an upper bound from the
-    cards data).
+    cards data). ``solution``: the solve of this position the caller shows
+    (``play``), so that the advice and the table come from the same solve.
     """
     options = options or SolveOptions()
     try:
-        return game(log.header.game).suggest(log, options, advice or AdviceOptions())
+        return game(log.header.game).suggest(log, options, advice or AdviceOptions(), solution)
     except InconsistentLog:
         solution = solve_log(log, options)  # for the conflicting lines
     raise InconsistentLog(f"{log.path}: the log is inconsistent (lines "

@@ -294,8 +294,11 @@ def test_budget_and_seed_reach_abbey_logs(tmp_path):
     assert solution["exact"] is False and solution["error"] > 0
     assert sorted(solution["culprit"]["candidates"]) == ["a3", "a4", "a5", "a6"]
     assert batch_json(log, "--workers", "1")["logs"][0]["solution"]["exact"] is True
-    row = invoke(log, "--budget", "0", "--workers", "1").stdout.splitlines()[3]
-    assert row.split()[:5] == [log, "abbey", "ok", "4", "a5"] and row.split()[5].startswith("~")
+    row = invoke(log, "--budget", "0", "--workers", "1").stdout.splitlines()[3].split()
+    assert row[:4] == [log, "abbey", "ok", "4"]
+    # an estimate shows with "~", or not at all when its bound is too wide to be useful
+    assert (row[4] == "a5" and row[5].startswith("~")) or row[4:9] == [
+        "?", "not", "enough", "time", "to"]
 
 
 def test_a_bad_deck_file_is_one_error_line_from_the_console_script(tmp_path, monkeypatch,

@@ -218,6 +218,10 @@ class Game(Protocol):
         """Whether the solve weighed soft evidence."""
         ...
 
+    def error(self, solution: Any) -> float:
+        """The bound on the error of the probabilities (0: exact)."""
+        ...
+
     def revealed(self, log: GameLog) -> Revealed | None:
         """The answer the log itself reveals, if any."""
         ...
@@ -250,8 +254,13 @@ class Game(Protocol):
         """Whether a quick test finds that no history fits the log (False: solve to know)."""
         ...
 
-    def suggest(self, log: GameLog, options: SolveOptions, advice: AdviceOptions) -> Suggestion:
-        """Advice for the observer of a consistent log."""
+    def suggest(self, log: GameLog, options: SolveOptions, advice: AdviceOptions,
+                solution: Any = None) -> Suggestion:
+        """Advice for the observer of a consistent log (raises ``InconsistentLog`` otherwise).
+
+        ``solution``: the solve of this position the caller shows, so that the
+        advice and the tables cannot disagree (None: the game solves it).
+        """
         ...
 
     def check(self, table: Any, games: int, seed: int, lineup: Sequence[str], workers: int,
@@ -268,8 +277,8 @@ class FromScratch:
     """The parts of :class:`Game` shared by games that solve each position from scratch.
 
     No state kept between positions, no input left to the solver to check, no
-    quick test of consistency before a full solve, and soft evidence counted
-    in the solution's ``weighed``.
+    quick test of consistency before a full solve, soft evidence counted in
+    the solution's ``weighed``, and exact probabilities.
     """
 
     def warm(self) -> None:
@@ -287,3 +296,7 @@ class FromScratch:
     def weighed(self, solution: Any) -> bool:
         """Whether the solve weighed soft evidence (its ``weighed`` count)."""
         return bool(solution.weighed)
+
+    def error(self, solution: Any) -> float:
+        """Exact probabilities: no error."""
+        return 0.0

@@ -100,6 +100,9 @@ class Abbey:
     def weighed(self, solution: AbbeySolution) -> bool:  # noqa: D102
         return False
 
+    def error(self, solution: AbbeySolution) -> float:  # noqa: D102
+        return 0.0 if solution.exact else solution.error
+
     def revealed(self, log: GameLog) -> Revealed | None:
         """A ``culprit`` event or a correct accusation."""
         for event in log.events:
@@ -142,8 +145,8 @@ class Abbey:
         return not (warm or Warm()).model_of(setup, timeline, log.events).satisfiable()
 
     def suggest(self, log: GameLog, options: SolveOptions,  # noqa: D102
-                advice: AdviceOptions) -> Suggestion:
-        return suggest.suggest(log, options, advice.top)
+                advice: AdviceOptions, solution: AbbeySolution | None = None) -> Suggestion:
+        return suggest.suggest(log, options, advice.top, solution)
 
     def check(self, table: AbbeyGame, games: int, seed: int,  # noqa: D102
               lineup: Sequence[str], workers: int,

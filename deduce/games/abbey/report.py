@@ -11,22 +11,39 @@ from typing import TYPE_CHECKING, Any
 from deduce.games.abbey.solver.solve import AbbeySolution
 from deduce.games.abbey.solver.timeline import holder_names
 from deduce.logs.vocabulary.abbey import TRAITS
-from deduce.report import Table, chance, more_rows, percent, plural
+from deduce.report import (
+    Table,
+    chance,
+    estimated,
+    more_rows,
+    percent,
+    plural,
+    too_wide,
+    usable,
+)
 
 if TYPE_CHECKING:  # the check pulls in the engine and bots, which solving does not need
     from deduce.games.abbey.sim.check import CheckSummary
 
 
 def candidate_table(solution: AbbeySolution) -> Table:
-    """Culprit candidates, most probable first, with traits and probability."""
+    """Culprit candidates, most probable first, with traits and probability.
+
+    Estimates too wide to show (:func:`~deduce.report.usable`) leave the
+    probabilities out and list the candidates in deck order.
+    """
     deck = solution.setup.deck
+    shown = usable(solution.exact, solution.error)
+    order = solution.candidates if shown else [c for c in deck.ids if c in solution.culprit]
     rows: list[list[Any]] = []
-    for cid in solution.candidates:
+    for cid in order:
         card = deck.card(cid)
         traits = " ".join(t for t in TRAITS if t in card.traits)
-        rows.append([cid, card.name, traits, _shown(solution.culprit, cid)])
+        rows.append([cid, card.name, traits, _shown(solution, solution.culprit, cid)])
     title = f"Culprit: {plural(len(rows), 'candidate')}"
-    if not solution.exact:
+    if not shown:
+        title += f" (exact; {too_wide(solution.error)})"
+    elif not solution.exact:
         title += (f" (exact; probabilities estimated, within {100 * solution.error:.1f} points"
                   " at 95% confidence)")
     return Table(title, ["card", "name", "traits", "probability"], rows)
@@ -35,16 +52,21 @@ def candidate_table(solution: AbbeySolution) -> Table:
 def holder_table(solution: AbbeySolution) -> Table:
     """Every card against every possible current holder (blank: impossible)."""
     names = holder_names(solution.setup)
-    rows = [[cid, *(_shown(solution.holders[cid], h) for h in names)]
+    rows = [[cid, *(_shown(solution, solution.holders[cid], h) for h in names)]
             for cid in solution.setup.deck.ids]
     return Table("Who holds each card now", ["card", *names], rows)
 
 
-def _shown(row: dict, key: str) -> str:
-    """A cell: blank when impossible; a possible case never reads as blank, even estimated at 0."""
+def _shown(solution: AbbeySolution, row: dict, key: str) -> str:
+    """A cell: blank when impossible, exact as it is, an estimate as :func:`estimated` shows it.
+
+    An estimate never reads 0% or 100%, and ``?`` when its bound is too wide.
+    """
     if key not in row:
         return ""
-    return percent(row[key]) or "~0%"
+    if solution.exact:
+        return percent(row[key])
+    return estimated(row[key], solution.error)
 
 
 def conflict_table(solution: AbbeySolution) -> Table:
@@ -65,16 +87,20 @@ TOP_CANDIDATES = 8
 
 
 def compact_table(solution: AbbeySolution) -> Table:
-    """The top culprit candidates with their names and chances."""
+    """The top culprit candidates with their names and chances (as honest as the solve)."""
     deck = solution.setup.deck
-    answers = {card: solution.culprit[card] for card in solution.candidates}
-    rows = [[card, deck.card(card).name, chance(float(p))]
-            for card, p in list(answers.items())[:TOP_CANDIDATES]]
-    title = f"Culprit: {plural(len(answers), 'candidate')}"
-    if not solution.exact:
+    shown = usable(solution.exact, solution.error)
+    order = solution.candidates if shown else [c for c in deck.ids if c in solution.culprit]
+    rows = [[card, deck.card(card).name, chance(float(solution.culprit[card])) if solution.exact
+             else estimated(solution.culprit[card], solution.error)]
+            for card in order[:TOP_CANDIDATES]]
+    title = f"Culprit: {plural(len(order), 'candidate')}"
+    if not shown:
+        title += f" ({too_wide(solution.error)})"
+    elif not solution.exact:
         title += f" (chances estimated, within {100 * solution.error:.1f} points)"
     return Table(title, ["card", "name", "chance"],
-                 rows + more_rows(len(rows), len(answers), 3))
+                 rows + more_rows(len(rows), len(order), 3))
 
 
 def check_tables(summary: CheckSummary) -> list[Table]:

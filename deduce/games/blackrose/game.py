@@ -166,10 +166,10 @@ class BlackRose(FromScratch):
                 Question("suspects", f"The seven suspects (Enter: the bundled {bundled})", "ids",
                          required=False))
 
-    def suggest(self, log: GameLog, options: SolveOptions,
-                advice: AdviceOptions) -> Suggestion:
+    def suggest(self, log: GameLog, options: SolveOptions, advice: AdviceOptions,
+                solution: BlackRoseSolution | None = None) -> Suggestion:
         """Where to investigate and which pair to accuse."""
-        if not self.solve(log, options).consistent:
+        if not (solution or self.solve(log, options)).consistent:
             raise InconsistentLog(f"{log.path}: no history fits the log")
         unseen = advice.unseen
         if unseen is None:

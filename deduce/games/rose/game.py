@@ -153,10 +153,10 @@ class Rose(FromScratch):
     def questions(self, players: tuple[str, ...]) -> tuple[Question, ...]:  # noqa: D102
         return ()
 
-    def suggest(self, log: GameLog, options: SolveOptions,
-                advice: AdviceOptions) -> Suggestion:
+    def suggest(self, log: GameLog, options: SolveOptions, advice: AdviceOptions,
+                solution: RoseSolution | None = None) -> Suggestion:
         """The day-7 guesses maximising the expected number of right guesses."""
-        solution = self.solve(log, options)
+        solution = solution or self.solve(log, options)
         if not solution.consistent:
             raise InconsistentLog(f"{log.path}: no history fits the log")
         return _suggestion(solution)

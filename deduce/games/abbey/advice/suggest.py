@@ -3,9 +3,17 @@
 Every question and card-moving room is ranked by the information its answer
 brings about the culprit: exact values from :mod:`~deduce.games.abbey.advice.exact`
 within the time budget, else the estimate of
-:mod:`~deduce.games.abbey.advice.advisor`. The accusation is the most
-probable suspect, its chance, the expected points (+4 right, -2 wrong:
-``6p - 2``) and whether to accuse now.
+:mod:`~deduce.games.abbey.advice.advisor`, which has no error bound: its
+values are then not shown as numbers, only the ranking, marked as rough.
+
+The accusation comes from the solve of the position, the same one the
+tables show (``play`` passes its own): the most probable suspect, its chance,
+the expected points (+4 right, -2 wrong: ``6p - 2``) and whether to accuse
+now. The advice never trusts more than the solve knows: on exact
+probabilities it accuses when the points reach ``ACCUSE_POINTS`` (or the
+suspect is the only candidate); on an estimate, only when the estimate's lower
+bound (chance minus the bound) reaches them; with an estimate too wide to show
+(:func:`~deduce.report.usable`), never.
 """
 
 from __future__ import annotations
@@ -16,24 +24,33 @@ from typing import Any
 from deduce.errors import InconsistentLog
 from deduce.games.abbey.advice.advisor import ACCUSE_POINTS, Advice, Option, analyse
 from deduce.games.abbey.advice.exact import exact_advice
+from deduce.games.abbey.solver.solve import AbbeySolution, solve_abbey
 from deduce.games.abbey.solver.timeline import PILE, build_timeline
 from deduce.games.protocol import SolveOptions, Suggestion
 from deduce.logs.model import GameLog
 from deduce.logs.vocabulary.abbey import setup_from_header
-from deduce.report import Table, percent, plural
+from deduce.report import NO_TIME, UNKNOWN, Table, estimated, percent, plural, usable
 
 #: Markov-chain draws behind an Abbey estimate.
 DRAWS = 400
 
 
-def suggest(log: GameLog, options: SolveOptions, top: int) -> Suggestion:
+def suggest(log: GameLog, options: SolveOptions, top: int,
+            solution: AbbeySolution | None = None) -> Suggestion:
     """Ranked options (exact within ``options.budget``) and the accusation.
 
-    Raises :class:`InconsistentLog` when no history fits the log.
+    ``solution``: the solve of this position the caller already shows (else
+    the position is solved first, within the budget). Raises
+    :class:`InconsistentLog` when no history fits the log.
     """
+    start = perf_counter()
+    if solution is None:
+        solution = solve_abbey(log, options.deck, budget=options.budget, seed=options.seed)
+    if not solution.consistent:
+        raise InconsistentLog(f"{log.path}: no history fits the log")
     setup = setup_from_header(log.header, log.path, options.deck)
     pile = build_timeline(setup, log.events, log.path).sizes[-1][PILE]
-    deadline = None if options.budget is None else perf_counter() + options.budget
+    deadline = None if options.budget is None else start + options.budget
     advice = exact_advice(log, options.deck, deadline)
     if advice is None or not pile:
         found = analyse(log, DRAWS, options.seed, show_me=not pile, deck=options.deck)
@@ -46,23 +63,35 @@ def suggest(log: GameLog, options: SolveOptions, top: int) -> Suggestion:
             shown = [o for o in estimate.options if o.kind == "show_me"]
             ranked = sorted((*advice.options, *shown), key=lambda o: -o.gain)
             advice = Advice(advice.culprit, advice.entropy, tuple(ranked), advice.traits)
-    return Suggestion(_json(advice, pile), _tables(advice, pile, top))
+    accusation = _accusation(solution, pile)
+    return Suggestion(_json(advice, accusation), _tables(advice, accusation, pile, top))
 
 
-def _accusation(advice: Advice, pile: int) -> dict[str, Any]:
-    """The best accusation: suspect, chance, expected points, and whether to make it now."""
-    card, p = advice.suspect
-    points = 6 * p - 2
-    return {"card": card, "probability": p, "expected_points": points,
-            "allowed": not pile, "advised": not pile and (p == 1 or points >= ACCUSE_POINTS)}
+def _accusation(solution: AbbeySolution, pile: int) -> dict[str, Any]:
+    """The best accusation by the solve, and what the advice rests on.
+
+    The suspect, its chance, the expected points, whether to make it now, and
+    whether the chance is exact or an estimate (with its bound).
+    """
+    order = solution.candidates
+    card = order[0]
+    p = float(solution.culprit[card])
+    error = 0.0 if solution.exact else solution.error
+    tied = [c for c in order if solution.culprit[c] == solution.culprit[card]]
+    low = max(0.0, p - error)
+    supported = len(order) == 1 or (usable(solution.exact, error)
+                                     and 6 * low - 2 >= ACCUSE_POINTS)
+    return {"card": card, "probability": p, "expected_points": 6 * p - 2,
+            "allowed": not pile, "advised": not pile and supported,
+            "exact": solution.exact, "error": round(error, 6), "tied": tied}
 
 
-def _json(advice: Advice, pile: int) -> dict[str, Any]:
+def _json(advice: Advice, accusation: dict[str, Any]) -> dict[str, Any]:
     return {"game": "abbey", "entropy": advice.entropy,
             "exact": all(o.exact for o in advice.options),
             "options": [{"kind": o.kind, "target": o.target, "detail": list(o.detail),
                          "bits": o.gain, "exact": o.exact} for o in advice.options],
-            "accusation": _accusation(advice, pile)}
+            "accusation": accusation}
 
 
 def describe_option(option: Option) -> tuple[str, str]:
@@ -80,17 +109,41 @@ def describe_option(option: Option) -> tuple[str, str]:
     return "parlor", "draw the top card of the pile"
 
 
-def _tables(advice: Advice, pile: int, top: int) -> list[Table]:
-    accusation = _accusation(advice, pile)
+def _chance(accusation: dict[str, Any]) -> str:
+    """The accusation's chance as the solve knows it."""
+    if accusation["exact"]:
+        return percent(accusation["probability"])
+    shown = estimated(accusation["probability"], accusation["error"])
+    return shown if shown == UNKNOWN else f"~{shown} ±{100 * accusation['error']:.1f}"
+
+
+def _verdict(accusation: dict[str, Any], pile: int) -> str:
+    """Whether to accuse now, and what that rests on."""
     if not accusation["allowed"]:
-        verdict = f"not allowed yet: {plural(pile, 'card')} left in the pile"
-    else:
-        verdict = "accuse now" if accusation["advised"] else "not yet"
+        return f"not allowed yet: {plural(pile, 'card')} left in the pile"
+    if not usable(accusation["exact"], accusation["error"]):
+        return f"not yet: {NO_TIME} (give a longer --budget)"
+    basis = "exact" if accusation["exact"] else "on the estimate's lower bound"
+    return f"{'accuse now' if accusation['advised'] else 'not yet'} ({basis})"
+
+
+def _tables(advice: Advice, accusation: dict[str, Any], pile: int, top: int) -> list[Table]:
+    tied = len(accusation["tied"])
+    suspect = accusation["card"] + (f" (tied with {plural(tied - 1, 'other')})"
+                                    if tied > 1 else "")
+    points = (f"{accusation['expected_points']:+.2f}"
+              if usable(accusation["exact"], accusation["error"]) else UNKNOWN)
     accuse = Table("Accusation", ["suspect", "chance", "expected points", "advice"],
-                   [[accusation["card"], percent(accusation["probability"]),
-                     f"{accusation['expected_points']:+.2f}", verdict]])
-    rows = [[i, *describe_option(o), f"{o.gain:.3f}", "exact" if o.exact else "estimated"]
+                   [[suspect, _chance(accusation), points, _verdict(accusation, pile)]])
+    exact = all(o.exact for o in advice.options[:top])
+    rows = [[i, *describe_option(o), f"{o.gain:.3f}" if o.exact else UNKNOWN,
+             "exact" if o.exact else "rough estimate"]
             for i, o in enumerate(advice.options[:top], 1)]
-    title = (f"Best moves (culprit uncertainty {advice.entropy:.2f} bits; value: expected "
-             "bits learnt about the culprit)")
+    if exact:
+        title = (f"Best moves (culprit uncertainty {advice.entropy:.2f} bits; value: expected "
+                 "bits learnt about the culprit)")
+    else:
+        title = (f"Best moves (value: expected bits learnt about the culprit; {NO_TIME} "
+                 "some values: ranked by a rough estimate without a bound, give a longer "
+                 "--budget)")
     return [accuse, Table(title, ["rank", "where", "what", "bits", "value"], rows)]

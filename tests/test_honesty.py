@@ -1,0 +1,85 @@
+"""Never more certainty than the solver has: estimates with their bound, or no number at all."""
+
+import json
+from dataclasses import replace
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+
+from deduce.cli.main import cli
+from deduce.games.abbey.advice import suggest as abbey_suggest
+from deduce.games.abbey.report import compact_table, tables
+from deduce.logs.io import read_log
+from deduce.report import USEFUL_BOUND
+from deduce.solving import outlook, solve_log
+
+ABBEY4 = "examples/abbey-4p.log"  # the pile is empty: accusing is allowed
+
+
+@pytest.fixture(scope="module")
+def exact():
+    return solve_log(read_log(ABBEY4))
+
+
+def _estimate(solution, error, culprit=None):
+    return replace(solution, exact=False, error=error, culprit=culprit or solution.culprit)
+
+
+def test_a_wide_estimate_shows_no_number(exact):
+    wide = _estimate(exact, USEFUL_BOUND + 0.2)
+    candidates, holders = tables(wide)
+    assert "not enough time to estimate the chances" in candidates.title
+    assert {row[3] for row in candidates.rows} == {"?"}
+    assert [row[0] for row in candidates.rows] == [c for c in exact.setup.deck.ids
+                                                  if c in exact.culprit]  # no ranking implied
+    assert not any("%" in cell for row in holders.rows for cell in row[1:])
+    assert "not enough time" in compact_table(wide).title
+    view = outlook(wide)
+    assert not view.usable and view.best_cells() == ("?", "not enough time to estimate")
+
+
+def test_an_estimate_is_never_shown_as_certain(exact):
+    sure = {card: Fraction(0) for card in exact.culprit}
+    sure[exact.candidates[0]] = Fraction(1)  # estimated 1, others estimated 0: still possible
+    close = _estimate(exact, 0.01, sure)
+    cells = [row[3] for row in tables(close)[0].rows]
+    assert "100%" not in cells and ">99.9%" in cells and "~0%" in cells
+    assert outlook(close).best_cells()[1] == "~>99.9%"
+
+
+def _suggest(monkeypatch, solution):
+    monkeypatch.setattr(abbey_suggest, "solve_abbey", lambda *args, **kwargs: solution)
+    result = CliRunner().invoke(cli, ["suggest", ABBEY4, "--json"])
+    assert result.exit_code == 0, result.output
+    table = CliRunner().invoke(cli, ["suggest", ABBEY4]).output
+    return json.loads(result.output)["accusation"], table
+
+
+def test_advice_to_accuse_rests_on_the_estimate_s_lower_bound(exact, monkeypatch):
+    favourite = exact.candidates[0]
+    culprit = {card: Fraction(3, 10 * (len(exact.culprit) - 1)) for card in exact.culprit}
+    culprit[favourite] = Fraction(7, 10)  # 6p - 2 = 2.2: enough if it were exact
+    accusation, table = _suggest(monkeypatch, replace(exact, culprit=culprit))
+    assert accusation["advised"] and accusation["exact"] and "accuse now (exact)" in table
+    accusation, table = _suggest(monkeypatch, _estimate(exact, 0.05, culprit))
+    assert not accusation["advised"] and not accusation["exact"]
+    assert accusation["error"] == pytest.approx(0.05)
+    assert "not yet (on the estimate's lower bound)" in table and "~70.0% ±5.0" in table
+
+
+def test_no_advice_to_accuse_on_a_wide_estimate(exact, monkeypatch):
+    culprit = dict.fromkeys(exact.culprit, Fraction(0))
+    culprit[exact.candidates[0]] = Fraction(1)
+    accusation, table = _suggest(monkeypatch, _estimate(exact, 0.4, culprit))
+    assert not accusation["advised"]
+    assert "not enough time to estimate" in table and "100%" not in table
+    assert "accuse now" not in table
+
+
+def test_ties_are_shown_as_ties():
+    solution = solve_log(read_log("examples/abbey-6p.jsonl"))
+    view = outlook(solution)
+    assert len(view.leaders) == 2 and view.best_cells() == ("2 tied", "17.9% each")
+    result = CliRunner().invoke(cli, ["batch", "examples/abbey-6p.jsonl", "--workers", "1"])
+    assert "2 tied" in result.output and "17.9% each" in result.output
