@@ -21,7 +21,7 @@ from typing import Any
 
 from deduce.errors import DeduceError
 from deduce.logs.io import read_log
-from deduce.report import Table, plural
+from deduce.report import Table, clash, plural
 from deduce.solving import Outlook, SolveOptions, outlook, solve_log
 
 #: Endings of the log files searched for in folders (a file named explicitly: any name).
@@ -219,8 +219,7 @@ def _row(result: LogResult) -> tuple[Any, ...]:
     if result.status == OK and view is not None:
         cells = (view.candidates, *view.best_cells(), "")
     elif result.status == INCONSISTENT and result.solution is not None:
-        lines = ", ".join(map(str, result.solution["conflict"]))
-        cells = (0, "", "", f"lines {lines} cannot all be true")
+        cells = (0, "", "", clash(result.solution["conflict"]))
     else:
         cells = ("", "", "", result.error or "")
     return (result.path, result.game or "", result.status, *cells[:3], f"{result.seconds:.3f}",

@@ -24,6 +24,16 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
+def clash(lines: Sequence[int]) -> str:
+    """Which lines cannot hold together, in words.
+
+    ``line 7 cannot be true``; ``lines 4, 5 cannot all be true``.
+    """
+    if len(lines) == 1:
+        return f"line {lines[0]} cannot be true"
+    return f"lines {', '.join(map(str, lines))} cannot all be true"
+
+
 def percent(p: Fraction | float) -> str:
     """A probability for people: ``33.3%``; never shows a possible case as 0% or a doubt as 100%."""
     if p == 0:

@@ -26,8 +26,11 @@ from fractions import Fraction as F
 import pytest
 
 from deduce.errors import LogError
+from deduce.games.abbey.solver.explain import describe
 from deduce.games.abbey.solver.solve import AbbeySolution, solve_abbey
 from deduce.logs.io import parse_log
+from deduce.logs.model import Event
+from deduce.logs.vocabulary.abbey import setup_from_header
 
 CARDS6 = """\
 card a1 templar father hooded bearded fat
@@ -578,7 +581,7 @@ def test_conflict_explains_arrivals():
     first, last = line_of(text, "hand ana a1 a2"), line_of(text, "has bob a1")
     assert solution.conflict == (first, last)
     assert solution.explanation[-1] == (f"cards reached bob between lines {first} and {last} "
-                                        f"only at line(s) {line_of(text, 'draw bob')}, "
+                                        f"only at line {line_of(text, 'draw bob')}, "
                                         "which cannot explain it")
 
 
@@ -640,3 +643,13 @@ def test_csp_engine_agrees_on_a_small_game():
     text = three("hand ana a1 a2\ncount bob fat 2\ntake cai from bob\n")
     log = parse_log(text, PATH)
     assert solve_abbey(log, engine="csp") == solve_abbey(log)
+
+
+def test_explanations_count_cards_in_the_singular_and_plural():
+    setup = setup_from_header(parse_log(two(""), "g.log").header, "g.log")
+    one = Event("count", {"player": "bob", "traits": ["fat"], "n": 1}, 9)
+    three = Event("count", {"player": "bob", "traits": ["fat"], "n": 3}, 9)
+    mass = Event("mass", {"n": 1}, 9)
+    assert describe(setup, one) == "bob holds exactly 1 fat card"
+    assert describe(setup, three) == "bob holds exactly 3 fat cards"
+    assert describe(setup, mass) == "Mass: every player passes 1 card to the left"

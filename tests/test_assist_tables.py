@@ -83,3 +83,10 @@ def test_solve_live_solves_consistent_logs_and_other_games_as_solve_log():
         assert solve_live(log, SolveOptions(budget=2)) == solve_log(log, SolveOptions(budget=2))
     rose = parse_log("game rose\nplayers ana bob\nme ana\nreveal bob red\nreveal bob red\n", "g")
     assert solve_live(rose, SolveOptions()).conflict == (4, 5)
+
+
+def test_a_single_line_conflict_reads_in_the_singular():
+    rose = solve_log(parse_log("game rose\nplayers ana bob\nme ana\nidentity ana red\n"
+                               "identity ana blue\n", "g.log"))
+    assert contradiction(rose) in ("Contradiction: lines 4, 5 cannot all be true.",)
+    assert contradiction(replace(rose, conflict=(5,))) == "Contradiction: line 5 cannot be true."

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from deduce.assist.live import Inconsistent
 from deduce.registry import game_of
-from deduce.report import Table
+from deduce.report import Table, clash
 from deduce.solving import Solution
 
 
@@ -33,5 +33,4 @@ def contradiction(solution: Solution | Inconsistent) -> str:
     """One line for an inconsistent log: which lines cannot all be true, when known."""
     if not solution.conflict:
         return "Contradiction: no history of the game fits every event."
-    lines = ", ".join(map(str, solution.conflict))
-    return f"Contradiction: lines {lines} cannot all be true."
+    return f"Contradiction: {clash(solution.conflict)}."

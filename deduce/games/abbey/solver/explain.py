@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from deduce.logs.model import Event
 from deduce.logs.vocabulary.abbey import AbbeySetup
+from deduce.report import plural
 
 
 def _card(setup: AbbeySetup, card_id: str) -> str:
@@ -33,8 +34,9 @@ def describe(setup: AbbeySetup, event: Event) -> str:
         return f"{player} does not hold {_card(setup, get('card'))}"
     if kind == "count":
         n = get("n")
-        amount = "no" if n == 0 else f"exactly {n}"
-        return f"{player} holds {amount} {_kind(get('traits'))} cards"
+        if n == 0:
+            return f"{player} holds no {_kind(get('traits'))} cards"
+        return f"{player} holds exactly {plural(n, _kind(get('traits')) + ' card')}"
     if kind == "show":
         shown = (_card(setup, get("card")) if "card" in event.fields
                  else f"a {_kind(get('traits'))} card")
@@ -46,7 +48,7 @@ def describe(setup: AbbeySetup, event: Event) -> str:
         taken = _card(setup, get("card")) if get("card") else "a card"
         return f"{player} takes {taken} from {get('from')}"
     if kind == "mass":
-        words = f"Mass: every player passes {get('n')} card(s) to the left"
+        words = f"Mass: every player passes {plural(get('n'), 'card')} to the left"
         if "gave" in event.fields:
             words += (f"; {setup.me} gives {_cards(setup, get('gave'))}"
                       f" and gets {_cards(setup, get('got'))}")
@@ -79,8 +81,9 @@ def explain_conflict(setup: AbbeySetup, events: Sequence[Event], lines: Sequence
             sentences.append(f"no card reached {player} between lines {first} and {last}")
         else:
             where = ", ".join(map(str, arrivals))
+            at = f"line {where}" if len(arrivals) == 1 else f"lines {where}"
             sentences.append(f"cards reached {player} between lines {first} and {last} "
-                             f"only at line(s) {where}, which cannot explain it")
+                             f"only at {at}, which cannot explain it")
     return ["These events cannot all be true:", *sentences]
 
 
