@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +14,7 @@ from deduce.games.protocol import CheckOptions, Game
 from deduce.games.simulate import bot_lineup, write_game
 from deduce.games.simulate import simulate as simulate_games
 from deduce.registry import GAMES
+from deduce.report import plural
 
 from .options import COMMAND_SETTINGS, emit, output_options, refuse_options
 from .progress import progress
@@ -63,18 +65,39 @@ def _setup(name: str, players: int, bots: str | None,
 
 @click.command(context_settings=COMMAND_SETTINGS)
 @_game_options
-@click.option("--out", required=True, metavar="DIR", help="Folder to write the games into.")
+@click.option("--out", required=True, metavar="DIR", help="Folder to write the games into "
+              "(new or empty).")
+@click.option("--force", is_flag=True,
+              help="Write into a folder that is not empty: its game-NNNN folders are removed "
+                   "first, so that old and new games never mix.")
 def simulate(game: str, players: int, games: int, seed: int, bots: str | None, workers: int,
-             out: str, **files: str | None) -> None:
+             out: str, force: bool, **files: str | None) -> None:
     """Play GAME with bots and write each game's truth and every player's log.
 
     Writes DIR/game-NNNN/truth.json and DIR/game-NNNN/PLAYER.jsonl.
     """
     owner, table, lineup = _setup(game, players, bots, files)
+    folder = Path(out)
+    _clear(folder, force)
     records = simulate_games(owner.simulator.record, table, games, seed, lineup, workers)
     for record in progress(records, games, "Simulating"):
-        write_game(record, Path(out))
-    click.echo(f"{games} game{'s' if games != 1 else ''} written to {out}", err=True)
+        write_game(record, folder)
+    click.echo(f"{plural(games, 'game')} written to {out}", err=True)
+
+
+def _clear(folder: Path, force: bool) -> None:
+    """Refuse a folder that is not empty, or with ``force`` remove its old games."""
+    if folder.exists() and not folder.is_dir():
+        raise click.UsageError(f"--out {folder}: not a folder")
+    used = sorted(folder.iterdir()) if folder.is_dir() else []
+    if not used:
+        return
+    if not force:
+        raise click.UsageError(f"--out {folder} is not empty: old and new games would mix "
+                               "(choose a new folder, or --force to replace its games)")
+    for old in used:
+        if old.is_dir() and old.name.startswith("game-"):
+            shutil.rmtree(old)
 
 
 @click.command(context_settings=COMMAND_SETTINGS)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -76,6 +77,9 @@ def solve(log: str, deck_file: str | None, engine: str, hard: bool, model_file: 
               help="Abbey deck file used to check card names.")
 def convert(log: str, syntax: Syntax | None, out: str | None, deck_file: str | None) -> None:
     """Convert LOG between the canonical JSON Lines and the line syntax, without loss."""
+    if out and os.path.exists(out) and os.path.samefile(out, log):
+        raise click.UsageError(f"-o {out}: refusing to write over the log being converted "
+                               "(its comments and layout would be lost); write another file")
     deck = load_deck_file(deck_file) if deck_file else None
     text = read_log_text(log)
     game_log = parse_log(text, log, deck)
