@@ -20,7 +20,7 @@ from time import perf_counter
 import click
 
 from deduce.assist.compact import compact_tables, contradiction
-from deduce.assist.complete import EVENT, TOPIC, WHY, candidates
+from deduce.assist.complete import EVENT, TOPIC, WHY, candidates, completed
 from deduce.assist.live import Inconsistent, solve_live
 from deduce.assist.newlog import (
     SPECTATOR,
@@ -192,9 +192,7 @@ class Repl:
             line = readline.get_line_buffer()[:readline.get_endidx()]
             commands = {name: c.argument for name, c in COMMANDS.items()}
             known = vocabulary(self.session.log.header, self.session.path)
-            self._matches = candidates(line, self.game, known, commands)
-            if len(self._matches) == 1:  # a whole word: go on to the next one
-                self._matches[0] += " "
+            self._matches = completed(candidates(line, self.game, known, commands))
         return self._matches[state] if state < len(self._matches) else None
 
 
@@ -256,6 +254,8 @@ def _why(repl: Repl, args: list[str]) -> None:
 
 def _what_if(repl: Repl, args: list[str]) -> None:
     """The tables if an event were recorded, writing nothing."""
+    if not args:
+        raise DeduceError("usage: what-if EVENT (an event line, as you would record it)")
     line = " ".join(args)
     log = repl.session.extended(line)[1]
     click.echo(f"What if {repl.text(log.events[-1])} (not recorded):")

@@ -438,11 +438,22 @@ def plot_timeline(analysis: Analysis, path: str) -> None:
         if axis.get_legend_handles_labels()[0]:
             axis.legend(loc="upper right", fontsize="small")
     axes[0].set_yscale("log")
+    axes[0].yaxis.set_major_formatter(_plain_ticks())
+    axes[0].yaxis.set_minor_formatter(_plain_ticks())
     axes[-1].set_xlabel("log line")
-    figure.suptitle(f"{analysis.path}: the {analysis.question} ({analysis.answer.value})")
+    known = analysis.answer.known
+    figure.suptitle(f"{analysis.path}: the {analysis.question} "
+                    f"({analysis.answer.value}{'' if known else ', the most probable: not known'})")
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=100)
     write_bytes_atomic(path, buffer.getvalue(), "plot")
+
+
+def _plain_ticks() -> Any:
+    """Candidate counts as plain numbers (``20``, ``6``), not ``2×10¹``."""
+    from matplotlib.ticker import FuncFormatter
+
+    return FuncFormatter(lambda value, _: f"{value:g}")
 
 
 def _mark_lines(axis: Any, analysis: Analysis, labelled: bool) -> None:

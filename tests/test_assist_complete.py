@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from deduce.assist.complete import EVENT, TOPIC, WHY, candidates
+from deduce.assist.complete import EVENT, TOPIC, WHY, candidates, completed
 from deduce.assist.vocabulary import vocabulary
 from deduce.logs.io import parse_log
 from deduce.logs.schema import COLOURS, event_types
@@ -85,3 +85,10 @@ def test_the_first_word_is_a_command_or_an_event_type(game):
 ])
 def test_event_words_follow_the_grammar(game, line, expected):
     assert complete(game, line) == expected
+
+
+def test_a_completed_trait_can_still_take_another():
+    assert completed(["bearded"]) == ["bearded"]  # no space: "bearded+fat" stays possible
+    assert completed(["bearded+fat"]) == ["bearded+fat"]
+    assert completed(["aymeric"]) == ["aymeric "]
+    assert completed(["bearded", "benedictine"]) == ["bearded", "benedictine"]

@@ -187,3 +187,10 @@ def test_shell_completion_of_the_deduce_command(tmp_path, words, word):
            "COMP_CWORD": "1"}
     done = subprocess.run([DEDUCE], capture_output=True, text=True, env=env, timeout=TIMEOUT)
     assert f"plain,{word}" in done.stdout.splitlines()
+
+
+def test_what_if_without_an_event_says_how_to_use_it(tmp_path):
+    (tmp_path / "g.log").write_text("game abbey\nplayers ana bob cai dee\nme ana\n")
+    done = _piped(tmp_path, "what-if\n", "g.log")
+    assert "usage: what-if EVENT" in done.stdout + done.stderr
+    assert "not an event line" not in done.stdout + done.stderr

@@ -38,7 +38,7 @@ def _json(*args: str) -> dict:
 
 
 def test_abbey_options_are_the_exact_values_best_first():
-    data = _json("--budget", "1000", ABBEY6)
+    data = _json("--budget", "1000", "--top", "1000", ABBEY6)
     advice = exact_advice(read_log(ABBEY6))
     assert data["exact"] and data["entropy"] == pytest.approx(advice.entropy)
     assert [(o["kind"], o["target"], tuple(o["detail"]), o["bits"]) for o in data["options"]] \
@@ -59,7 +59,7 @@ def test_abbey_accusation_follows_the_points():
 
 
 def test_abbey_empty_pile_adds_estimated_show_me_requests():
-    data = _json("--budget", "1000", ABBEY4)
+    data = _json("--budget", "1000", "--top", "1000", ABBEY4)
     shown = [o for o in data["options"] if o["kind"] == "show_me"]
     assert shown and not any(o["exact"] for o in shown)
     assert all(o["exact"] for o in data["options"] if o["kind"] != "show_me")
@@ -180,3 +180,8 @@ def test_abbey_custom_deck_reaches_the_estimate(tmp_path):
 def test_options_that_cannot_apply_are_refused(args):
     result = CliRunner().invoke(cli, ["suggest", *args])
     assert result.exit_code == 2
+
+
+def test_json_lists_the_top_options_as_the_table_does():
+    assert len(_json("--top", "3", ABBEY6)["options"]) == 3
+    assert len(_json(ABBEY6)["options"]) == 10

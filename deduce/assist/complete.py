@@ -140,3 +140,14 @@ def candidates(line: str, game: str, vocab: Vocabulary, commands: Mapping[str, s
     if plus and any(t in offered for t in TRAITS):
         return [f"{head}+{t}" for t in TRAITS if t.startswith(part)]
     return [w for w in offered if w.startswith(token)]
+
+
+def completed(matches: list[str]) -> list[str]:
+    """The matches as readline offers them.
+
+    A single whole word gets a space, to go on to the next word, except a
+    trait, which may still take ``+trait``.
+    """
+    if len(matches) == 1 and matches[0].rpartition("+")[2] not in TRAITS:
+        return [matches[0] + " "]
+    return matches

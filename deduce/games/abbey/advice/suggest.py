@@ -64,7 +64,7 @@ def suggest(log: GameLog, options: SolveOptions, top: int,
             ranked = sorted((*advice.options, *shown), key=lambda o: -o.gain)
             advice = Advice(advice.culprit, advice.entropy, tuple(ranked), advice.traits)
     accusation = _accusation(solution, pile)
-    return Suggestion(_json(advice, accusation), _tables(advice, accusation, pile, top))
+    return Suggestion(_json(advice, accusation, top), _tables(advice, accusation, pile, top))
 
 
 def _accusation(solution: AbbeySolution, pile: int) -> dict[str, Any]:
@@ -86,11 +86,13 @@ def _accusation(solution: AbbeySolution, pile: int) -> dict[str, Any]:
             "exact": solution.exact, "error": round(error, 6), "tied": tied}
 
 
-def _json(advice: Advice, accusation: dict[str, Any]) -> dict[str, Any]:
+def _json(advice: Advice, accusation: dict[str, Any], top: int) -> dict[str, Any]:
+    """The advice as JSON: the ``top`` options, as the table lists them."""
+    options = advice.options[:top]
     return {"game": "abbey", "entropy": advice.entropy,
-            "exact": all(o.exact for o in advice.options),
+            "exact": all(o.exact for o in options),
             "options": [{"kind": o.kind, "target": o.target, "detail": list(o.detail),
-                         "bits": o.gain, "exact": o.exact} for o in advice.options],
+                         "bits": o.gain, "exact": o.exact} for o in options],
             "accusation": accusation}
 
 
