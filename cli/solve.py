@@ -29,6 +29,7 @@ from .options import (
     output_options,
     refuse_options,
 )
+from .progress import status
 from .status import EXIT_INCONSISTENT
 
 #: The engines a game offers (the Abbey's), for ``--engine``.
@@ -59,7 +60,10 @@ def solve(log: str, deck_file: str | None, engine: str, hard: bool, model_file: 
     refuse_options(game_log.header.game, "solve")
     options = SolveOptions(deck=deck, engine=engine, hard=hard, budget=left_of(budget), seed=seed)
     options = with_model_file(options, game_log.header.game, model_file)
-    solution = solve_log(game_log, options)
+    hint = ("exact, however long: --budget SECONDS caps the time" if budget is None
+            else f"within {budget:g} s")
+    with status("Solving", hint):
+        solution = solve_log(game_log, options)
     tables = solution_tables(solution)
     emit(output, solution.to_json(), tables)
     if not solution.consistent:

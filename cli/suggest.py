@@ -12,6 +12,7 @@ from deduce.suggest import AdviceOptions
 from deduce.suggest import suggest as suggest_moves
 
 from .options import COMMAND_SETTINGS, emit, output_options, refuse_options
+from .progress import status
 
 
 @click.command(context_settings=COMMAND_SETTINGS)
@@ -54,5 +55,6 @@ def suggest(log: str, budget: float, seed: int, top: int, deck_file: str | None,
     options = SolveOptions(deck=deck, hard=hard, budget=budget, seed=seed)
     options = with_model_file(options, game, model_file)
     cards = game_named(game).load("cards", cards_file) if cards_file else None
-    advice = suggest_moves(game_log, options, AdviceOptions(top, unseen, cards))
+    with status("Advising", f"exact values within {budget:g} s, then estimates"):
+        advice = suggest_moves(game_log, options, AdviceOptions(top, unseen, cards))
     emit(output, advice.data, advice.tables)
