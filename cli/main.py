@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "batch": ("batch", "Solve every log in FILES_OR_DIRS (any game, mixed) and sum up."),
     "check": ("games", "Simulate GAME and check the solver on every player's log against the "
                        "truth."),
+    "deck": ("deck", "Deck files: a template to fill in with the suspect cards of your box."),
     "convert": ("solve", "Convert LOG between the canonical JSON Lines and the line syntax, "
                          "without loss."),
     "play": ("play", "Play along at the table: record events in LOG and see the chances after "

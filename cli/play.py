@@ -26,23 +26,26 @@ from deduce.assist.newlog import (
     SPECTATOR,
     free_name,
     header_text,
+    opening_event,
+    openings,
     questions,
     raw_header,
     words,
 )
-from deduce.assist.session import Session, syntax_for
+from deduce.assist.session import Session, is_empty, syntax_for
 from deduce.assist.vocabulary import vocabulary
 from deduce.assist.why import why
 from deduce.errors import DeduceError, LogError
 from deduce.logs.model import GAMES, Event, GameLog
 from deduce.logs.schema import event_types
 from deduce.logs.text import show_event, usage
+from deduce.logs.vocabulary.abbey import Deck, load_deck_file
 from deduce.registry import game as game_named
 from deduce.report import render
-from deduce.solving import Solution, SolveOptions, solution_tables, solve_log
+from deduce.solving import Solution, SolveOptions, solution_tables, solve_log, with_model_file
 from deduce.suggest import suggest
 
-from .options import COMMAND_SETTINGS
+from .options import COMMAND_SETTINGS, refuse_options
 
 #: Where readline history is kept, unless the environment variable DEDUCE_HISTORY says.
 HISTORY = "~/.deduce_history"
@@ -233,6 +236,32 @@ def _undo(repl: Repl, args: list[str]) -> None:
     repl.show_compact(repl.solution(), " Type `explain` for why.")
 
 
+def _line_number(args: list[str], usage: str) -> int:
+    """The LINE argument of ``edit`` and ``drop``."""
+    if not args or not args[0].isdigit():
+        raise DeduceError(f"usage: {usage}")
+    return int(args[0])
+
+
+def _drop(repl: Repl, args: list[str]) -> None:
+    """Remove the event on a line from the file, then show the tables."""
+    if len(args) != 1:
+        raise DeduceError("usage: drop LINE")
+    event = repl.session.drop(_line_number(args, "drop LINE"))
+    click.echo(f"Removed {repl.text(event)}")
+    repl.show_compact(repl.solution(), " Type `explain` for why.")
+
+
+def _edit(repl: Repl, args: list[str]) -> None:
+    """Replace the event on a line, then show the tables."""
+    if len(args) < 2:
+        raise DeduceError("usage: edit LINE EVENT")
+    old, new = repl.session.edit(_line_number(args, "edit LINE EVENT"), " ".join(args[1:]))
+    click.echo(f"Replaced line {old.line}: {show_event(old, repl.game)}\n"
+               f"      with {repl.text(new)}")
+    repl.show_compact(repl.solution(), " Type `explain` for why.")
+
+
 def _why(repl: Repl, args: list[str]) -> None:
     """The events that rule an answer out."""
     answer = why(repl.session.refresh(), args, perf_counter() + repl.budget)
@@ -300,6 +329,14 @@ COMMANDS: dict[str, Command] = {
     "undo": Command(_undo, "undo",
                     "Remove the last event from the log file.\n"
                     "The file is rewritten atomically; every other line stays as it was."),
+    "drop": Command(_drop, "drop LINE",
+                    "Remove the event on LINE from the log file.\n"
+                    "The file is rewritten atomically; every other line stays as it was, and "
+                    "the log without it must still be valid."),
+    "edit": Command(_edit, "edit LINE EVENT",
+                    "Replace the event on LINE with EVENT (line syntax).\n"
+                    "The file is rewritten atomically; every other line stays as it was, and "
+                    "the log with it must be valid."),
     "why": Command(_why, "{why}",
                    "Show the events that rule an answer out.\n{why_meaning}\n"
                    "The set is minimal: remove any one of its events and the answer is possible "
@@ -375,10 +412,15 @@ def _message(exc: DeduceError) -> str:
     return exc.message if isinstance(exc, LogError) else str(exc)
 
 
-def _create(path: str) -> Session:
-    """Ask the game, the players, who you are and the game's header keys; write the header."""
+def _create(path: str, deck: Deck | None) -> Session:
+    """Ask the game, the players, who you are and the game's header keys; write the header.
+
+    Then ask the observer's own hand (Abbey) or role (Black Rose): the log's
+    first events. ``deck`` (``--deck``) goes inline into an Abbey header.
+    """
     click.echo(f"New log: {path}")
-    game = click.prompt("Game", type=click.Choice(GAMES))
+    game = click.prompt("Game", type=click.Choice(GAMES), value_proc=str.lower)
+    refuse_options(game, "play")
     players: str | None = None
     me: str | None = None
     answers: dict[str, str] = {}
@@ -391,12 +433,31 @@ def _create(path: str) -> Session:
             answers[question.key] = click.prompt(question.prompt,
                                                  default=answers.get(question.key, optional),
                                                  show_default=question.required)
+        raw = raw_header(game, players, me, answers)
+        if deck is not None:
+            raw["deck"] = deck.to_json()
         try:
-            header = header_text(raw_header(game, players, me, answers), path, syntax_for(path))
+            header = header_text(raw, path, syntax_for(path))
             break
         except DeduceError as exc:
             click.echo(f"Error: {_message(exc)}", err=True)
-    return Session.create(path, header)
+    session = Session.create(path, header)
+    for question in openings(game, str(raw["me"] or SPECTATOR)):
+        while True:
+            line = opening_event(question, click.prompt(question.prompt, default="",
+                                                        show_default=False))
+            try:
+                if line is not None:
+                    session.add(line)
+                break
+            except DeduceError as exc:
+                click.echo(f"Error: {_message(exc)}", err=True)
+    return session
+
+
+def _is_new(path: str) -> bool:
+    """Whether ``path`` starts a new log: no such file, or an empty one."""
+    return not os.path.lexists(path) or (os.path.isfile(path) and is_empty(path))
 
 
 @click.command(context_settings=COMMAND_SETTINGS)
@@ -408,7 +469,13 @@ def _create(path: str) -> Session:
                    "look for the smallest `why` answer.")
 @click.option("--hard", is_flag=True, help="Ignore soft evidence (Rose behaviour, Black Rose "
                                            "claims).")
-def play(log: str | None, budget: float, hard: bool) -> None:
+@click.option("--deck", "deck_file", metavar="FILE",
+              help="Abbey: your deck file (`deduce deck template` writes one to fill in); a "
+                   "new log carries it inline in its header.")
+@click.option("--model", "model_file", metavar="FILE",
+              help="Rose: behaviour model; Black Rose: claims model.")
+def play(log: str | None, budget: float, hard: bool, deck_file: str | None,
+         model_file: str | None) -> None:
     """Play along at the table: record events in LOG and see the chances after each one.
 
     LOG is continued if it exists (a .jsonl file in JSON Lines, any other in
@@ -418,9 +485,18 @@ def play(log: str | None, budget: float, hard: bool) -> None:
     the exit status is 1 when some line was refused.
     """
     interactive = sys.stdin.isatty()
+    deck = load_deck_file(deck_file) if deck_file else None
     path = log or click.prompt("Log file", default=free_name())
-    session = Session(path) if os.path.lexists(path) else _create(path)
-    repl = Repl(session, SolveOptions(budget=budget, hard=hard), budget, interactive)
+    if _is_new(path):
+        session = _create(path, deck)
+    else:
+        session = Session(path)
+        if deck is not None:
+            raise click.UsageError(f"--deck: {path} exists; its header names its deck (a new "
+                                   "log carries --deck inline)")
+    refuse_options(session.game, "play")
+    options = with_model_file(SolveOptions(budget=budget, hard=hard), session.game, model_file)
+    repl = Repl(session, options, budget, interactive)
     if interactive:
         _setup_readline(repl.complete)
         _catch_ctrl_c()

@@ -63,6 +63,8 @@ def test_a_new_abbey_game_at_the_table(tmp_path):
     child.sendline("")
     child.expect_exact("Who are you (ana, bob, cai or spectator) [zed]:")
     child.sendline("ana")
+    child.expect_exact("Your hand (card ids; Enter to skip):")
+    child.sendline("")
     child.expect_exact("Culprit: 24 candidates")
     child.expect_exact("abbey> ")
     log = tmp_path / "game.log"
@@ -157,7 +159,7 @@ def test_piped_input_is_read_line_by_line(tmp_path):
     assert "Error: g.log:5: unknown trait 'fatt'" in done.stderr
     assert "Recorded line 5: show cai to ana baldwin\nCulprit: 23 candidates" in done.stdout
     assert "Who holds each card now" in done.stdout
-    assert "Error: unknown command 'foo' (commands: help, undo, why" in done.stderr
+    assert "Error: unknown command 'foo' (commands: help, undo, drop, edit, why" in done.stderr
     assert (tmp_path / "g.log").read_text().endswith(
         "me ana\ncount bob fat 1\nshow cai to ana baldwin\n")
 
@@ -172,7 +174,8 @@ def test_suggest_inside_play(tmp_path):
 
 
 def test_a_new_black_rose_log_from_piped_answers(tmp_path):
-    done = _piped(tmp_path, "blackrose\nana bob cai\nana\nbob\n\nproof s1\nwhy s1\n",
+    # the answers: game, players, me, the Rector, the suspects (bundled), my role (skipped)
+    done = _piped(tmp_path, "blackrose\nana bob cai\nana\nbob\n\n\nproof s1\nwhy s1\n",
                   "new.log")
     assert done.returncode == 0, done.stderr
     assert "Accomplices: 15 possible pairs" in done.stdout

@@ -32,9 +32,26 @@ def questions(name: str, players: tuple[str, ...]) -> tuple[Question, ...]:
     return game(name).questions(players)
 
 
+def openings(name: str, me: str) -> tuple[Question, ...]:
+    """What game ``name`` asks the observer ``me`` about their own cards or role.
+
+    Each answer, when given, becomes the log's first events (see
+    :meth:`deduce.games.protocol.Game.openings`).
+    """
+    if me == SPECTATOR:
+        return ()
+    return game(name).openings(me)
+
+
+def opening_event(question: Question, answer: str) -> str | None:
+    """The event line an opening answer makes (None when left empty)."""
+    ids = words(answer)
+    return f"{question.key} {' '.join(ids)}" if ids else None
+
+
 def words(answer: str) -> tuple[str, ...]:
-    """The ids in an answer, separated by spaces or commas."""
-    return tuple(answer.replace(",", " ").split())
+    """The ids in an answer, separated by spaces or commas, in lower case (ids are)."""
+    return tuple(answer.replace(",", " ").lower().split())
 
 
 def _value(question: Question, answer: str) -> Any:
@@ -54,7 +71,7 @@ def raw_header(game: str, players: str, me: str,
                answers: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The raw header of a new log from the answers (``me``: a player or ``spectator``)."""
     seats = words(players)
-    observer = me.strip()
+    observer = me.strip().lower()
     raw: dict[str, Any] = {"game": game, "version": 1, "players": list(seats),
                            "me": None if observer == SPECTATOR else observer}
     given = answers or {}

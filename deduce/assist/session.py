@@ -59,6 +59,15 @@ def read_text(path: str) -> str:
     return BOM + text if data.startswith(codecs.BOM_UTF8) else text
 
 
+def is_empty(path: str) -> bool:
+    """Whether the file at ``path`` holds nothing but white space (a log not started yet)."""
+    try:
+        with open(path, "rb") as handle:
+            return not handle.read().strip()
+    except OSError:
+        return False
+
+
 def check_sizes(log: GameLog) -> None:
     """Raise the input errors that the reader leaves to the solver: the Abbey's public sizes.
 
@@ -102,10 +111,11 @@ class Session:
     def create(cls, path: str, header: str) -> Session:
         """Write a new log holding only ``header`` (checked first) to ``path``, atomically.
 
-        Refuses a file that exists: a log is continued, never overwritten.
+        Refuses a file that exists, unless it is empty: a log is continued,
+        never overwritten.
         """
         parse_log(header, path)
-        if os.path.lexists(path):
+        if os.path.lexists(path) and not (os.path.isfile(path) and is_empty(path)):
             raise DeduceError(f"{path}: the file exists; continue it with: deduce play {path}")
         write_text_atomic(path, header, "log")
         return cls(path)
@@ -137,14 +147,16 @@ class Session:
         """The line number the next event gets in the file."""
         return (self.text + self._separator()).count("\n") + 1
 
-    def event(self, typed: str) -> Event:
-        """``typed``, in the line syntax, as a checked event numbered as the file's next line.
+    def event(self, typed: str, line: int | None = None) -> Event:
+        """``typed``, in the line syntax, as a checked event numbered ``line``.
+
+        By default it is numbered as the file's next line.
 
         It is read after the header alone, so the reader checks it against
         the header (players, cards, suspects...); the whole log is checked by
         :meth:`extended`.
         """
-        number = self.next_line()
+        number = line or self.next_line()
         words = typed.partition("#")[0].split()
         types = event_types(self.game)
         if not words or words[0] not in types:
@@ -186,6 +198,51 @@ class Session:
             raise LogError(self.path, None, f"cannot write log: {exc.strerror or exc}") from None
         self.text, self.log = text, log
         return log.events[-1]
+
+    def _event_at(self, line: int) -> Event:
+        """The log's event on ``line`` (a one-line error when that line holds none)."""
+        found = next((e for e in self.log.events if e.line == line), None)
+        if found is None:
+            raise DeduceError(f"{self.path}: line {line} holds no event")
+        return found
+
+    def _rewrite(self, lines: list[str]) -> None:
+        """Write ``lines`` back as the file, atomically, once the whole log checks out."""
+        text = "\n".join(lines)
+        log = parse_log(text, self.path)
+        check_sizes(log)
+        write_text_atomic(self.path, text, "log")
+        self.text, self.log = text, log
+
+    def drop(self, line: int) -> Event:
+        """Remove the event on ``line`` from the file, atomically; return it.
+
+        Every other byte stays. The log without it must still be valid
+        input (dropping a draw may leave a hand the wrong size); else the file
+        is left as it was and the reader's error is raised.
+        """
+        self.refresh()
+        event = self._event_at(line)
+        lines = self.text.split("\n")
+        del lines[line - 1]
+        self._rewrite(lines)
+        return event
+
+    def edit(self, line: int, typed: str) -> tuple[Event, Event]:
+        """Replace the event on ``line`` with ``typed`` (line syntax), atomically.
+
+        Returns the old and the new event. Every other byte stays; the new
+        line keeps the file's syntax and line ending. The log with it must be
+        valid input, else the file is left as it was.
+        """
+        self.refresh()
+        old = self._event_at(line)
+        new = self.event(typed, line)
+        lines = self.text.split("\n")
+        ending = "\r" if lines[line - 1].endswith("\r") else ""
+        lines[line - 1] = event_text(new, self.game, self.syntax) + ending
+        self._rewrite(lines)
+        return old, self.log.events[[e.line for e in self.log.events].index(line)]
 
     def undo(self) -> Event:
         """Remove the last event's line from the file, atomically; return that event."""

@@ -250,6 +250,14 @@ class Game(Protocol):
         """Raise the input errors the reader leaves to the solver."""
         ...
 
+    def openings(self, me: str) -> tuple[Question, ...]:
+        """What a new log asks its observer about their own cards or role.
+
+        Each question's ``key`` is the start of the event line its answer
+        completes (``hand ana``, then the cards).
+        """
+        ...
+
     def impossible(self, log: GameLog, warm: Any = None) -> bool:
         """Whether a quick test finds that no history fits the log (False: solve to know)."""
         ...
@@ -292,6 +300,10 @@ class FromScratch:
     def impossible(self, log: GameLog, warm: Any = None) -> bool:
         """No quick test: a full solve says whether the log is consistent."""
         return False
+
+    def openings(self, me: str) -> tuple[Question, ...]:
+        """Nothing to ask the observer."""
+        return ()
 
     def weighed(self, solution: Any) -> bool:
         """Whether the solve weighed soft evidence (its ``weighed`` count)."""

@@ -66,6 +66,7 @@ class Abbey:
     soft = False
     engines: tuple[str, ...] = ENGINES
     owned: Mapping[str, tuple[str, ...]] = {
+        "play": ("deck_file",),
         "solve": ("deck_file", "engine", "budget", "seed"),
         "analyze": ("budget", "seed", "deck_file"),
         "suggest": ("budget", "seed", "top", "deck_file"),
@@ -133,6 +134,11 @@ class Abbey:
             return (Question("pile", "Cards in the face-down pile", "count"),
                     Question("hand", "Cards per player", "count"))
         return ()
+
+    def openings(self, me: str) -> tuple[Question, ...]:
+        """Your hand: the log's first event."""
+        return (Question(f"hand {me}", "Your hand (card ids; Enter to skip)", "ids",
+                         required=False),)
 
     def check_input(self, log: GameLog) -> None:
         """The public sizes: a draw from an empty pile, a hand of the wrong size..."""

@@ -77,6 +77,7 @@ class BlackRose(FromScratch):
     soft = True
     engines: tuple[str, ...] = ()
     owned: Mapping[str, tuple[str, ...]] = {
+        "play": ("model_file",),
         "solve": ("model_file",), "analyze": ("model_file",),
         "suggest": ("unseen", "cards_file", "model_file", "hard"), "check": ("model_file",),
     }
@@ -165,6 +166,11 @@ class BlackRose(FromScratch):
         return (Question("rector", "Who is the Rector", "player"),
                 Question("suspects", f"The seven suspects (Enter: the bundled {bundled})", "ids",
                          required=False))
+
+    def openings(self, me: str) -> tuple[Question, ...]:
+        """Your role, when you are not the Rector: the log's first event."""
+        return (Question(f"role {me}", "Your role: investigator or possessed (Enter to skip)",
+                         "ids", required=False),)
 
     def suggest(self, log: GameLog, options: SolveOptions, advice: AdviceOptions,
                 solution: BlackRoseSolution | None = None) -> Suggestion:

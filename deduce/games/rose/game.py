@@ -75,6 +75,7 @@ class Rose(FromScratch):
     soft = True
     engines: tuple[str, ...] = ()
     owned: Mapping[str, tuple[str, ...]] = {
+        "play": ("model_file",),
         "solve": ("model_file",), "analyze": ("model_file",),
         "suggest": ("model_file", "hard"), "check": ("model_file",),
     }
