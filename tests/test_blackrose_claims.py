@@ -22,6 +22,7 @@ from deduce.games.blackrose.claims import (
 )
 from deduce.games.blackrose.csp import Hidden
 from deduce.logs.io import parse_log
+from deduce.solving import SolveOptions, solve_log
 
 SUSPECTS = ("s1", "s2", "s3", "s4", "s5", "s6", "s7")
 PLAYERS = ("ana", "bob", "cai", "dee")
@@ -83,12 +84,33 @@ def test_claims_roles_and_likelihood():
     assert likelihood(rates, made, Hidden("s2", "s4", None), "cai") == Fraction(1, 10) * 3 / 4
 
 
-def test_default_model_is_fitted_on_simulated_games():
-    model = default_model()
+def test_the_bot_fitted_model_is_the_named_model_bots():
+    model = load_model_file("bots")
     assert model.fitted.startswith("fitted on") and "seed 1000" in model.fitted
     assert model.false_rate["investigator"] < 0.01 < model.false_rate["possessed"] < 0.5
     assert model.false_rate["rector"] == 0.5  # the Rector bots make no claims
     assert model.exact()["possessed"] == Fraction(model.false_rate["possessed"])
+
+
+def test_one_claim_of_the_default_model_moves_the_odds_at_most_15_fold():
+    rates = default_model().exact()
+    # the likelihood of one claim, true or false, under any role of its author
+    values = [r for r in rates.values()] + [1 - r for r in rates.values()]
+    assert max(values) / min(values) == 15  # from even odds: at most 15/16 = 93.75%
+    assert not default_model().fitted.startswith("fitted on")
+
+
+def test_one_claim_never_moves_a_pair_past_95_percent():
+    """Three pairs left by the hard facts; one claim of a known investigator."""
+    text = ("game blackrose\nplayers ana bob cai dee\nme ana\nrector dee\nrole ana possessed\n"
+            "proof s1\nproof s2\nproof s3\nproof s4\n")
+    for claim in ("claim bob s6 innocent", "claim bob s7 guilty", "claim cai s5 innocent"):
+        solution = solve_log(parse_log(text + claim + "\n", "g.log"))
+        assert max(solution.pairs.values()) <= Fraction(95, 100)
+    # "s6 is innocent" leaves one pair, s5+s7: the bots' rates all but decide it
+    with_bots = solve_log(parse_log(text + "claim bob s6 innocent\n", "g.log"),
+                          SolveOptions(model=load_model_file("bots")))
+    assert with_bots.pairs["s5", "s7"] > Fraction(999, 1000)
 
 
 def test_model_file_round_trip(tmp_path):

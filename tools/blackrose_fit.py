@@ -6,7 +6,7 @@ the true roles and accomplices (:func:`deduce.games.blackrose.claims.fit`).
 Check the result on other seeds with ``deduce check blackrose --model FILE``.
 
     python tools/blackrose_fit.py --games 1000 --seed 1000 \
-        --out deduce/data/blackrose-claims.json
+        --out deduce/data/blackrose-claims-bots.json
 """
 
 from __future__ import annotations

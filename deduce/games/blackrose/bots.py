@@ -40,6 +40,7 @@ from fractions import Fraction
 from random import Random
 
 from deduce.games.blackrose.advisor import Advice, advise
+from deduce.games.blackrose.claims import bots_model
 from deduce.games.blackrose.engine import Action, BlackRoseGame, Observation
 from deduce.games.blackrose.solve import BlackRoseSolution, solve_blackrose
 from deduce.logs.jsonl import parse_jsonl
@@ -88,7 +89,7 @@ class Advised:
 
     def _solve(self, obs: Observation, hard: bool) -> BlackRoseSolution:
         log = parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl")
-        return solve_blackrose(log, hard=hard)
+        return solve_blackrose(log, hard=hard, model=bots_model())
 
     # ------------------------------------------------------- investigators
 
@@ -117,7 +118,7 @@ class Advised:
         """
         log = parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl")
         unseen = len(self.game.cards.used_clues(len(self.game.players))) - 2 - len(obs.hand)
-        return advise(log, unseen)
+        return advise(log, unseen, bots_model())
 
     def _investigate(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
         piles = self._advice(obs).piles

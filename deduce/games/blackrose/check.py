@@ -31,7 +31,7 @@ from fractions import Fraction
 from time import perf_counter
 from typing import Any, cast
 
-from deduce.games.blackrose.claims import ClaimsModel, Sample, claims_of
+from deduce.games.blackrose.claims import ClaimsModel, Sample, bots_model, claims_of
 from deduce.games.blackrose.csp import Pair
 from deduce.games.blackrose.engine import BlackRoseGame, BlackRoseState
 from deduce.games.blackrose.observe import observe
@@ -140,7 +140,8 @@ def check_game(game: BlackRoseGame, index: int, seed: int, lineup: Sequence[str]
             position = replace(log, events=log.events[:cut])
             where = f"game {index}, {player}, after {cut} events"
             for reading in READINGS:
-                solution = solve_blackrose(position, hard=reading == "hard", model=model)
+                solution = solve_blackrose(position, hard=reading == "hard",
+                                           model=model or bots_model())
                 tallies[reading] += score(solution, pair, possessed, where)
     return GameCheck(index, tallies, state.winner, state.round, perf_counter() - started)
 

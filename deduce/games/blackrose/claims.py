@@ -25,9 +25,14 @@ claim rules a state out: soft events never conflict.
 
 Parameters
 ----------
-:class:`ClaimsModel` holds the three rates. The bundled one
-(``deduce/data/blackrose-claims.json``) is read by :func:`default_model`, a
-user's file of the same shape by :func:`load_model_file`::
+:class:`ClaimsModel` holds the three rates. The default
+(``deduce/data/blackrose-claims.json``, read by :func:`default_model`) is
+meant for people, who misremember and bluff: an investigator's claim is false
+1 time in 16, a Possessed's or the Rector's half the time, so that one claim
+changes the odds between two hidden states at most 15-fold (from even odds, at
+most 93.75%). The rates fitted on bots, which never slip, are the named model
+``bots`` (``deduce/data/blackrose-claims-bots.json``). A user's file of the
+same shape is read by :func:`load_model_file`::
 
     {"fitted": "how these values were obtained",
      "false_rate": {"investigator": 0.02, "possessed": 0.5, "rector": 0.5}}
@@ -45,6 +50,7 @@ role that made none.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -59,6 +65,9 @@ from deduce.logs.model import Event
 from deduce.logs.schema import ROLES, SOFT_EVENTS
 
 DEFAULT_MODEL_FILE = "blackrose-claims.json"
+#: Bundled models a user may name instead of a file: ``bots``, the rates fitted on the
+#: simulator's bots (which never slip: one claim of theirs nearly decides).
+NAMED = {"bots": "blackrose-claims-bots.json"}
 #: The keys of a claims file.
 FILE_KEYS: tuple[str, ...] = ("fitted", "false_rate")
 
@@ -144,8 +153,23 @@ def default_model() -> ClaimsModel:
     return model_from_json(bundled_json(DEFAULT_MODEL_FILE), DEFAULT_MODEL_FILE)
 
 
+@cache
+def bots_model() -> ClaimsModel:
+    """The rates fitted on the simulator's bots (the named model ``bots``).
+
+    The bots play with it, and ``check`` scores the claims reading with it by
+    default: it is the liar model of the games they play.
+    """
+    return model_from_json(bundled_json(NAMED["bots"]), NAMED["bots"])
+
+
 def load_model_file(path: str) -> ClaimsModel:
-    """A user's claims file; any problem is a one-line ``LogError`` naming the file."""
+    """A user's claims file, or a bundled model by name (:data:`NAMED`, when no such file).
+
+    Any problem is a one-line ``LogError`` naming the file.
+    """
+    if path in NAMED and not os.path.exists(path):
+        return model_from_json(bundled_json(NAMED[path]), NAMED[path])
     return model_from_json(read_json_file(path, "claims file"), path)
 
 
