@@ -51,7 +51,7 @@ def text_error(header: str, line: str) -> LogError:
 # (header, JSON event, the same event as a typed line, expected message)
 BOTH = [
     ("abbey", {"type": "has", "player": "bobb", "card": "aymeric"}, "has bobb aymeric",
-     "unknown player 'bobb' (players: ana, bob, cai, dee)"),
+     "unknown player 'bobb' (did you mean 'bob'? players: ana, bob, cai, dee)"),
     ("abbey", {"type": "has", "player": "bob", "card": "aymerc"}, "has bob aymerc",
      "unknown card 'aymerc' (did you mean 'aymeric'?)"),
     ("abbey", {"type": "lacks", "player": "bob", "card": "zzz"}, "lacks bob zzz",
@@ -460,3 +460,15 @@ def test_random_text_only_ever_raises_log_errors(text: str) -> None:
             parse(text, "fuzz")
         except LogError:
             pass
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("has bobb aymeric", "unknown player 'bobb' (did you mean 'bob'? players: ana, bob, cai, dee)"),
+    ("has eve aymeric", "unknown player 'eve' (players: ana, bob, cai, dee)"),  # nothing near
+    ("has bob aymerix", "unknown card 'aymerix' (did you mean 'aymeric'?)"),
+    ("count bob fatt 1", "unknown trait 'fatt' (did you mean 'fat'? traits: "),
+])
+def test_typos_get_a_did_you_mean(line, message):
+    with pytest.raises(LogError) as info:
+        parse_log(f"game abbey\nplayers ana bob cai dee\nme ana\n{line}\n", "g.log")
+    assert message in info.value.message

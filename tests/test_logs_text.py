@@ -273,7 +273,8 @@ def test_error_line_numbers_count_blank_and_comment_lines() -> None:
     text = "game rose\n\n# c\nplayers ana bob\nme ana\n\n#\nreveal bob red\nreveal bobb red\n"
     with pytest.raises(LogError) as info:
         parse_text(text, "l.txt")
-    assert str(info.value) == "l.txt:9: unknown player 'bobb' (players: ana, bob)"
+    assert str(info.value) == ("l.txt:9: unknown player 'bobb' (did you mean 'bob'? players: "
+                               "ana, bob)")
 
 
 def test_header_errors_point_at_the_header_line_of_the_key() -> None:

@@ -126,6 +126,11 @@ def _where(key: str, noun: str) -> str:
 # Value checkers, one per kind: (value, key, scope, line) -> checked value
 
 
+#: How alike a typo and a listed word must be to suggest it (``bobb``: ``bob``; not
+#: ``eve``: ``dee``).
+NEAR = 0.75
+
+
 def _member(value: Any, key: str, scope: Scope, line: int, noun: str,
             choices: Sequence[str], listed: bool = True) -> str:
     """Check that ``value`` is one of ``choices``; the message lists them or suggests one."""
@@ -134,8 +139,10 @@ def _member(value: Any, key: str, scope: Scope, line: int, noun: str,
     if not isinstance(value, str):
         scope.fail(line, f"{key!r} must be a {noun} id (a string), got {show(value)}")
     close = difflib.get_close_matches(value, choices, n=1)
-    if listed:
-        hint = f"{noun}s: {', '.join(choices)}"
+    if listed:  # a short list is shown whole; a near miss is named first
+        near = difflib.get_close_matches(value, choices, n=1, cutoff=NEAR)
+        guess = f"did you mean '{near[0]}'? " if near else ""
+        hint = f"{guess}{noun}s: {', '.join(choices)}"
     else:
         hint = f"did you mean '{close[0]}'?" if close else f"not one of the {len(choices)} {noun}s"
     scope.fail(line, f"unknown {noun} {show(value)}{_where(key, noun)} ({hint})")

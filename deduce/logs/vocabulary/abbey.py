@@ -12,6 +12,7 @@ their own with ``--deck FILE`` or an inline ``deck`` in the log header.
 
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -113,7 +114,10 @@ def parse_traits(raw: Any, where: tuple[str, int | None], what: str = "traits") 
     seen_groups: set[str] = set()
     for trait in raw:
         if not isinstance(trait, str) or trait not in GROUP_OF:
-            raise LogError(path, line, f"unknown trait {trait!r} (traits: {', '.join(TRAITS)})")
+            close = difflib.get_close_matches(str(trait), TRAITS, n=1, cutoff=0.75)
+            guess = f"did you mean '{close[0]}'? " if close else ""
+            raise LogError(path, line, f"unknown trait {trait!r} ({guess}traits: "
+                           f"{', '.join(TRAITS)})")
         group = GROUP_OF[trait]
         if group in seen_groups:
             raise LogError(path, line, f"{what} name two traits of the {group} group")
