@@ -42,7 +42,14 @@ from deduce.logs.text import show_event, usage
 from deduce.logs.vocabulary.abbey import Deck, load_deck_file
 from deduce.registry import game as game_named
 from deduce.report import render
-from deduce.solving import Solution, SolveOptions, solution_tables, solve_log, with_model_file
+from deduce.solving import (
+    Solution,
+    SolveOptions,
+    rule_warnings,
+    solution_tables,
+    solve_log,
+    with_model_file,
+)
 from deduce.suggest import suggest
 
 from .options import COMMAND_SETTINGS, refuse_options
@@ -183,6 +190,9 @@ class Repl:
         """Write one event to the log (on disk before this returns), then show the tables."""
         event = self.session.add(line)
         click.echo(f"Recorded {self.text(event)}")
+        for warning in rule_warnings(self.session.log):
+            if warning.startswith(f"{self.session.path}:{event.line}:"):
+                click.echo(f"Warning: {warning}", err=True)
         self.show_compact(self.solution(), KEPT)
 
     # ---------------------------------------------------------------- completion

@@ -19,7 +19,13 @@ from deduce.logs.io import (
 )
 from deduce.logs.vocabulary.abbey import load_deck_file
 from deduce.registry import GAMES
-from deduce.solving import SolveOptions, solution_tables, solve_log, with_model_file
+from deduce.solving import (
+    SolveOptions,
+    rule_warnings,
+    solution_tables,
+    solve_log,
+    with_model_file,
+)
 
 from .options import (
     COMMAND_SETTINGS,
@@ -60,6 +66,8 @@ def solve(log: str, deck_file: str | None, engine: str, hard: bool, model_file: 
     refuse_options(game_log.header.game, "solve")
     options = SolveOptions(deck=deck, engine=engine, hard=hard, budget=left_of(budget), seed=seed)
     options = with_model_file(options, game_log.header.game, model_file)
+    for warning in rule_warnings(game_log):
+        click.echo(f"Warning: {warning}", err=True)
     hint = ("exact, however long: --budget SECONDS caps the time" if budget is None
             else f"within {budget:g} s")
     with status("Solving", hint):

@@ -24,8 +24,8 @@ from deduce.logs.model import GameLog
 from deduce.registry import game, game_of
 from deduce.report import NO_TIME, UNKNOWN, Table, estimated, percent, usable
 
-__all__ = ["Outlook", "Solution", "SolveOptions", "outlook", "solution_tables", "solve_log",
-           "with_model_file"]
+__all__ = ["Outlook", "Solution", "SolveOptions", "outlook", "rule_warnings", "solution_tables",
+           "solve_log", "with_model_file"]
 
 
 def with_model_file(options: SolveOptions, name: str, path: str | None) -> SolveOptions:
@@ -47,6 +47,11 @@ def solve_log(log: GameLog, options: SolveOptions | None = None, warm: Any = Non
     scratch.
     """
     return game(log.header.game).solve(log, options or SolveOptions(), warm)
+
+
+def rule_warnings(log: GameLog) -> list[str]:
+    """Lines the rules forbid but the solver can read, as ``path:line: what is wrong``."""
+    return [f"{log.path}:{line}: {text}" for line, text in game(log.header.game).warnings(log)]
 
 
 def solution_tables(solution: Solution) -> list[Table]:

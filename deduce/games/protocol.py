@@ -250,6 +250,14 @@ class Game(Protocol):
         """Raise the input errors the reader leaves to the solver."""
         ...
 
+    def warnings(self, log: GameLog) -> tuple[tuple[int, str], ...]:
+        """Lines the rules forbid but the solver can still read: (line, what is wrong).
+
+        They are warnings, not input errors: the log records what happened at
+        the table, and its information stays valid.
+        """
+        ...
+
     def openings(self, me: str) -> tuple[Question, ...]:
         """What a new log asks its observer about their own cards or role.
 
@@ -303,6 +311,10 @@ class FromScratch:
 
     def openings(self, me: str) -> tuple[Question, ...]:
         """Nothing to ask the observer."""
+        return ()
+
+    def warnings(self, log: GameLog) -> tuple[tuple[int, str], ...]:
+        """No rule to warn about."""
         return ()
 
     def weighed(self, solution: Any) -> bool:

@@ -22,7 +22,7 @@ from deduce.games.abbey.sim.check import LogCheck
 from deduce.games.abbey.solver import query
 from deduce.games.abbey.solver.sat.cnf import Warm
 from deduce.games.abbey.solver.solve import ENGINES, AbbeySolution, solve_abbey
-from deduce.games.abbey.solver.timeline import build_timeline
+from deduce.games.abbey.solver.timeline import PILE, build_timeline
 from deduce.games.protocol import (
     AdviceOptions,
     CheckOptions,
@@ -41,7 +41,7 @@ from deduce.logs.vocabulary.abbey import (
     load_deck_file,
     setup_from_header,
 )
-from deduce.report import Table
+from deduce.report import Table, plural
 
 
 def _build(players: int, files: Files) -> AbbeyGame:
@@ -134,6 +134,18 @@ class Abbey:
             return (Question("pile", "Cards in the face-down pile", "count"),
                     Question("hand", "Cards per player", "count"))
         return ()
+
+    def warnings(self, log: GameLog) -> tuple[tuple[int, str], ...]:
+        """Accusations while cards are left in the pile (the rulebook forbids them)."""
+        timeline = build_timeline(setup_from_header(log.header, log.path), log.events, log.path)
+        found = []
+        for event in log.events:
+            left = timeline.sizes[timeline.epoch_of[event.line]][PILE]
+            if event.type == "accuse" and left:
+                found.append((event.line, f"an accusation while {plural(left, 'card')} "
+                              f"{'is' if left == 1 else 'are'} left in the pile: the rulebook "
+                              "allows accusing only once the pile is empty"))
+        return tuple(found)
 
     def openings(self, me: str) -> tuple[Question, ...]:
         """Your hand: the log's first event."""

@@ -35,6 +35,8 @@ from deduce.logs.vocabulary.rose import CAUSES, COLOURS, TRACKS
 from deduce.report import Table, percent
 
 USAGE = "why PLAYER COLOUR"
+#: Colour markers each player reveals (after the first, third and fifth days).
+REVEALS = 3
 
 
 def colouring_label(players: tuple[str, ...], colours: tuple[str, ...]) -> str:
@@ -153,6 +155,20 @@ class Rose(FromScratch):
 
     def questions(self, players: tuple[str, ...]) -> tuple[Question, ...]:  # noqa: D102
         return ()
+
+    def warnings(self, log: GameLog) -> tuple[tuple[int, str], ...]:
+        """A fourth reveal of one player: the rulebook has each reveal three markers."""
+        seen: dict[str, int] = {}
+        found = []
+        for event in log.events:
+            if event.type == "reveal":
+                player = event.get("player")
+                seen[player] = seen.get(player, 0) + 1
+                if seen[player] == REVEALS + 1:
+                    found.append((event.line, f"{player}'s fourth reveal: the rulebook has each "
+                                  f"player reveal {REVEALS} markers (after the first, third and "
+                                  "fifth days)"))
+        return tuple(found)
 
     def suggest(self, log: GameLog, options: SolveOptions, advice: AdviceOptions,
                 solution: RoseSolution | None = None) -> Suggestion:
