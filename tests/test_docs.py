@@ -138,3 +138,13 @@ def test_the_import_graph_of_the_development_page_is_the_code_s():
     assert graph.current() == graph.render(), (
         "docs/development.md's import graph is out of date: run "
         "python tools/import_graph.py --write")
+
+
+def test_the_quick_start_shows_every_event_s_syntax():
+    from deduce.logs.schema import event_types
+    from deduce.logs.text import usage
+
+    page = (DOCS / "quick-start.md").read_text(encoding="utf-8")
+    missing = [usage(game, kind) for game in ("abbey", "rose", "blackrose")
+               for kind in event_types(game) if usage(game, kind) not in page]
+    assert missing == []
