@@ -190,7 +190,7 @@ class Repl:
         """Write one event to the log (on disk before this returns), then show the tables."""
         event = self.session.add(line)
         click.echo(f"Recorded {self.text(event)}")
-        for warning in rule_warnings(self.session.log):
+        for warning in rule_warnings(self.session.log, self.options):
             if warning.startswith(f"{self.session.path}:{event.line}:"):
                 click.echo(f"Warning: {warning}", err=True)
         self.show_compact(self.solution(), KEPT)

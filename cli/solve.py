@@ -66,7 +66,7 @@ def solve(log: str, deck_file: str | None, engine: str, hard: bool, model_file: 
     refuse_options(game_log.header.game, "solve")
     options = SolveOptions(deck=deck, engine=engine, hard=hard, budget=left_of(budget), seed=seed)
     options = with_model_file(options, game_log.header.game, model_file)
-    for warning in rule_warnings(game_log):
+    for warning in rule_warnings(game_log, options):
         click.echo(f"Warning: {warning}", err=True)
     hint = ("exact, however long: --budget SECONDS caps the time" if budget is None
             else f"within {budget:g} s")

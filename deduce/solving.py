@@ -49,9 +49,10 @@ def solve_log(log: GameLog, options: SolveOptions | None = None, warm: Any = Non
     return game(log.header.game).solve(log, options or SolveOptions(), warm)
 
 
-def rule_warnings(log: GameLog) -> list[str]:
+def rule_warnings(log: GameLog, options: SolveOptions | None = None) -> list[str]:
     """Lines the rules forbid but the solver can read, as ``path:line: what is wrong``."""
-    return [f"{log.path}:{line}: {text}" for line, text in game(log.header.game).warnings(log)]
+    found = game(log.header.game).warnings(log, options or SolveOptions())
+    return [f"{log.path}:{line}: {text}" for line, text in found]
 
 
 def solution_tables(solution: Solution) -> list[Table]:

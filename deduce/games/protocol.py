@@ -250,8 +250,10 @@ class Game(Protocol):
         """Raise the input errors the reader leaves to the solver."""
         ...
 
-    def warnings(self, log: GameLog) -> tuple[tuple[int, str], ...]:
+    def warnings(self, log: GameLog, options: SolveOptions) -> tuple[tuple[int, str], ...]:
         """Lines the rules forbid but the solver can still read: (line, what is wrong).
+
+        ``options``: as for solving (the Abbey's ``--deck``).
 
         They are warnings, not input errors: the log records what happened at
         the table, and its information stays valid.
@@ -313,7 +315,7 @@ class FromScratch:
         """Nothing to ask the observer."""
         return ()
 
-    def warnings(self, log: GameLog) -> tuple[tuple[int, str], ...]:
+    def warnings(self, log: GameLog, options: SolveOptions) -> tuple[tuple[int, str], ...]:
         """No rule to warn about."""
         return ()
 

@@ -135,9 +135,10 @@ class Abbey:
                     Question("hand", "Cards per player", "count"))
         return ()
 
-    def warnings(self, log: GameLog) -> tuple[tuple[int, str], ...]:
+    def warnings(self, log: GameLog, options: SolveOptions) -> tuple[tuple[int, str], ...]:
         """Accusations while cards are left in the pile (the rulebook forbids them)."""
-        timeline = build_timeline(setup_from_header(log.header, log.path), log.events, log.path)
+        setup = setup_from_header(log.header, log.path, options.deck)
+        timeline = build_timeline(setup, log.events, log.path)
         found = []
         for event in log.events:
             left = timeline.sizes[timeline.epoch_of[event.line]][PILE]

@@ -156,7 +156,7 @@ class Rose(FromScratch):
     def questions(self, players: tuple[str, ...]) -> tuple[Question, ...]:  # noqa: D102
         return ()
 
-    def warnings(self, log: GameLog) -> tuple[tuple[int, str], ...]:
+    def warnings(self, log: GameLog, options: SolveOptions) -> tuple[tuple[int, str], ...]:
         """A fourth reveal of one player: the rulebook has each reveal three markers."""
         seen: dict[str, int] = {}
         found = []
