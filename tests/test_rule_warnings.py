@@ -47,6 +47,6 @@ def test_play_warns_when_the_line_is_recorded(tmp_path):
 def test_warnings_read_the_deck_of_the_command_line(tmp_path):
     deck = tmp_path / "deck.json"
     deck.write_text(CliRunner().invoke(cli, ["deck", "template"]).output)
-    path, result = run(tmp_path, ABBEY + "accuse bob aymeric wrong by cai\n", "solve",
+    _, result = run(tmp_path, ABBEY + "accuse bob aymeric wrong by cai\n", "solve",
                        "--deck", str(deck))
     assert result.exit_code == 0 and "only once the pile is empty" in result.stderr
