@@ -32,7 +32,7 @@ from deduce.assist.newlog import (
     raw_header,
     words,
 )
-from deduce.assist.session import Session, is_empty, syntax_for
+from deduce.assist.session import Session, is_new, syntax_for
 from deduce.assist.vocabulary import vocabulary
 from deduce.assist.why import why
 from deduce.errors import DeduceError, LogError
@@ -190,9 +190,8 @@ class Repl:
         """Write one event to the log (on disk before this returns), then show the tables."""
         event = self.session.add(line)
         click.echo(f"Recorded {self.text(event)}")
-        for warning in rule_warnings(self.session.log, self.options):
-            if warning.startswith(f"{self.session.path}:{event.line}:"):
-                click.echo(f"Warning: {warning}", err=True)
+        for warning in rule_warnings(self.session.log, self.options, event.line):
+            click.echo(f"Warning: {warning}", err=True)
         self.show_compact(self.solution(), KEPT)
 
     # ---------------------------------------------------------------- completion
@@ -465,11 +464,6 @@ def _create(path: str, deck: Deck | None) -> Session:
     return session
 
 
-def _is_new(path: str) -> bool:
-    """Whether ``path`` starts a new log: no such file, or an empty one."""
-    return not os.path.lexists(path) or (os.path.isfile(path) and is_empty(path))
-
-
 @click.command(context_settings=COMMAND_SETTINGS)
 @click.argument("log", required=False)
 @click.option("--budget", type=click.FloatRange(min=0), default=2.0, show_default=True,
@@ -497,7 +491,7 @@ def play(log: str | None, budget: float, hard: bool, deck_file: str | None,
     interactive = sys.stdin.isatty()
     deck = load_deck_file(deck_file) if deck_file else None
     path = log or click.prompt("Log file", default=free_name())
-    if _is_new(path):
+    if is_new(path):
         session = _create(path, deck)
     else:
         session = Session(path)

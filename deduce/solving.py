@@ -49,10 +49,14 @@ def solve_log(log: GameLog, options: SolveOptions | None = None, warm: Any = Non
     return game(log.header.game).solve(log, options or SolveOptions(), warm)
 
 
-def rule_warnings(log: GameLog, options: SolveOptions | None = None) -> list[str]:
-    """Lines the rules forbid but the solver can read, as ``path:line: what is wrong``."""
+def rule_warnings(log: GameLog, options: SolveOptions | None = None,
+                  line: int | None = None) -> list[str]:
+    """Lines the rules forbid but the solver can read, as ``path:line: what is wrong``.
+
+    ``line``: only that line's warnings (``play``, after recording it).
+    """
     found = game(log.header.game).warnings(log, options or SolveOptions())
-    return [f"{log.path}:{line}: {text}" for line, text in found]
+    return [f"{log.path}:{at}: {text}" for at, text in found if line in (None, at)]
 
 
 def solution_tables(solution: Solution) -> list[Table]:

@@ -59,11 +59,13 @@ def read_text(path: str) -> str:
     return BOM + text if data.startswith(codecs.BOM_UTF8) else text
 
 
-def is_empty(path: str) -> bool:
-    """Whether the file at ``path`` holds nothing but white space (a log not started yet)."""
+def is_new(path: str) -> bool:
+    """Whether ``path`` starts a new log: no such file, or a file of white space alone."""
+    if not os.path.lexists(path):
+        return True
     try:
         with open(path, "rb") as handle:
-            return not handle.read().strip()
+            return os.path.isfile(path) and not handle.read().strip()
     except OSError:
         return False
 
@@ -115,7 +117,7 @@ class Session:
         never overwritten.
         """
         parse_log(header, path)
-        if os.path.lexists(path) and not (os.path.isfile(path) and is_empty(path)):
+        if not is_new(path):
             raise DeduceError(f"{path}: the file exists; continue it with: deduce play {path}")
         write_text_atomic(path, header, "log")
         return cls(path)

@@ -26,6 +26,17 @@ if TYPE_CHECKING:  # the check pulls in the engine and bots, which solving does 
     from deduce.games.abbey.sim.check import CheckSummary
 
 
+def _listing(solution: AbbeySolution) -> tuple[bool, list[str]]:
+    """Whether the chances may be shown, and the candidates in the order to list them.
+
+    Most probable first; in deck order when the estimate is too wide to imply
+    a ranking (:func:`~deduce.report.usable`).
+    """
+    shown = usable(solution.exact, solution.error)
+    deck = solution.setup.deck.ids
+    return shown, solution.candidates if shown else [c for c in deck if c in solution.culprit]
+
+
 def candidate_table(solution: AbbeySolution) -> Table:
     """Culprit candidates, most probable first, with traits and probability.
 
@@ -33,8 +44,7 @@ def candidate_table(solution: AbbeySolution) -> Table:
     probabilities out and list the candidates in deck order.
     """
     deck = solution.setup.deck
-    shown = usable(solution.exact, solution.error)
-    order = solution.candidates if shown else [c for c in deck.ids if c in solution.culprit]
+    shown, order = _listing(solution)
     rows: list[list[Any]] = []
     for cid in order:
         card = deck.card(cid)
@@ -89,8 +99,7 @@ TOP_CANDIDATES = 8
 def compact_table(solution: AbbeySolution) -> Table:
     """The top culprit candidates with their names and chances (as honest as the solve)."""
     deck = solution.setup.deck
-    shown = usable(solution.exact, solution.error)
-    order = solution.candidates if shown else [c for c in deck.ids if c in solution.culprit]
+    shown, order = _listing(solution)
     rows = [[card, deck.card(card).name, chance(float(solution.culprit[card])) if solution.exact
              else estimated(solution.culprit[card], solution.error)]
             for card in order[:TOP_CANDIDATES]]
