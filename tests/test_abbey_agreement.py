@@ -2,7 +2,8 @@
 
 Counts, culprit and holder probabilities must match exactly (as fractions);
 the python-constraint closure must equal the support of the counts; an
-inconsistent log's conflict must be inconsistent and minimal.
+inconsistent log's conflict must be inconsistent and minimal, and what its
+explanation says the other lines force must hold in every history they allow.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from hypothesis import assume, given, settings
 from deduce.errors import LogError
 from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.model import build_model
-from deduce.games.abbey.solver.sat.conflict import minimal_conflict
-from deduce.games.abbey.solver.search.brute import enumerate_posterior
+from deduce.games.abbey.solver.sat.conflict import Clash, find_clash, minimal_conflict
+from deduce.games.abbey.solver.search.brute import consistent_histories, enumerate_posterior
 from deduce.games.abbey.solver.search.csp import CspEngine
 from deduce.games.abbey.solver.timeline import TRANSFERS, build_timeline
 
@@ -126,3 +127,58 @@ def test_conflicts_are_minimal(game):
     observations = {e.line for e in events if e.type not in TRANSFERS}
     for line in (line for line in lines if line in observations):
         assert enumerate_posterior(setup, keep(set(lines) - {line})).consistent
+
+
+#: Every history of the other lines is listed, so the games are smaller still.
+CLASH = {"min_cards": 7, "max_cards": 8, "max_deals": 20_000, "max_events": 12}
+
+
+@settings(deadline=None, max_examples=40, derandomize=True)
+@given(corrupted_games(**CLASH))
+def test_what_a_clash_says_holds_in_every_history_of_its_other_lines(game):
+    setup, events, _ = game
+    if enumerate_posterior(setup, events).consistent:
+        return
+    timeline = _timeline(setup, events)
+    clash = find_clash(setup, timeline, events, minimal_conflict(setup, timeline, events))
+    if clash is None:
+        return
+    kept = [_stripped(e) if e.type in TRANSFERS and e.line not in clash.given else e
+            for e in events if e.type in TRANSFERS or e.line in clash.given]
+    after = {"at": clash.line - 1, "before": clash.line - 1, "after": clash.line}[clash.when]
+    index = sum(1 for e in kept if e.line <= after)
+    states = [path[index] for _, path in consistent_histories(setup, kept)]
+    assert states, "the other lines of a minimal conflict agree with some history"
+    ids, holder = setup.deck.ids, timeline.holders[clash.holder]
+    target = next(e for e in events if e.line == clash.line)
+    traits = target.fields.get("traits", ())
+    counted = {c for c, card in enumerate(setup.deck.cards) if card.has_traits(traits)}
+    _check_clash(clash, states, ids, holder, timeline, counted)
+
+
+def _stripped(event):
+    """A transfer without the cards it names: only its public structure."""
+    fields = {k: v for k, v in event.fields.items() if k not in ("card", "gave", "got")}
+    return type(event)(event.type, fields, event.line)
+
+
+def _check_clash(clash: Clash, states, ids, holder, timeline, counted):
+    """The claim of each kind of clash, over every state the other lines allow.
+
+    ``counted`` are the cards with the traits of the clashing count, if any.
+    """
+    seen = {timeline.holders[h] for h in clash.holders}
+    if clash.kind == "only":
+        assert {s[ids[clash.card]] for s in states} == seen and holder not in seen
+    elif clash.kind == "forced":
+        assert all(s[ids[clash.card]] == holder for s in states)
+    elif clash.kind == "culprit":
+        assert all(s[ids[clash.cards[0]]] == "culprit" for s in states)
+    elif clash.kind == "at_most":  # no other counted card is ever with the holder
+        for s in states:
+            assert {c for c in counted if s[ids[c]] == holder} <= set(clash.cards)
+    else:  # full, at_least, room: these cards are all with the holder
+        for s in states:
+            assert all(s[ids[c]] == holder for c in clash.cards)
+        if clash.kind == "full":
+            assert len(clash.cards) >= timeline.sizes[clash.epoch][clash.holder]

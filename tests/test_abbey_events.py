@@ -571,18 +571,18 @@ def test_conflict_across_a_transfer():
     solution = inconsistent(text)
     first, last = line_of(text, "has bob a3"), line_of(text, "hand bob a5")
     assert solution.conflict == (first, last)
-    assert solution.explanation[-1] == f"no card reached bob between lines {first} and {last}"
+    assert solution.explanation[-1] == (f"lines {first} and {first + 1} put a3 with bob at line "
+                                        f"{last}, but line {last} says bob's hand is exactly a5")
 
 
-def test_conflict_explains_arrivals():
+def test_a_draw_cannot_explain_an_arrival():
     # Bob drew the pile card; still, a1 (ana's at the deal) cannot reach him by a draw.
     text = two("hand ana a1 a2\ndraw bob\nhas bob a1\n")
     solution = inconsistent(text)
     first, last = line_of(text, "hand ana a1 a2"), line_of(text, "has bob a1")
     assert solution.conflict == (first, last)
-    assert solution.explanation[-1] == (f"cards reached bob between lines {first} and {last} "
-                                        f"only at line {line_of(text, 'draw bob')}, "
-                                        "which cannot explain it")
+    assert solution.explanation[-1] == (f"line {first} leaves a1 only with ana at line {last}, "
+                                        f"but line {last} says bob holds a1")
 
 
 def test_transfers_known_cards_conflict():
@@ -610,8 +610,9 @@ def test_one_impossible_count():
     solution = inconsistent(text)
     line = line_of(text, "count bob templar+father 2")
     assert solution.conflict == (line,)
-    assert solution.explanation == ("These events cannot all be true:",
-                                    f"line {line} says bob holds exactly 2 templar father cards")
+    assert solution.explanation[:2] == ("These events cannot all be true:",
+                                        f"line {line} says bob holds exactly 2 templar father "
+                                        "cards")
 
 
 def test_explanation_names_the_transfer_that_conflicts():
@@ -643,6 +644,62 @@ def test_csp_engine_agrees_on_a_small_game():
     text = three("hand ana a1 a2\ncount bob fat 2\ntake cai from bob\n")
     log = parse_log(text, PATH)
     assert solve_abbey(log, engine="csp") == solve_abbey(log)
+
+
+def last(text: str) -> str:
+    """The sentence that says how the conflict's events clash."""
+    return inconsistent(text).explanation[-1]
+
+
+def test_a_hand_filled_by_other_lines():
+    text = two("hand ana a1 a2\nhas bob a4\nlacks bob a3\nhas bob a5\nhas bob a6\n")
+    a4, a5, a6 = (line_of(text, f"has bob {c}") for c in ("a4", "a5", "a6"))
+    assert last(text) == (f"lines {a4} and {a5} fill bob's hand of 2 cards at line {a6} with "
+                          f"a4, a5, but line {a6} says bob holds a6")
+
+
+def test_a_count_overfilled_by_a_card_with_its_trait():
+    text = two("hand ana a1 a2\ncount bob fat 0\nlacks bob a1\nhas bob a3\n")
+    count, has = line_of(text, "count bob fat 0"), line_of(text, "has bob a3")
+    assert last(text) == (f"line {has} puts 1 fat card in bob's hand at line {count} (a3), "
+                          f"but line {count} says bob holds no fat cards")
+
+
+def test_a_count_with_no_room_left():
+    text = two("count bob thin 2\nhas bob a6\n")
+    count, has = line_of(text, "count bob thin 2"), line_of(text, "has bob a6")
+    assert last(text) == (f"line {has} puts a6 in bob's hand of 2 cards at line {count}, "
+                          "leaving room for at most 1 thin card, "
+                          f"but line {count} says bob holds exactly 2 thin cards")
+
+
+def test_a_count_the_deck_cannot_meet():
+    text = two("count bob templar+father 2\n")
+    line = line_of(text, "count bob templar+father 2")
+    assert last(text) == ("the deck and the hand sizes alone leave bob at most 1 templar father "
+                          f"card at line {line} (a1), "
+                          f"but line {line} says bob holds exactly 2 templar father cards")
+
+
+def test_a_correct_accusation_against_another_culprit():
+    text = two("accuse ana a1 right\nculprit a2\n")
+    accuse, culprit = line_of(text, "accuse ana a1 right"), line_of(text, "culprit a2")
+    assert last(text) == (f"line {accuse} makes a1 the culprit, "
+                          f"but line {culprit} says the culprit is a2")
+
+
+def test_a_known_card_of_a_transfer_is_somewhere_else():
+    text = two("hand ana a1 a2\nlacks bob a1\ndraw ana a3\ntake ana from bob a3\n")
+    draw, take = line_of(text, "draw ana a3"), line_of(text, "take ana from bob a3")
+    assert last(text) == (f"line {draw} leaves a3 only with ana just before line {take}, "
+                          f"but line {take} says ana takes a3 from bob")
+
+
+def test_the_card_of_a_mass_at_issue_is_named():
+    text = two("hand ana a1 a2\nmass 1 gave a3 got a4\n")
+    hand, mass = line_of(text, "hand ana a1 a2"), line_of(text, "mass 1 gave a3 got a4")
+    assert last(text) == (f"line {mass} puts a3 with ana at line {hand}, "
+                          f"but line {hand} says ana's hand is exactly a1, a2")
 
 
 def test_explanations_count_cards_in_the_singular_and_plural():

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
+from deduce.games.abbey.solver.sat.conflict import Clash
+from deduce.games.abbey.solver.timeline import CULPRIT, PILE, holder_names
 from deduce.logs.model import Event
 from deduce.logs.vocabulary.abbey import AbbeySetup
 from deduce.report import plural
@@ -62,33 +64,75 @@ def describe(setup: AbbeySetup, event: Event) -> str:
 
 
 def explain_conflict(setup: AbbeySetup, events: Sequence[Event], lines: Sequence[int],
-                     transfers: Sequence[int] = ()) -> list[str]:
+                     transfers: Sequence[int] = (), clash: Clash | None = None) -> list[str]:
     """Sentences explaining why the events on ``lines`` cannot all be true.
 
-    ``transfers`` are the transfers whose known cards the contradiction uses.
+    ``transfers`` are the transfers whose known cards the contradiction
+    uses; ``clash`` says how one of the events contradicts the others.
     """
     by_line = {e.line: e for e in events}
     chosen = sorted((by_line[line] for line in {*lines, *transfers}), key=lambda e: e.line)
     sentences = [f"line {e.line} says {describe(setup, e)}" for e in chosen]
-    if len(chosen) < 2:
-        return ["These events cannot all be true:", *sentences]
-    first, last = chosen[0].line, chosen[-1].line
-    named = {v for e in chosen for k, v in e.fields.items() if k in ("player", "shown_by")}
-    between = [e for e in events if first < e.line < last and e.type in ("draw", "take", "mass")]
-    for player in sorted(named, key=setup.players.index):
-        arrivals = [e.line for e in between if _reaches(e, player)]
-        if not arrivals:
-            sentences.append(f"no card reached {player} between lines {first} and {last}")
-        else:
-            where = ", ".join(map(str, arrivals))
-            at = f"line {where}" if len(arrivals) == 1 else f"lines {where}"
-            sentences.append(f"cards reached {player} between lines {first} and {last} "
-                             f"only at {at}, which cannot explain it")
+    sentences.append(how(setup, by_line[clash.line], clash) if clash is not None
+                     else "no deal and no passing of the cards fits all of them")
     return ["These events cannot all be true:", *sentences]
 
 
-def _reaches(event: Event, player: str) -> bool:
-    """Whether a transfer can put a card into ``player``'s hand."""
-    if event.type == "mass":
-        return True
-    return event.get("player") == player
+def how(setup: AbbeySetup, event: Event, clash: Clash) -> str:
+    """One sentence in game terms: what the other lines force, and what ``event`` says instead."""
+    names = holder_names(setup)
+    if clash.given:
+        subject = ("line " if len(clash.given) == 1 else "lines ") + _and(map(str, clash.given))
+    else:
+        subject = "the deck and the hand sizes alone"
+    s = "s" if len(clash.given) == 1 else ""
+    when = {"at": "at", "before": "just before", "after": "just after"}[clash.when]
+    at = f"{when} line {clash.line}"
+    holder = names[clash.holder]
+    card = _card(setup, setup.deck.ids[clash.card]) if clash.card is not None else ""
+    listed = _cards(setup, [setup.deck.ids[c] for c in clash.cards])
+    if clash.kind == "only":
+        said = f"leave{s} {card} only {_where(names, clash.holders)} {at}"
+    elif clash.kind == "forced":
+        said = (f"make{s} {card} the culprit" if holder == "culprit"
+                else f"put{s} {card} {_where(names, {clash.holder})} {at}")
+    elif clash.kind == "full":
+        said = (f"fill{s} {holder}'s hand of "
+                f"{plural(len(clash.cards), 'card')} {at} with {listed}")
+    elif clash.kind == "culprit":
+        said = f"make{s} {listed} the culprit"
+    else:
+        kind = _kind(event.get("traits")) + " card"
+        if clash.kind == "room":
+            room = clash.size - len(clash.cards)
+            said = (f"put{s} {listed} in {holder}'s hand of {plural(clash.size, 'card')} {at}, "
+                    + (f"leaving room for at most {plural(room, kind)}" if room
+                       else f"leaving no room for a {kind}"))
+        elif clash.kind == "at_least":
+            said = f"put{s} {plural(len(clash.cards), kind)} in {holder}'s hand {at} ({listed})"
+        elif clash.cards:
+            said = (f"leave{s} {holder} at most {plural(len(clash.cards), kind)} {at} "
+                    f"({listed})")
+        else:
+            said = f"leave{s} {holder} no {kind} {at}"
+    claim = describe(setup, event)
+    if event.type == "mass" and clash.card is not None:  # the one card of the Mass at issue
+        verb = "gives" if setup.deck.ids[clash.card] in event.get("gave") else "gets"
+        claim = f"{setup.me} {verb} {card} at that Mass"
+    return f"{subject} {said}, but line {clash.line} says {claim}"
+
+
+def _where(names: Sequence[str], holders: Iterable[int]) -> str:
+    """Where a card can be, e.g. ``with bob or cai or in the pile``."""
+    ordered = sorted(holders)
+    players = [names[h] for h in ordered if h not in (CULPRIT, PILE)]
+    places = [f"with {' or '.join(players)}"] if players else []
+    places += ["in the pile"] if PILE in ordered else []
+    places += ["set aside as the culprit"] if CULPRIT in ordered else []
+    return " or ".join(places)
+
+
+def _and(items: Iterable[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    words = list(items)
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"

@@ -29,7 +29,7 @@ from deduce.games.abbey.solver.model import Model, build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sample import ROUND, sample_holders
 from deduce.games.abbey.solver.sat.cnf import SatModel, Warm
-from deduce.games.abbey.solver.sat.conflict import minimal_conflict
+from deduce.games.abbey.solver.sat.conflict import find_clash, minimal_conflict
 from deduce.games.abbey.solver.timeline import CULPRIT, build_timeline
 from deduce.logs.model import GameLog
 from deduce.logs.vocabulary.abbey import AbbeySetup, Deck, setup_from_header
@@ -101,7 +101,9 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
     possible = sat.closure()
     if possible is None:
         conflict = minimal_conflict(setup, timeline, log.events)
-        explanation = explain_conflict(setup, log.events, conflict.lines, conflict.transfers)
+        clash = find_clash(setup, timeline, log.events, conflict)
+        explanation = explain_conflict(setup, log.events, conflict.lines, conflict.transfers,
+                                       clash)
         return AbbeySolution(setup, False, conflict=conflict.lines, explanation=tuple(explanation))
     model = build_model(setup, timeline, log.events)
     if not propagate(model):

@@ -270,17 +270,19 @@ class SatModel:
         """Every holder literal once (epochs share the literals of untouched holders)."""
         return sorted({lit for table in self.lits for row in table for lit in row})
 
-    def closure(self, skip: Iterable[int] = ()) -> list[set[int]] | None:
-        """Each card's possible current holders, or None when no history exists.
+    def closure(self, skip: Iterable[int] = (), epoch: int | None = None
+                ) -> list[set[int]] | None:
+        """Each card's possible holders at ``epoch`` (the current one by default).
 
-        Every model found marks all the (card, holder) pairs it shows as
-        possible; each pair left is one solve under the assumption that the
-        card is there, unless unit propagation already rules it out.
+        None when no history exists. Every model found marks all the (card,
+        holder) pairs it shows as possible; each pair left is one solve under
+        the assumption that the card is there, unless unit propagation
+        already rules it out.
         """
         assumed = self.assumptions(skip)
         if not self.solver.solve(assumptions=assumed):
             return None
-        last = self.epochs - 1
+        last = self.epochs - 1 if epoch is None else epoch
         possible: list[set[int]] = [set() for _ in range(self.cards)]
         self._cover(possible, last)
         _, implied = self.solver.propagate(assumptions=assumed)
