@@ -48,12 +48,12 @@ def test_an_estimate_is_never_shown_as_certain(exact):
     assert outlook(close).best_cells()[1] == "~>99.9%"
 
 
-def _suggest(monkeypatch, solution):
+def _suggest(monkeypatch, solution, part="accusation"):
     monkeypatch.setattr(abbey_suggest, "solve_abbey", lambda *args, **kwargs: solution)
     result = CliRunner().invoke(cli, ["suggest", ABBEY4, "--json"])
     assert result.exit_code == 0, result.output
     table = CliRunner().invoke(cli, ["suggest", ABBEY4]).output
-    return json.loads(result.output)["accusation"], table
+    return json.loads(result.output)[part], table
 
 
 def test_advice_to_accuse_rests_on_the_estimate_s_lower_bound(exact, monkeypatch):
@@ -83,3 +83,40 @@ def test_ties_are_shown_as_ties():
     assert len(view.leaders) == 2 and view.best_cells() == ("2 tied", "17.9% each")
     result = CliRunner().invoke(cli, ["batch", "examples/abbey-6p.jsonl", "--workers", "1"])
     assert "2 tied" in result.output and "17.9% each" in result.output
+
+
+def _with_trait(solution, trait):
+    return [c for c in solution.culprit if solution.setup.deck.card(c).has_traits([trait])]
+
+
+def test_revelation_chances_sum_the_suspects_with_the_trait(exact, monkeypatch):
+    rows, table = _suggest(monkeypatch, exact, "revelation")
+    assert len(rows) == 5  # one per trait group, likeliest first
+    assert [r["probability"] for r in rows] == sorted((r["probability"] for r in rows),
+                                                      reverse=True)
+    for row in rows:
+        p = sum(exact.culprit[c] for c in _with_trait(exact, row["trait"]))
+        assert row["probability"] == pytest.approx(float(p))
+        assert row["expected_points"] == pytest.approx(3 * float(p) - 1)  # +2 right, -1 wrong
+        assert row["advised"] == (3 * p - 1 >= abbey_suggest.REVEAL_POINTS) and row["exact"]
+    assert "Revelation" in table and rows[0]["trait"] in table
+
+
+def test_revelation_advice_rests_on_the_estimate_s_bound(exact, monkeypatch):
+    fat = _with_trait(exact, "fat")
+    thin = [c for c in exact.culprit if c not in fat]
+    assert fat and thin
+    culprit = {c: Fraction(4, 5 * len(fat)) for c in fat} | {c: Fraction(1, 5 * len(thin))
+                                                           for c in thin}
+    rows, table = _suggest(monkeypatch, replace(exact, culprit=culprit), "revelation")
+    girth = next(r for r in rows if r["trait"] in ("fat", "thin"))
+    assert girth["trait"] == "fat" and girth["advised"] and "reveal now (exact)" in table
+    error = 0.05 / min(len(fat), len(thin))  # the bound adds up over the smaller side: 5 points
+    rows, table = _suggest(monkeypatch, _estimate(exact, error, culprit), "revelation")
+    girth = next(r for r in rows if r["trait"] == "fat")
+    assert girth["error"] == pytest.approx(0.05) and not girth["exact"]
+    assert girth["advised"]  # 3 * (0.80 - 0.05) - 1 = 1.25
+    assert "~80.0% ±5.0" in table and "reveal now (on the estimate's lower bound)" in table
+    rows, table = _suggest(monkeypatch, _estimate(exact, 0.4, culprit), "revelation")
+    assert not any(r["advised"] for r in rows) and "reveal now" not in table
+    assert "80.0%" not in table

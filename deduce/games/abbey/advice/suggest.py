@@ -14,6 +14,13 @@ probabilities it accuses when the points reach ``ACCUSE_POINTS`` (or the
 suspect is the only candidate); on an estimate, only when the estimate's lower
 bound (chance minus the bound) reaches them; with an estimate too wide to show
 (:func:`~deduce.report.usable`), never.
+
+The revelation (+2 right, -1 wrong: ``3p - 1``) comes from the same solve:
+for each trait group, the trait the culprit most probably has, its chance
+(the sum over the candidates with it) and the expected points, advised
+from ``REVEAL_POINTS`` on by the same rule. An estimated chance's bound is
+the sum of the per-card bounds over the smaller side (the candidates with
+the trait or those without), a safe bound whatever the errors' signs.
 """
 
 from __future__ import annotations
@@ -28,11 +35,14 @@ from deduce.games.abbey.solver.solve import AbbeySolution, solve_abbey
 from deduce.games.abbey.solver.timeline import PILE, build_timeline
 from deduce.games.protocol import SolveOptions, Suggestion
 from deduce.logs.model import GameLog
-from deduce.logs.vocabulary.abbey import setup_from_header
+from deduce.logs.vocabulary.abbey import TRAIT_GROUPS, AbbeySetup, setup_from_header
 from deduce.report import NO_TIME, UNKNOWN, Table, estimated, percent, plural, usable
 
 #: Markov-chain draws behind an Abbey estimate.
 DRAWS = 400
+#: Expected points from which a revelation is advised: ``3p - 1 >= 1``, so ``p >= 2/3``.
+#: A revelation also tells the table what you know, so a small edge is not enough.
+REVEAL_POINTS = 1.0
 
 
 def suggest(log: GameLog, options: SolveOptions, top: int,
@@ -64,7 +74,9 @@ def suggest(log: GameLog, options: SolveOptions, top: int,
             ranked = sorted((*advice.options, *shown), key=lambda o: -o.gain)
             advice = Advice(advice.culprit, advice.entropy, tuple(ranked), advice.traits)
     accusation = _accusation(solution, pile)
-    return Suggestion(_json(advice, accusation, top), _tables(advice, accusation, pile, top))
+    revelations = _revelations(solution, setup)
+    return Suggestion(_json(advice, accusation, revelations, top),
+                      _tables(advice, accusation, revelations, pile, top))
 
 
 def _accusation(solution: AbbeySolution, pile: int) -> dict[str, Any]:
@@ -86,14 +98,40 @@ def _accusation(solution: AbbeySolution, pile: int) -> dict[str, Any]:
             "exact": solution.exact, "error": round(error, 6), "tied": tied}
 
 
-def _json(advice: Advice, accusation: dict[str, Any], top: int) -> dict[str, Any]:
+def _revelations(solution: AbbeySolution, setup: AbbeySetup) -> list[dict[str, Any]]:
+    """Per trait group, the culprit's most probable trait: chance, points, advice, bound.
+
+    Most probable first (ties in group order).
+    """
+    rows = []
+    for traits in TRAIT_GROUPS.values():
+        best: dict[str, Any] | None = None
+        for trait in traits:
+            having = [c for c in solution.culprit if setup.deck.card(c).has_traits([trait])]
+            p = sum(solution.culprit[c] for c in having)  # a Fraction when exact
+            side = min(len(having), len(solution.culprit) - len(having))
+            error = 0.0 if solution.exact else min(1.0, solution.error * side)
+            if best is None or p > best["probability"]:
+                supported = (usable(solution.exact, error)
+                             and 3 * max(0, p - error) - 1 >= REVEAL_POINTS)
+                best = {"trait": trait, "probability": float(p),
+                        "expected_points": float(3 * p - 1),
+                        "advised": supported, "exact": solution.exact,
+                        "error": round(error, 6)}
+        assert best is not None
+        rows.append(best)
+    return sorted(rows, key=lambda row: -row["probability"])
+
+
+def _json(advice: Advice, accusation: dict[str, Any], revelations: list[dict[str, Any]],
+          top: int) -> dict[str, Any]:
     """The advice as JSON: the ``top`` options, as the table lists them."""
     options = advice.options[:top]
     return {"game": "abbey", "entropy": advice.entropy,
             "exact": all(o.exact for o in options),
             "options": [{"kind": o.kind, "target": o.target, "detail": list(o.detail),
                          "bits": o.gain, "exact": o.exact} for o in options],
-            "accusation": accusation}
+            "accusation": accusation, "revelation": revelations}
 
 
 def describe_option(option: Option) -> tuple[str, str]:
@@ -111,32 +149,40 @@ def describe_option(option: Option) -> tuple[str, str]:
     return "parlor", "draw the top card of the pile"
 
 
-def _chance(accusation: dict[str, Any]) -> str:
-    """The accusation's chance as the solve knows it."""
-    if accusation["exact"]:
-        return percent(accusation["probability"])
-    shown = estimated(accusation["probability"], accusation["error"])
-    return shown if shown == UNKNOWN else f"~{shown} ±{100 * accusation['error']:.1f}"
+def _chance(row: dict[str, Any]) -> str:
+    """An accusation's or a revelation's chance as the solve knows it."""
+    if row["exact"]:
+        return percent(row["probability"])
+    shown = estimated(row["probability"], row["error"])
+    return shown if shown == UNKNOWN else f"~{shown} ±{100 * row['error']:.1f}"
 
 
-def _verdict(accusation: dict[str, Any], pile: int) -> str:
-    """Whether to accuse now, and what that rests on."""
-    if not accusation["allowed"]:
-        return f"not allowed yet: {plural(pile, 'card')} left in the pile"
-    if not usable(accusation["exact"], accusation["error"]):
+def _points(row: dict[str, Any]) -> str:
+    """Expected points, or ``?`` when the chance is too rough to show."""
+    return f"{row['expected_points']:+.2f}" if usable(row["exact"], row["error"]) else UNKNOWN
+
+
+def _verdict(row: dict[str, Any], act: str) -> str:
+    """Whether to ``act`` now (accuse, reveal), and what that rests on."""
+    if not usable(row["exact"], row["error"]):
         return f"not yet: {NO_TIME} (give a longer --budget)"
-    basis = "exact" if accusation["exact"] else "on the estimate's lower bound"
-    return f"{'accuse now' if accusation['advised'] else 'not yet'} ({basis})"
+    basis = "exact" if row["exact"] else "on the estimate's lower bound"
+    return f"{act + ' now' if row['advised'] else 'not yet'} ({basis})"
 
 
-def _tables(advice: Advice, accusation: dict[str, Any], pile: int, top: int) -> list[Table]:
+def _tables(advice: Advice, accusation: dict[str, Any], revelations: list[dict[str, Any]],
+            pile: int, top: int) -> list[Table]:
     tied = len(accusation["tied"])
     suspect = accusation["card"] + (f" (tied with {plural(tied - 1, 'other')})"
                                     if tied > 1 else "")
-    points = (f"{accusation['expected_points']:+.2f}"
-              if usable(accusation["exact"], accusation["error"]) else UNKNOWN)
+    verdict = (_verdict(accusation, "accuse") if accusation["allowed"]
+               else f"not allowed yet: {plural(pile, 'card')} left in the pile")
     accuse = Table("Accusation", ["suspect", "chance", "expected points", "advice"],
-                   [[suspect, _chance(accusation), points, _verdict(accusation, pile)]])
+                   [[suspect, _chance(accusation), _points(accusation), verdict]])
+    reveal = Table("Revelation (the culprit's likeliest trait per group; skip one already "
+                   "revealed)", ["the culprit is", "chance", "expected points", "advice"],
+                   [[row["trait"], _chance(row), _points(row), _verdict(row, "reveal")]
+                    for row in revelations])
     exact = all(o.exact for o in advice.options[:top])
     rows = [[i, *describe_option(o), f"{o.gain:.3f}" if o.exact else UNKNOWN,
              "exact" if o.exact else "rough estimate"]
@@ -148,4 +194,4 @@ def _tables(advice: Advice, accusation: dict[str, Any], pile: int, top: int) -> 
         title = (f"Best moves (value: expected bits learnt about the culprit; {NO_TIME} "
                  "some values: ranked by a rough estimate without a bound, give a longer "
                  "--budget)")
-    return [accuse, Table(title, ["rank", "where", "what", "bits", "value"], rows)]
+    return [accuse, reveal, Table(title, ["rank", "where", "what", "bits", "value"], rows)]
