@@ -10,7 +10,8 @@ accomplice pair. From that timeline it reports:
   what the log itself reveals (Abbey: a ``culprit`` event or a correct
   accusation; Rose: an ``identity`` of every other player; Black Rose: a
   correct accusation); the only answer the last consistent position leaves;
-  else that position's most probable answer, which is then not known for sure;
+  else that position's main answer (the most probable; the Rose's day-7 guess),
+  which is then not known for sure;
 - **the certainty line**: the first position after which the hard facts
   leave that answer alone;
 - **the lead**: how many events after that position the accusation came
@@ -53,11 +54,12 @@ from deduce.solving import Outlook, Solution, SolveOptions, outlook, solve_log
 #: Entropy drops smaller than this are rounding, not information.
 NOISE = 1e-9
 #: How each source of the answer reads in reports.
+#: ``{pick}`` is the game's main answer in words (:attr:`deduce.games.protocol.Game.pick`).
 SOURCES = {"truth": "from the truth file", "log": "revealed by the log",
            "certain": "the only answer the log leaves",
-           "likely": "the most probable at the end: not known for sure",
-           "tied": "tied for the most probable at the end: not known",
-           "rough": "the most probable by an estimate too wide to trust: not known"}
+           "likely": "{pick} at the end: not known for sure",
+           "tied": "tied for {pick} at the end: not known",
+           "rough": "{pick} by an estimate too wide to trust: not known"}
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,7 @@ class Answer:
     source: str
     line: int | None = None
     tied: int = 1
+    pick: str = "the most probable"
 
     @property
     def known(self) -> bool:
@@ -98,7 +101,7 @@ class Answer:
         """Where the answer comes from, in words."""
         where = f" at line {self.line}" if self.line is not None else ""
         tie = f", one of {self.tied} answers" if self.source == "tied" else ""
-        return f"{SOURCES[self.source]}{where}{tie}"
+        return f"{SOURCES[self.source].format(pick=self.pick)}{where}{tie}"
 
 
 @dataclass(frozen=True)
@@ -238,10 +241,10 @@ def choose_answer(log: GameLog, positions: Sequence[Position], truth: str | None
         return Answer(next(iter(last.possible)), "certain")
     view = last.outlook
     if not view.usable:
-        return Answer(str(view.best), "rough")
+        return Answer(str(view.best), "rough", pick=view.pick)
     if len(view.leaders) > 1:
-        return Answer(view.leaders[0], "tied", tied=len(view.leaders))
-    return Answer(str(view.best), "likely")
+        return Answer(view.leaders[0], "tied", tied=len(view.leaders), pick=view.pick)
+    return Answer(str(view.best), "likely", pick=view.pick)
 
 
 def timeline_rows(log: GameLog, positions: Sequence[Position], answer: str) -> tuple[Row, ...]:
@@ -441,9 +444,9 @@ def plot_timeline(analysis: Analysis, path: str) -> None:
     axes[0].yaxis.set_major_formatter(_plain_ticks())
     axes[0].yaxis.set_minor_formatter(_plain_ticks())
     axes[-1].set_xlabel("log line")
-    known = analysis.answer.known
+    answer = analysis.answer
     figure.suptitle(f"{analysis.path}: the {analysis.question} "
-                    f"({analysis.answer.value}{'' if known else ', the most probable: not known'})")
+                    f"({answer.value}{'' if answer.known else f', {answer.pick}: not known'})")
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=100)
     write_bytes_atomic(path, buffer.getvalue(), "plot")

@@ -19,9 +19,9 @@ class Table:
     rows: Sequence[Sequence[Any]]
 
 
-def plural(n: int, noun: str) -> str:
-    """``1 candidate``, ``2 candidates``."""
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+def plural(n: int, noun: str, nouns: str | None = None) -> str:
+    """``1 candidate``, ``2 candidates``; ``nouns`` when the plural is not ``noun + s``."""
+    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
 
 
 def clash(lines: Sequence[int]) -> str:

@@ -72,6 +72,8 @@ class Outlook:
     only (empty when the log is inconsistent). ``exact``: the probabilities
     are exact (the Abbey may estimate them under a time budget); the set of
     answers always is. ``error``: an estimate's bound (0 when exact).
+    ``picks``: the answers a player acts on when they are not simply the most
+    probable ones (see :meth:`deduce.games.protocol.Game.picks`).
     """
 
     game: str
@@ -79,6 +81,7 @@ class Outlook:
     exact: bool
     answers: dict[str, float] = field(default_factory=dict)
     error: float = 0.0
+    picks: tuple[str, ...] = ()
 
     @property
     def question(self) -> str:
@@ -91,9 +94,14 @@ class Outlook:
         return len(self.answers)
 
     @property
+    def pick(self) -> str:
+        """What the main answer is, in words: ``the most probable``, ``the day-7 guess``."""
+        return game(self.game).pick
+
+    @property
     def best(self) -> str | None:
-        """The most probable answer (None when inconsistent)."""
-        return next(iter(self.answers), None)
+        """The main answer: the first of :attr:`leaders` (None when inconsistent)."""
+        return self.leaders[0] if self.answers else None
 
     @property
     def usable(self) -> bool:
@@ -102,27 +110,36 @@ class Outlook:
 
     @property
     def leaders(self) -> tuple[str, ...]:
-        """The answers tied for the highest probability (one unless there is a tie)."""
+        """The main answers, tied ones together (one unless there is a tie).
+
+        The :attr:`picks`, or else the answers tied for the highest probability.
+        """
+        if self.picks:
+            return self.picks
         top = next(iter(self.answers.values()), None)
         return tuple(a for a, p in self.answers.items() if p == top)
 
     def best_cells(self) -> tuple[str, str]:
-        """The most probable answer and its chance, honest about ties and wide estimates.
+        """The main answer and its chance, honest about ties and wide estimates.
 
         ``("nicola", "61.9%")``; estimated ``("nicola", "~61.9%")``; a tie
-        ``("4 tied", "18.8% each")``; an estimate too wide to show ``("?", "not
-        enough time to estimate")``; ``("", "")`` when inconsistent.
+        ``("4 tied", "18.8% each")`` (Rose guesses tied on the expected number
+        right may differ in chance: ``("2 tied", "12.0% to 15.0%")``); an
+        estimate too wide to show ``("?", "not enough time to estimate")``;
+        ``("", "")`` when inconsistent.
         """
         if not self.answers:
             return "", ""
         if not self.usable:
             return UNKNOWN, NO_TIME
         leaders = self.leaders
-        p = self.answers[leaders[0]]
-        shown = percent(p) if self.exact else "~" + estimated(p, self.error)
-        if len(leaders) > 1:
-            return f"{len(leaders)} tied", f"{shown} each"
-        return leaders[0], shown
+        chances = sorted({self.answers.get(a, 0.0) for a in leaders})
+        shown = [(percent(p) or "0%") if self.exact else "~" + estimated(p, self.error)
+                 for p in chances]
+        if len(leaders) == 1:
+            return leaders[0], shown[0]
+        each = f"{shown[0]} each" if len(shown) == 1 else f"{shown[0]} to {shown[-1]}"
+        return f"{len(leaders)} tied", each
 
     @property
     def certain(self) -> bool:
@@ -146,4 +163,4 @@ def outlook(solution: Solution) -> Outlook:
         return Outlook(owner.name, False, True)
     answers, exact = owner.answers(solution)
     return Outlook(owner.name, True, exact, {a: float(p) for a, p in answers.items()},
-                   owner.error(solution))
+                   owner.error(solution), owner.picks(solution))

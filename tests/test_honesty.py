@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from deduce.cli.main import cli
 from deduce.games.abbey.advice import suggest as abbey_suggest
 from deduce.games.abbey.report import compact_table, tables
+from deduce.games.rose.solve import RoseSolution
 from deduce.logs.io import read_log
 from deduce.report import USEFUL_BOUND
 from deduce.solving import outlook, solve_log
@@ -120,3 +121,36 @@ def test_revelation_advice_rests_on_the_estimate_s_bound(exact, monkeypatch):
     rows, table = _suggest(monkeypatch, _estimate(exact, 0.4, culprit), "revelation")
     assert not any(r["advised"] for r in rows) and "reveal now" not in table
     assert "80.0%" not in table
+
+
+def test_the_rose_main_answer_is_the_day_7_guess_even_when_impossible():
+    # The most probable colouring is red/blue; the guess maximising the expected number
+    # right is red/white (0.4 + 0.6), which no history allows.
+    half = Fraction(3, 10)
+    joint = {("red", "blue"): Fraction(2, 5), ("blue", "white"): half, ("grey", "white"): half}
+    probabilities = {"bob": {"red": Fraction(2, 5), "blue": half, "grey": half},
+                     "cai": {"blue": Fraction(2, 5), "white": Fraction(3, 5)}}
+    solution = RoseSolution(("bob", "cai"), True, probabilities, joint)
+    view = outlook(solution)
+    assert next(iter(view.answers)) == "bob=red cai=blue"  # the most probable colouring
+    assert view.leaders == ("bob=red cai=white",) and view.pick == "the day-7 guess"
+    assert view.best_cells() == ("bob=red cai=white", "0%")
+
+
+def test_every_command_gives_the_same_rose_answer(tmp_path):
+    log = tmp_path / "soft.log"
+    log.write_text("game rose\nplayers ana bob cai\nme ana\nidentity ana red\n"
+                   "points bob blue clue -3 william\n")
+    runner = CliRunner()
+    guesses = json.loads(runner.invoke(cli, ["suggest", str(log), "--json"]).output)["guesses"]
+    label = " ".join(f"{p}={c}" for p, c in guesses.items())
+    solved = runner.invoke(cli, ["solve", str(log)]).output
+    assert "tied with 3 other guesses" in solved
+    assert all(f"{p:<10}" in solved and c in solved for p, c in guesses.items())
+    batch = runner.invoke(cli, ["batch", str(log), "--workers", "1"]).output
+    assert "4 tied" in batch and "12.0% each" in batch
+    data = json.loads(runner.invoke(cli, ["solve", str(log), "--json"]).output)
+    assert data["day7_guess"] == guesses and data["day7_tied"] == 4
+    analysis = runner.invoke(cli, ["analyze", str(log)]).output
+    assert f"{label} (tied for the day-7 guess at the end: not known, one of 4 answers)" \
+        in analysis

@@ -171,7 +171,8 @@ def test_spectator_sees_everyone_with_the_exact_json():
                    "players": {"ana": {"candidates": ["orange"],
                                        "probabilities": {"orange": 1.0}},
                                "bob": {"candidates": list(bob), "probabilities": bob}},
-                   "guess": {"ana": "orange", "bob": "red"}}
+                   "guess": {"ana": "orange", "bob": "red"},
+                   "day7_guess": {"ana": "orange", "bob": "red"}, "day7_tied": 5}
 
 
 @pytest.mark.parametrize(("n", "kind"), [(-3, ("william", "help")), (3, ("william", "harm"))])
@@ -249,7 +250,8 @@ def test_cli_table(log_file):
     result = CliRunner().invoke(cli, ["solve", log_file(SOFT_LOG)])
     assert result.exit_code == 0, result.output
     assert "Who is which monk (weighing 1 behaviour event)" in result.output
-    assert result.output.startswith("Guesses\n")
+    assert result.output.startswith("Guesses (the day-7 guess: expected right 0.70 of 2, "
+                                    "all right 12.0%; tied with 3 other guesses)\n")
 
 
 def test_cli_json_and_hard(log_file):
@@ -260,7 +262,9 @@ def test_cli_json_and_hard(log_file):
     assert soft["guess"]["bob"] == "blue"
     assert soft["players"]["bob"]["probabilities"]["blue"] == pytest.approx(theta / (theta + 4))
     assert hard["players"]["bob"]["probabilities"] == dict.fromkeys(COLOURS[1:], 0.2)
-    assert list(hard) == ["game", "consistent", "exact", "players", "guess"]
+    assert list(hard) == ["game", "consistent", "exact", "players", "guess", "day7_guess",
+                          "day7_tied"]
+    assert hard["day7_tied"] == 20  # five colours for two players, all equally likely
 
 
 def test_cli_inconsistent_log_exits_3_with_the_conflict(log_file):

@@ -173,6 +173,8 @@ class Game(Protocol):
     question: str
     #: What the certainty line is measured against, in words.
     accusation: str
+    #: The answer a player acts on, in words: ``the most probable``, ``the day-7 guess``.
+    pick: str
     #: Whether solves may weigh soft evidence (then candidates come from a hard solve).
     soft: bool
     #: The engines ``solve --engine`` offers for this game (none: the game has one).
@@ -211,6 +213,16 @@ class Game(Protocol):
         """The main question's possible answers and their probabilities, most probable first.
 
         Also whether the probabilities are exact (of a consistent solution).
+        """
+        ...
+
+    def picks(self, solution: Any) -> tuple[str, ...]:
+        """The answers a player acts on (:attr:`pick`), tied ones together.
+
+        Labels of :meth:`answers`; empty when they are simply the most
+        probable ones. Every command shows these as the main answer. A pick may be impossible
+        (probability 0): the Rose's best guess player by player need not be a
+        possible colouring.
         """
         ...
 

@@ -62,6 +62,7 @@ class Abbey:
 
     name = "abbey"
     question = "culprit"
+    pick = "the most probable"
     accusation = "the first correct accusation"
     soft = False
     engines: tuple[str, ...] = ENGINES
@@ -97,6 +98,10 @@ class Abbey:
 
     def answers(self, solution: AbbeySolution) -> tuple[Mapping[str, Any], bool]:  # noqa: D102
         return {card: solution.culprit[card] for card in solution.candidates}, solution.exact
+
+    def picks(self, solution: AbbeySolution) -> tuple[str, ...]:
+        """The most probable culprits: no other pick."""
+        return ()
 
     def weighed(self, solution: AbbeySolution) -> bool:  # noqa: D102
         return False

@@ -73,6 +73,7 @@ class BlackRose(FromScratch):
 
     name = "blackrose"
     question = "accomplices"
+    pick = "the most probable"
     accusation = "the first correct accusation"
     soft = True
     engines: tuple[str, ...] = ()
@@ -109,6 +110,10 @@ class BlackRose(FromScratch):
     def answers(self, solution: BlackRoseSolution  # noqa: D102
                 ) -> tuple[Mapping[str, Any], bool]:
         return {pair_label(pair): p for pair, p in solution.pairs.items()}, True
+
+    def picks(self, solution: BlackRoseSolution) -> tuple[str, ...]:
+        """The most probable pairs: no other pick (a wrong accusation costs nothing)."""
+        return ()
 
     def revealed(self, log: GameLog) -> Revealed | None:
         """The first correct accusation."""

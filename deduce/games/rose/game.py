@@ -73,6 +73,7 @@ class Rose(FromScratch):
 
     name = "rose"
     question = "colours"
+    pick = "the day-7 guess"
     accusation = "the first day-7 guess"
     soft = True
     engines: tuple[str, ...] = ()
@@ -105,6 +106,11 @@ class Rose(FromScratch):
     def answers(self, solution: RoseSolution) -> tuple[Mapping[str, Any], bool]:  # noqa: D102
         return {colouring_label(solution.players, colours): p
                 for colours, p in solution.joint.items()}, True
+
+    def picks(self, solution: RoseSolution) -> tuple[str, ...]:
+        """The day-7 guesses (see :meth:`RoseSolution.tied_guesses`), as colourings."""
+        return tuple(colouring_label(solution.players, tuple(g[p] for p in solution.players))
+                     for g in solution.tied_guesses())
 
     def revealed(self, log: GameLog) -> Revealed | None:
         """The colouring, when every reported player's ``identity`` is in the log (first ones)."""

@@ -22,11 +22,23 @@ def _chance(solution: RoseSolution, player: str, colour: str) -> str:
 
 
 def guess_table(solution: RoseSolution) -> Table:
-    """Per player: the most probable colour, and the day-7 joint guess (all colours different)."""
-    best, joint = solution.guess, solution.best_guesses()
+    """Per player: the most probable colour, and the day-7 joint guess (all colours different).
+
+    The title gives the day-7 guess as the main answer, as ``batch``,
+    ``analyze`` and ``suggest`` show it: the expected number right, the
+    chance that all are right, and how many guesses tie.
+    """
+    best, tied = solution.guess, solution.tied_guesses()
+    joint = tied[0]
     rows = [[p, best[p], _chance(solution, p, best[p]), joint[p], _chance(solution, p, joint[p])]
             for p in solution.players]
-    return Table("Guesses", ["player", "most probable", "chance", "day-7 guess", "chance"], rows)
+    expected = sum(solution.probabilities[p].get(joint[p], Fraction(0)) for p in solution.players)
+    whole = solution.joint.get(tuple(joint[p] for p in solution.players), Fraction(0))
+    title = (f"Guesses (the day-7 guess: expected right {float(expected):.2f} of "
+             f"{len(solution.players)}, all right {percent(whole) or '0%'}")
+    if len(tied) > 1:
+        title += f"; tied with {plural(len(tied) - 1, 'other guess', 'other guesses')}"
+    return Table(title + ")", ["player", "most probable", "chance", "day-7 guess", "chance"], rows)
 
 
 def identity_table(solution: RoseSolution) -> Table:

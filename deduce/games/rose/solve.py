@@ -77,18 +77,25 @@ class RoseSolution:
         return {p: max(row, key=row.__getitem__) for p, row in self.probabilities.items()}
 
     def best_guesses(self) -> dict[str, str]:
-        """The day-7 guess: distinct colours maximising the expected number of right guesses.
+        """The day-7 guess: the first of :meth:`tied_guesses` (empty when inconsistent)."""
+        tied = self.tied_guesses()
+        return tied[0] if tied else {}
 
-        The expectation is the sum of the chosen colours' probabilities; every
-        injective map from the players to the colours is tried, and ties go to
-        the first in ``COLOURS`` order, seat by seat. Empty when inconsistent.
+    def tied_guesses(self) -> list[dict[str, str]]:
+        """Every day-7 guess: distinct colours maximising the expected number of right guesses.
+
+        The expectation is the sum of the chosen colours' probabilities (exact
+        fractions, so ties are real); every injective map from the players to
+        the colours is tried, in ``COLOURS`` order, seat by seat. Empty when
+        inconsistent.
         """
         if not self.consistent:
-            return {}
+            return []
         rows = [self.probabilities[p] for p in self.players]
-        best = max(permutations(COLOURS, len(rows)),
-                   key=lambda pick: sum(row.get(c, Fraction(0)) for row, c in zip(rows, pick)))
-        return dict(zip(self.players, best))
+        scored = [(sum(row.get(c, Fraction(0)) for row, c in zip(rows, pick)), pick)
+                  for pick in permutations(COLOURS, len(rows))]
+        top = max(score for score, _ in scored)
+        return [dict(zip(self.players, pick)) for score, pick in scored if score == top]
 
     def to_json(self) -> dict[str, Any]:
         """The spec's ``solve --json`` object."""
@@ -98,8 +105,9 @@ class RoseSolution:
         players = {p: {"candidates": self.candidates(p),
                        "probabilities": {c: float(q) for c, q in row.items()}}
                    for p, row in self.probabilities.items()}
+        tied = self.tied_guesses()
         return {"game": "rose", "consistent": True, "exact": True, "players": players,
-                "guess": self.guess}
+                "guess": self.guess, "day7_guess": tied[0], "day7_tied": len(tied)}
 
 
 def solve_rose(log: GameLog, hard: bool = False,
