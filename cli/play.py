@@ -20,7 +20,7 @@ from time import perf_counter
 import click
 
 from deduce.assist.compact import compact_tables, contradiction
-from deduce.assist.complete import EVENT, TOPIC, WHY, candidates, completed
+from deduce.assist.complete import EVENT, TOPIC, WHY, answer_candidates, candidates, completed
 from deduce.assist.live import Inconsistent, solve_live
 from deduce.assist.newlog import (
     SPECTATOR,
@@ -33,7 +33,7 @@ from deduce.assist.newlog import (
     words,
 )
 from deduce.assist.session import Session, is_new, syntax_for
-from deduce.assist.vocabulary import vocabulary
+from deduce.assist.vocabulary import Vocabulary, vocabulary
 from deduce.assist.why import why
 from deduce.errors import DeduceError, LogError
 from deduce.logs.model import GAMES, Event, GameLog
@@ -371,6 +371,35 @@ COMMANDS: dict[str, Command] = {
 # -------------------------------------------------------------------- readline and new logs
 
 
+class SetupCompleter:
+    """Tab completion for a new log's questions (see :func:`_create`).
+
+    ``words``: what the current question's words may be (none: free text);
+    ``event``: for your hand or role, the event line the answer completes,
+    with the game and the log's vocabulary, so the event grammar completes it.
+    """
+
+    def __init__(self) -> None:
+        self.words: tuple[str, ...] = ()
+        self.event: tuple[str, str, Vocabulary] | None = None
+        self._matches: list[str] = []
+
+    def complete(self, text: str, state: int) -> str | None:
+        """The readline completer: the ``state``-th word completing the current one."""
+        import readline
+
+        if state == 0:
+            typed = readline.get_line_buffer()[:readline.get_endidx()]
+            if self.event is None:
+                found = answer_candidates(typed, self.words)
+            else:
+                prefix, game, known = self.event
+                found = candidates(f"{prefix} {typed}", game, known, {})
+            self._matches = completed(found)
+        return self._matches[state] if state < len(self._matches) else None
+
+
+
 def _history_file() -> str:
     """The readline history file (``DEDUCE_HISTORY``, else ``~/.deduce_history``)."""
     return os.path.expanduser(os.environ.get("DEDUCE_HISTORY") or HISTORY)
@@ -382,7 +411,7 @@ def _setup_readline(completer: Callable[[str, int], str | None]) -> None:
         import readline
     except ImportError:  # no readline on this platform: plain input
         return
-    readline.set_completer_delims(" \t\n")
+    readline.set_completer_delims(" \t\n,")  # setup answers may list words with commas
     readline.set_completer(completer)
     libedit = "libedit" in (readline.__doc__ or "")
     readline.parse_and_bind("bind ^I rl_complete" if libedit else "tab: complete")
@@ -393,6 +422,14 @@ def _setup_readline(completer: Callable[[str, int], str | None]) -> None:
         open(path, "a").close()  # lines are appended to it as they are typed
         readline.read_history_file(path)
         readline.write_history_file(path)  # keeps the last HISTORY_LENGTH lines
+
+
+def _use_completer(completer: Callable[[str, int], str | None]) -> None:
+    """Hand tab completion to ``completer`` (the event prompt, once the setup is done)."""
+    with contextlib.suppress(ImportError):
+        import readline
+
+        readline.set_completer(completer)
 
 
 def _catch_ctrl_c() -> None:
@@ -421,23 +458,31 @@ def _message(exc: DeduceError) -> str:
     return exc.message if isinstance(exc, LogError) else str(exc)
 
 
-def _create(path: str, deck: Deck | None) -> Session:
+def _create(path: str, deck: Deck | None, tab: SetupCompleter) -> Session:
     """Ask the game, the players, who you are and the game's header keys; write the header.
 
     Then ask the observer's own hand (Abbey) or role (Black Rose): the log's
     first events. ``deck`` (``--deck``) goes inline into an Abbey header.
+    ``tab`` completes each answer from what its question accepts.
     """
     click.echo(f"New log: {path}")
-    game = click.prompt("Game", type=click.Choice(GAMES), value_proc=str.lower)
+    tab.words = GAMES
+    choice = click.Choice(GAMES)
+    game = click.prompt("Game", type=choice,
+                        value_proc=lambda answer: choice.convert(answer.strip().lower(), None,
+                                                                 None))
     refuse_options(game, "play")
     players: str | None = None
     me: str | None = None
     answers: dict[str, str] = {}
     while True:
+        tab.words = ()
         players = click.prompt("Players, in turn order", default=players)
+        tab.words = (*words(players), SPECTATOR)
         me = click.prompt(f"Who are you ({', '.join(words(players))} or {SPECTATOR})",
                           default=me)
         for question in questions(game, words(players)):
+            tab.words = words(players) if question.kind == "player" else ()
             optional = "" if not question.required else None
             answers[question.key] = click.prompt(question.prompt,
                                                  default=answers.get(question.key, optional),
@@ -451,7 +496,9 @@ def _create(path: str, deck: Deck | None) -> Session:
         except DeduceError as exc:
             click.echo(f"Error: {_message(exc)}", err=True)
     session = Session.create(path, header)
+    known = vocabulary(session.log.header, path)
     for question in openings(game, str(raw["me"] or SPECTATOR)):
+        tab.event = (question.key, game, known)
         while True:
             line = opening_event(question, click.prompt(question.prompt, default="",
                                                         show_default=False))
@@ -461,6 +508,7 @@ def _create(path: str, deck: Deck | None) -> Session:
                 break
             except DeduceError as exc:
                 click.echo(f"Error: {_message(exc)}", err=True)
+    tab.event = None
     return session
 
 
@@ -490,9 +538,12 @@ def play(log: str | None, budget: float, hard: bool, deck_file: str | None,
     """
     interactive = sys.stdin.isatty()
     deck = load_deck_file(deck_file) if deck_file else None
+    tab = SetupCompleter()
+    if interactive:
+        _setup_readline(tab.complete)
     path = log or click.prompt("Log file", default=free_name())
     if is_new(path):
-        session = _create(path, deck)
+        session = _create(path, deck, tab)
     else:
         session = Session(path)
         if deck is not None:
@@ -502,7 +553,7 @@ def play(log: str | None, budget: float, hard: bool, deck_file: str | None,
     options = with_model_file(SolveOptions(budget=budget, hard=hard), session.game, model_file)
     repl = Repl(session, options, budget, interactive)
     if interactive:
-        _setup_readline(repl.complete)
+        _use_completer(repl.complete)
         _catch_ctrl_c()
     repl.run()
     if repl.refused and not interactive:

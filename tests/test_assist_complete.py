@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from deduce.assist.complete import EVENT, TOPIC, WHY, candidates, completed
+from deduce.assist.complete import EVENT, TOPIC, WHY, answer_candidates, candidates, completed
 from deduce.assist.vocabulary import vocabulary
 from deduce.logs.io import parse_log
 from deduce.logs.schema import COLOURS, event_types
@@ -92,3 +92,13 @@ def test_a_completed_trait_can_still_take_another():
     assert completed(["bearded+fat"]) == ["bearded+fat"]
     assert completed(["aymeric"]) == ["aymeric "]
     assert completed(["bearded", "benedictine"]) == ["bearded", "benedictine"]
+
+
+def test_setup_answers_complete_their_last_word_in_any_case_after_commas():
+    players = ("ana", "bob", "bea")
+    assert answer_candidates("", players) == ["ana", "bob", "bea"]
+    assert answer_candidates("B", players) == ["bob", "bea"]
+    assert answer_candidates("ana,bo", players) == ["bob"]
+    assert answer_candidates("Ana, Be", players) == ["bea"]
+    assert answer_candidates("ana ", players) == ["ana", "bob", "bea"]
+    assert answer_candidates("zed", players) == []

@@ -48,6 +48,40 @@ def _command(child: pexpect.spawn, line: str, *expected: str, prompt: str = "abb
     child.expect_exact(prompt)
 
 
+def test_setup_answers_complete_from_what_each_question_accepts(tmp_path):
+    child = _spawn(tmp_path, "new.log")
+    child.expect_exact("Game (abbey, rose, blackrose):")
+    child.send("bl\t")  # a game
+    child.expect_exact("blackrose ")
+    child.sendline("")
+    child.expect_exact("Players, in turn order:")
+    child.sendline("Ana, Bob, Cai")
+    child.expect_exact("Who are you (ana, bob, cai or spectator):")
+    child.send("sp\t")  # a player, or spectator
+    child.expect_exact("spectator ")
+    child.send("\x7f" * len("spectator ") + "B\t")  # any case
+    child.expect_exact("bob ")
+    child.sendline("")
+    child.expect_exact("Who is the Rector")
+    child.send("a\t")
+    child.expect_exact("ana ")
+    child.sendline("")
+    child.expect_exact("The seven suspects")
+    child.sendline("")
+    child.expect_exact("Your role")
+    child.send("po\t")  # the role event's grammar
+    child.expect_exact("possessed ")
+    child.sendline("")
+    child.expect_exact("blackrose> ")
+    assert read_log(tmp_path / "new.log").events[0].fields == {"player": "bob",
+                                                               "role": "possessed"}
+    child.send("acc\t")  # the event prompt completes events again
+    child.expect_exact("accuse ")
+    child.send("\x7f" * len("accuse "))
+    child.sendeof()
+    child.expect(pexpect.EOF)
+
+
 def test_a_new_abbey_game_at_the_table(tmp_path):
     child = _spawn(tmp_path)
     child.expect_exact("Log file [game.log]:")

@@ -10,10 +10,15 @@ last ``+`` completes to a trait. After a command, what its argument is
 (:data:`TOPIC`, :data:`EVENT` or :data:`WHY`) decides: ``help`` takes a
 command or an event type, ``what-if`` an event line, ``why`` the game's
 query (:attr:`deduce.games.protocol.Game.why_arguments`).
+
+A new log's setup questions complete from their own lists
+(:func:`answer_candidates`): the games, the players, and for your hand or
+role the event grammar again.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, product
@@ -151,3 +156,13 @@ def completed(matches: list[str]) -> list[str]:
     if len(matches) == 1 and matches[0].rpartition("+")[2] not in TRAITS:
         return [matches[0] + " "]
     return matches
+
+
+def answer_candidates(line: str, words: Sequence[str]) -> list[str]:
+    """The ``words`` completing the last word of a setup answer (``line``: up to the cursor).
+
+    Answers separate their words by spaces or commas and may use any case;
+    the candidates are the words as written in ``words``.
+    """
+    token = re.split(r"[\s,]", line)[-1].lower()
+    return [w for w in words if w.lower().startswith(token)]
