@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -22,6 +22,14 @@ class Table:
 def plural(n: int, noun: str, nouns: str | None = None) -> str:
     """``1 candidate``, ``2 candidates``; ``nouns`` when the plural is not ``noun + s``."""
     return f"{n} {noun if n == 1 else nouns or noun + 's'}"
+
+
+def tie(chances: Iterable[Fraction | float], noun: str) -> str:
+    """``2 suspects tied at 17.9%`` when exact chances share the top, else ``""``."""
+    values = list(chances)
+    top = max(values, default=None)
+    tied = sum(1 for v in values if v == top)
+    return f"{plural(tied, noun)} tied at {percent(top)}" if top is not None and tied > 1 else ""
 
 
 def clash(lines: Sequence[int]) -> str:

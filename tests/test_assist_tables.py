@@ -21,7 +21,7 @@ def test_abbey_table_lists_the_top_candidates_from_the_solution():
     (table,) = compact_tables(solution)
     candidates = solution.candidates
     assert len(candidates) > TOP_CANDIDATES
-    assert table.title == f"Culprit: {len(candidates)} candidates"
+    assert table.title == f"Culprit: {len(candidates)} candidates (2 suspects tied at 17.9%)"
     assert [row[0] for row in table.rows[:-1]] == candidates[:TOP_CANDIDATES]
     assert [row[2] for row in table.rows[:-1]] == [
         percent(solution.culprit[c]) for c in candidates[:TOP_CANDIDATES]]
@@ -52,7 +52,7 @@ def test_rose_table_has_one_row_per_other_player_most_probable_first():
 def test_blackrose_tables_list_top_pairs_and_the_possessed():
     solution = solve_log(parse_log(BLACKROSE, "g.log"))
     pairs, possessed = compact_tables(solution)
-    assert pairs.title == "Accomplices: 15 possible pairs"
+    assert pairs.title == "Accomplices: 15 possible pairs (15 pairs tied at 6.7%)"
     assert len(pairs.rows) == TOP_PAIRS + 1 and pairs.rows[-1] == ["... 10 more", ""]
     assert all("s1" not in row[0] for row in pairs.rows)
     assert possessed.rows == [["ana", "33.3%"], ["cai", "33.3%"], ["dee", "33.3%"]]

@@ -368,7 +368,7 @@ def test_tables():
     log = blackrose("ana bob cai", "cai", "ana", "role ana investigator", "proof s1",
                     "proof s2", "proof s3", "proof s4", "claim bob s5 innocent")
     pairs, possessed, suspects = tables(solve_blackrose(log, hard=True))
-    assert pairs.title == "Accomplice pairs"
+    assert pairs.title == "Accomplice pairs (3 pairs tied at 33.3%)"
     assert pairs.rows == [["s5 + s6", "33.3%"], ["s5 + s7", "33.3%"], ["s6 + s7", "33.3%"]]
     assert possessed.rows == [["bob", "50.0%"], ["nobody", "50.0%"]]
     assert suspects.rows[0] == ["s1", "0%"] and suspects.rows[6] == ["s7", "66.7%"]
@@ -437,7 +437,7 @@ BAD_LOG = "game blackrose\nplayers ana bob cai\nrector cai\nme ana\nproof s1\npr
 def test_cli_table(log_file):
     result = CliRunner().invoke(cli, ["solve", log_file(SOFT_LOG)])
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("Accomplice pairs (weighing 1 claim)\n")
+    assert result.output.startswith("Accomplice pairs (weighing 1 claim; 15 pairs tied at 6.7%)\n")
     assert "The Possessed" in result.output and "Suspects" in result.output
 
 

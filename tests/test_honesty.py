@@ -154,3 +154,15 @@ def test_every_command_gives_the_same_rose_answer(tmp_path):
     analysis = runner.invoke(cli, ["analyze", str(log)]).output
     assert f"{label} (tied for the day-7 guess at the end: not known, one of 4 answers)" \
         in analysis
+
+
+def test_solve_names_a_tie_for_the_most_probable(tmp_path):
+    runner = CliRunner()
+    abbey = runner.invoke(cli, ["solve", "examples/abbey-6p.jsonl"]).output
+    assert abbey.startswith("Culprit: 11 candidates (2 suspects tied at 17.9%)\n")
+    blackrose = tmp_path / "br.log"
+    blackrose.write_text("game blackrose\nplayers ana bob cai\nrector ana\nme bob\n")
+    out = runner.invoke(cli, ["solve", str(blackrose)]).output
+    assert out.startswith("Accomplice pairs (21 pairs tied at 4.8%)\n")
+    untied = runner.invoke(cli, ["solve", "examples/abbey-4p.log"]).output
+    assert "tied" not in untied.splitlines()[0]

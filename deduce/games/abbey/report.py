@@ -18,6 +18,7 @@ from deduce.report import (
     more_rows,
     percent,
     plural,
+    tie,
     too_wide,
     usable,
 )
@@ -37,6 +38,12 @@ def _listing(solution: AbbeySolution) -> tuple[bool, list[str]]:
     return shown, solution.candidates if shown else [c for c in deck if c in solution.culprit]
 
 
+def _tie(solution: AbbeySolution) -> str:
+    """`` (2 suspects tied at 17.9%)`` when exact chances tie for the most probable."""
+    tied = tie(solution.culprit.values(), "suspect") if solution.exact else ""
+    return f" ({tied})" if tied else ""
+
+
 def candidate_table(solution: AbbeySolution) -> Table:
     """Culprit candidates, most probable first, with traits and probability.
 
@@ -51,6 +58,7 @@ def candidate_table(solution: AbbeySolution) -> Table:
         traits = " ".join(t for t in TRAITS if t in card.traits)
         rows.append([cid, card.name, traits, _shown(solution, solution.culprit, cid)])
     title = f"Culprit: {plural(len(rows), 'candidate')}"
+    title += _tie(solution)
     if not shown:
         title += f" (exact; {too_wide(solution.error)})"
     elif not solution.exact:
@@ -104,6 +112,7 @@ def compact_table(solution: AbbeySolution) -> Table:
              else estimated(solution.culprit[card], solution.error)]
             for card in order[:TOP_CANDIDATES]]
     title = f"Culprit: {plural(len(order), 'candidate')}"
+    title += _tie(solution)
     if not shown:
         title += f" ({too_wide(solution.error)})"
     elif not solution.exact:

@@ -8,17 +8,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from deduce.games.blackrose.solve import BlackRoseSolution
-from deduce.report import Table, more_rows, percent, plural
+from deduce.report import Table, more_rows, percent, plural, tie
 
 if TYPE_CHECKING:  # the check pulls in the engine and bots, which solving does not need
     from deduce.games.blackrose.check import CheckSummary
 
 
+def _notes(solution: BlackRoseSolution) -> str:
+    """The pair table's title notes: the claims weighed, and a tie for the most probable."""
+    notes = [f"weighing {plural(solution.weighed, 'claim')}"] if solution.weighed else []
+    notes += [tied] if (tied := tie(solution.pairs.values(), "pair")) else []
+    return f" ({'; '.join(notes)})" if notes else ""
+
+
 def pair_table(solution: BlackRoseSolution) -> Table:
     """The candidate pairs, most probable first."""
-    title = "Accomplice pairs"
-    if solution.weighed:
-        title += f" (weighing {plural(solution.weighed, 'claim')})"
+    title = "Accomplice pairs" + _notes(solution)
     rows = [[f"{first} + {second}", percent(p)] for (first, second), p in solution.pairs.items()]
     return Table(title, ["pair", "chance"], rows)
 
@@ -57,9 +62,7 @@ def compact_tables(solution: BlackRoseSolution) -> list[Table]:
     """The top accomplice pairs, then who can be the Possessed: the tables ``play`` shows."""
     pairs = list(solution.pairs.items())
     rows = [[f"{a} + {b}", percent(p)] for (a, b), p in pairs[:TOP_PAIRS]]
-    title = f"Accomplices: {plural(len(pairs), 'possible pair')}"
-    if solution.weighed:
-        title += f" (weighing {plural(solution.weighed, 'claim')})"
+    title = f"Accomplices: {plural(len(pairs), 'possible pair')}" + _notes(solution)
     possessed = [["nobody" if who is None else who, percent(p)]
                  for who, p in solution.possessed.items()]
     return [Table(title, ["pair", "chance"], rows + more_rows(len(rows), len(pairs), 2)),
