@@ -19,6 +19,7 @@ from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from deduce import memory
 from deduce.errors import DeduceError
 from deduce.logs.io import read_log
 from deduce.report import Table, clash, plural
@@ -125,7 +126,7 @@ def solve_files(paths: Sequence[str], options: SolveOptions,
     if workers <= 1:
         yield from (solve_file(path, options) for path in paths)
         return
-    pool = ProcessPoolExecutor(workers)
+    pool = ProcessPoolExecutor(workers, initializer=memory.share, initargs=(workers,))
     try:
         futures = [_submit(pool, path, options) for path in paths]
         yield from (_outcome(path, future) for path, future in zip(paths, futures))

@@ -25,6 +25,7 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
+from deduce import memory
 from deduce.errors import DeduceError
 from deduce.logs.io import write_text_atomic
 
@@ -126,7 +127,7 @@ def run_games(task: Callable[..., Any], game: Any, games: int, seed: int,
     if workers == 1 or games == 1:
         yield from (_run(job) for job in jobs)
         return
-    with ProcessPoolExecutor(workers) as pool:
+    with ProcessPoolExecutor(workers, initializer=memory.share, initargs=(workers,)) as pool:
         yield from pool.map(_run, jobs, chunksize=max(1, min(16, games // (4 * workers))))
 
 

@@ -33,6 +33,7 @@ from deduce.games.abbey.solver.sat.conflict import find_clash, minimal_conflict
 from deduce.games.abbey.solver.timeline import CULPRIT, build_timeline
 from deduce.logs.model import GameLog
 from deduce.logs.vocabulary.abbey import AbbeySetup, Deck, setup_from_header
+from deduce.memory import VARIABLE, memory_limit, size
 
 ENGINES = ("sat", "count", "csp")
 #: Share of the time budget given to the exact count before estimating instead.
@@ -117,6 +118,11 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
         _check_agreement(CspEngine(model).closure(), possible, log.path, "constraint search")
     exact_until = None if budget is None or engine != "sat" else start + budget * EXACT_SHARE
     counts = count_histories(model, deadline=exact_until, narrowed=True)
+    if counts is None and budget is None:  # no deadline: the count ran out of memory
+        raise DeduceError(f"{log.path}: counting every history exactly needs more than "
+                          f"{size(memory_limit() or 0)} of memory here; give --budget "
+                          f"SECONDS to estimate the probabilities instead (or set "
+                          f"{VARIABLE}, in megabytes)")
     if counts is None:
         return _estimate(setup, model, sat, possible, start + (budget or 0), seed)
     if engine == "count":

@@ -25,6 +25,7 @@ from deduce.games.abbey.solver.count.epochwise import count_by_epochs, deal_boun
 from deduce.games.abbey.solver.count.pathwise import count_by_paths
 from deduce.games.abbey.solver.model import Model
 from deduce.games.abbey.solver.propagate import propagate
+from deduce.memory import memory_limit, resident
 
 METHODS = ("cards", "epochs", "paths")
 #: Past this many possible deal matrices, the epoch-by-epoch method is not raced.
@@ -63,7 +64,8 @@ def count_histories(model: Model, methods: Sequence[str] = METHODS,
     could have more than ``EPOCH_DEALS`` matrices: full decks with many
     kinds of card, where it never wins and its slices grow long. None comes
     back when no method has finished after ``max_slices`` slices in all, or
-    by ``deadline`` (a :func:`time.perf_counter` reading).
+    by ``deadline`` (a :func:`time.perf_counter` reading), or once the
+    process holds more than :func:`~deduce.memory.memory_limit` bytes.
     """
     if not narrowed:
         model = model.copy()
@@ -87,8 +89,11 @@ def _race(runs: list[Method], max_slices: int | None,
     """
     spent = [0.0] * len(runs)
     slices = 0
+    limit = memory_limit()
     while runs and ((max_slices is None or slices < max_slices)
                     and (deadline is None or perf_counter() < deadline)):
+        if limit is not None and (resident() or 0) > limit:
+            return None
         i = spent.index(min(spent))
         start = perf_counter()
         try:
@@ -101,3 +106,4 @@ def _race(runs: list[Method], max_slices: int | None,
         spent[i] += perf_counter() - start
         slices += 1
     return None
+
