@@ -105,8 +105,11 @@ class Outlook:
 
     @property
     def usable(self) -> bool:
-        """Whether the probabilities may be shown as numbers (see :func:`deduce.report.usable`)."""
-        return usable(self.exact, self.error)
+        """Whether the probabilities may be shown as numbers (see :func:`deduce.report.usable`).
+
+        A single possible answer is certain however rough the estimate.
+        """
+        return usable(self.exact, self.error) or len(self.answers) == 1
 
     @property
     def leaders(self) -> tuple[str, ...]:
@@ -133,6 +136,8 @@ class Outlook:
         if not self.usable:
             return UNKNOWN, NO_TIME
         leaders = self.leaders
+        if self.certain:
+            return leaders[0], percent(1)
         chances = sorted({self.answers.get(a, 0.0) for a in leaders})
         shown = [(percent(p) or "0%") if self.exact else "~" + estimated(p, self.error)
                  for p in chances]

@@ -34,7 +34,9 @@ def test_a_wide_estimate_shows_no_number(exact):
     assert {row[3] for row in candidates.rows} == {"?"}
     assert [row[0] for row in candidates.rows] == [c for c in exact.setup.deck.ids
                                                   if c in exact.culprit]  # no ranking implied
-    assert not any("%" in cell for row in holders.rows for cell in row[1:])
+    for row in holders.rows:  # a card's only possible holder is certain; no other number
+        known = len(exact.holders[row[0]]) == 1
+        assert all(cell in ("", "100%") if known else "%" not in cell for cell in row[1:])
     assert "not enough time" in compact_table(wide).title
     view = outlook(wide)
     assert not view.usable and view.best_cells() == ("?", "not enough time to estimate")
@@ -166,3 +168,15 @@ def test_solve_names_a_tie_for_the_most_probable(tmp_path):
     assert out.startswith("Accomplice pairs (21 pairs tied at 4.8%)\n")
     untied = runner.invoke(cli, ["solve", "examples/abbey-4p.log"]).output
     assert "tied" not in untied.splitlines()[0]
+
+
+def test_the_only_candidate_is_certain_however_wide_the_estimate(exact, monkeypatch):
+    only = exact.candidates[0]
+    alone = _estimate(exact, 0.4, {only: 0.97})  # the closure leaves one suspect: exactly 1
+    candidates, _ = tables(alone)
+    assert candidates.rows == [[only, *candidates.rows[0][1:3], "100%"]]
+    assert compact_table(alone).rows[0][2] == "100%"
+    assert outlook(alone).best_cells() == (only, "100%")
+    accusation, table = _suggest(monkeypatch, alone)
+    assert accusation["probability"] == 1 and accusation["exact"] and accusation["advised"]
+    assert "accuse now (exact)" in table

@@ -257,6 +257,13 @@ HEADER_CASES = [
     ({"game": "rose", "players": ["a", "b"], "me": "a", "rector": "b"},
      "game rose\nplayers a b\nme a\nrector b\n",
      "unknown key 'rector' in the rose header (keys: game, version, players, me, note)"),
+    ({"game": "abbey", "players": ["a", "pile", "c"], "me": "a"},
+     "game abbey\nplayers a pile c\nme a\n",
+     "'pile' cannot be a player's name in abbey logs: the output uses it beside the players"),
+    ({"game": "blackrose", "players": ["a", "none", "c"], "me": "a", "rector": "c"},
+     "game blackrose\nplayers a none c\nme a\nrector c\n",
+     "'none' cannot be a player's name in blackrose logs: the output uses it beside the "
+     "players"),
 ]
 
 

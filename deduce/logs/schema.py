@@ -167,6 +167,10 @@ HEADER_EXTRAS: dict[str, tuple[Field, ...]] = {
 
 #: Allowed numbers of players, where the game fixes them (abbey: by deck and sizes).
 PLAYER_RANGE: dict[str, tuple[int, int]] = {"rose": (2, 5), "blackrose": (3, 5)}
+#: Words that cannot be player names because the output uses them beside the players:
+#: the Abbey's holders of cards, the Black Rose's "none" (no Possessed investigator).
+RESERVED_NAMES: dict[str, tuple[str, ...]] = {"abbey": ("culprit", "pile"),
+                                              "blackrose": ("none",)}
 
 
 def header_fields(game: str) -> tuple[Field, ...]:

@@ -27,6 +27,7 @@ from deduce.logs.schema import (
     GAMES,
     HEADER_EXTRAS,
     PLAYER_RANGE,
+    RESERVED_NAMES,
     ROLES,
     TRACKS,
     EventSchema,
@@ -354,6 +355,7 @@ def validate_header(raw: Any, path: str, line: int, deck: Deck | None = None,
         note=_note(raw, scope, line), line=line,
     )
     _check_player_count(header, scope, at.get("players", line))
+    _check_reserved(header, scope, at.get("players", line))
     finish = _FINISH.get(header.game, _finish_plain)
     return header, finish(header, replace(scope, me=header.me), deck)
 
@@ -397,6 +399,13 @@ def _check_player_count(header: Header, scope: Scope, line: int) -> None:
     if not low <= len(header.players) <= high:
         scope.fail(line, f"a {header.game} game needs {low} to {high} players, "
                    f"got {len(header.players)}")
+
+
+def _check_reserved(header: Header, scope: Scope, line: int) -> None:
+    reserved = [p for p in header.players if p in RESERVED_NAMES.get(header.game, ())]
+    if reserved:
+        scope.fail(line, f"{reserved[0]!r} cannot be a player's name in {header.game} logs: "
+                   "the output uses it beside the players")
 
 
 def _finish_plain(header: Header, scope: Scope, deck: Deck | None) -> Scope:

@@ -33,7 +33,7 @@ def _listing(solution: AbbeySolution) -> tuple[bool, list[str]]:
     Most probable first; in deck order when the estimate is too wide to imply
     a ranking (:func:`~deduce.report.usable`).
     """
-    shown = usable(solution.exact, solution.error)
+    shown = usable(solution.exact, solution.error) or len(solution.culprit) == 1
     deck = solution.setup.deck.ids
     return shown, solution.candidates if shown else [c for c in deck if c in solution.culprit]
 
@@ -78,12 +78,13 @@ def holder_table(solution: AbbeySolution) -> Table:
 def _shown(solution: AbbeySolution, row: dict, key: str) -> str:
     """A cell: blank when impossible, exact as it is, an estimate as :func:`estimated` shows it.
 
-    An estimate never reads 0% or 100%, and ``?`` when its bound is too wide.
+    An estimate never reads 0% or 100%, and ``?`` when its bound is too wide;
+    but the only possibility in a row is certain (the possibilities are exact).
     """
     if key not in row:
         return ""
-    if solution.exact:
-        return percent(row[key])
+    if solution.exact or len(row) == 1:  # the only possibility is certain, estimate or not
+        return percent(1 if len(row) == 1 else row[key])
     return estimated(row[key], solution.error)
 
 
@@ -109,7 +110,7 @@ def compact_table(solution: AbbeySolution) -> Table:
     deck = solution.setup.deck
     shown, order = _listing(solution)
     rows = [[card, deck.card(card).name, chance(float(solution.culprit[card])) if solution.exact
-             else estimated(solution.culprit[card], solution.error)]
+             else _shown(solution, solution.culprit, card)]
             for card in order[:TOP_CANDIDATES]]
     title = f"Culprit: {plural(len(order), 'candidate')}"
     title += _tie(solution)

@@ -228,10 +228,6 @@ def setup_from_header(header: Header, path: str, deck_override: Deck | None = No
             raise LogError(path, line, "the log carries its own deck, which differs from --deck")
     else:
         raise LogError(path, line, 'deck must be "default" or a list of cards')
-    reserved = {"culprit", "pile"} & set(header.players)
-    if reserved:
-        raise LogError(path, line, f"{sorted(reserved)[0]!r} cannot be a player's name in an abbey "
-                       "log: it names a holder of cards")
     n = len(header.players)
     pile, hand = header.extra.get("pile"), header.extra.get("hand")
     if pile is None or hand is None:

@@ -87,15 +87,15 @@ def _accusation(solution: AbbeySolution, pile: int) -> dict[str, Any]:
     """
     order = solution.candidates
     card = order[0]
-    p = float(solution.culprit[card])
-    error = 0.0 if solution.exact else solution.error
+    certain = len(order) == 1  # the only candidate: exactly 1, estimate or not
+    p = 1.0 if certain else float(solution.culprit[card])
+    error = 0.0 if solution.exact or certain else solution.error
     tied = [c for c in order if solution.culprit[c] == solution.culprit[card]]
     low = max(0.0, p - error)
-    supported = len(order) == 1 or (usable(solution.exact, error)
-                                     and 6 * low - 2 >= ACCUSE_POINTS)
+    supported = certain or (usable(solution.exact, error) and 6 * low - 2 >= ACCUSE_POINTS)
     return {"card": card, "probability": p, "expected_points": 6 * p - 2,
             "allowed": not pile, "advised": not pile and supported,
-            "exact": solution.exact, "error": round(error, 6), "tied": tied}
+            "exact": solution.exact or certain, "error": round(error, 6), "tied": tied}
 
 
 def _revelations(solution: AbbeySolution, setup: AbbeySetup) -> list[dict[str, Any]]:

@@ -86,10 +86,13 @@ class AbbeyGame:
         return 2 if len(self.players) == 6 else 1
 
     def log_text(self, player: str, events: Sequence[dict[str, Any]]) -> str:
-        """``player``'s canonical log of these log events, checked by the log reader."""
+        """``player``'s canonical log of these log events, checked by the log reader.
+
+        The header carries the deck inline, as the log format asks of a
+        simulator's logs, so any tool reads the log without the bundled data.
+        """
         header: dict[str, Any] = {"game": "abbey", "version": 1, "players": list(self.players),
-                                  "me": player}
-        header["deck"] = "default" if self.deck.default else self.deck.to_json()
+                                  "me": player, "deck": self.deck.to_json()}
         return canonical_text(header, events, f"{player}.jsonl", self.deck)
 
     def new_state(self) -> AbbeyState:
