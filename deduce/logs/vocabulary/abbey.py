@@ -75,10 +75,9 @@ class Card:
 
 @dataclass(frozen=True)
 class Deck:
-    """An ordered, validated list of cards. ``default`` marks the bundled deck."""
+    """An ordered, validated list of cards."""
 
     cards: tuple[Card, ...]
-    default: bool = False
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -172,8 +171,7 @@ def check_rulebook_totals(cards: Sequence[Card], path: str, line: int | None) ->
 @cache
 def default_deck() -> Deck:
     """The bundled default deck (not the printed cards: see the module docstring)."""
-    deck = deck_from_json(bundled_json(DEFAULT_DECK_FILE)["cards"], DEFAULT_DECK_FILE)
-    return Deck(deck.cards, default=True)
+    return deck_from_json(bundled_json(DEFAULT_DECK_FILE)["cards"], DEFAULT_DECK_FILE)
 
 
 def load_deck_file(path: str) -> Deck:
