@@ -22,6 +22,7 @@ import click
 from deduce.assist.compact import compact_tables, contradiction
 from deduce.assist.complete import EVENT, TOPIC, WHY, answer_candidates, candidates, completed
 from deduce.assist.live import Inconsistent, solve_live
+from deduce.assist.lock import LogLock
 from deduce.assist.newlog import (
     SPECTATOR,
     free_name,
@@ -187,7 +188,14 @@ class Repl:
                               f"{self.game} events: {', '.join(event_types(self.game))})")
 
     def record(self, line: str) -> None:
-        """Write one event to the log (on disk before this returns), then show the tables."""
+        """Write one event to the log (on disk before this returns), then show the tables.
+
+        If the file changed on disk since this session last wrote it, say so
+        first: the event goes after what is there now.
+        """
+        if self.session.changed_on_disk():
+            click.echo(f"Note: {self.session.path} changed on disk since deduce last read or "
+                       "wrote it; the event goes after its current content.", err=True)
         event = self.session.add(line)
         click.echo(f"Recorded {self.text(event)}")
         for warning in rule_warnings(self.session.log, self.options, event.line):
@@ -542,19 +550,21 @@ def play(log: str | None, budget: float, hard: bool, deck_file: str | None,
     if interactive:
         _setup_readline(tab.complete)
     path = log or click.prompt("Log file", default=free_name())
-    if is_new(path):
-        session = _create(path, deck, tab)
-    else:
-        session = Session(path)
-        if deck is not None:
-            raise click.UsageError(f"--deck: {path} exists; its header names its deck (a new "
-                                   "log carries --deck inline)")
-    refuse_options(session.game, "play")
-    options = with_model_file(SolveOptions(budget=budget, hard=hard), session.game, model_file)
-    repl = Repl(session, options, budget, interactive)
-    if interactive:
-        _use_completer(repl.complete)
-        _catch_ctrl_c()
-    repl.run()
+    with LogLock(path):
+        if is_new(path):
+            session = _create(path, deck, tab)
+        else:
+            session = Session(path)
+            if deck is not None:
+                raise click.UsageError(f"--deck: {path} exists; its header names its deck (a "
+                                       "new log carries --deck inline)")
+        refuse_options(session.game, "play")
+        options = with_model_file(SolveOptions(budget=budget, hard=hard), session.game,
+                                  model_file)
+        repl = Repl(session, options, budget, interactive)
+        if interactive:
+            _use_completer(repl.complete)
+            _catch_ctrl_c()
+        repl.run()
     if repl.refused and not interactive:
         sys.exit(1)  # a script of lines: say that some were refused

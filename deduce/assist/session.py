@@ -132,6 +132,17 @@ class Session:
         """The file's syntax."""
         return detect_syntax(self.text)
 
+    def changed_on_disk(self) -> bool:
+        """Whether the file differs from what this session last read or wrote.
+
+        Another editor (or a hand edit) changed it meanwhile; the next
+        operation reads it again first, so nothing is overwritten.
+        """
+        try:
+            return read_text(self.path) != self.text
+        except DeduceError:
+            return True
+
     def refresh(self) -> GameLog:
         """Read and check the file again (it may have been edited meanwhile)."""
         self.text, self.log = load(self.path)
