@@ -122,18 +122,19 @@ def test_model_file_round_trip(tmp_path):
 
 @pytest.mark.parametrize(("text", "message"), [
     ('{"false_rate": {,}}', "m.json:1: claims file is not valid JSON"),
-    ("[]", "m.json: claims file must be an object"),
-    ('{"rates": {}}', "m.json: unknown key 'rates' in claims file (expected: fitted, false_rate)"),
-    ('{"fitted": 3, "false_rate": {}}', "m.json: 'fitted' must be a string"),
+    ("[]", "m.json:1: claims file must be an object"),
+    ('{"rates": {}}',
+     "m.json:1: unknown key 'rates' in claims file (expected: fitted, false_rate)"),
+    ('{"fitted": 3, "false_rate": {}}', "m.json:1: 'fitted' must be a string"),
     ('{"false_rate": {"investigator": 0.1, "possessed": 0.5}}',
-     "m.json: 'false_rate' must be an object with exactly the keys investigator, possessed, "
+     "m.json:1: 'false_rate' must be an object with exactly the keys investigator, possessed, "
      "rector"),
     ('{"false_rate": {"investigator": 0, "possessed": 0.5, "rector": 0.5}}',
-     "m.json: false_rate investigator must be a number strictly between 0 and 1, not 0"),
+     "m.json:1: false_rate investigator must be a number strictly between 0 and 1, not 0"),
     ('{"false_rate": {"investigator": 0.1, "possessed": true, "rector": 0.5}}',
-     "m.json: false_rate possessed must be a number strictly between 0 and 1, not True"),
+     "m.json:1: false_rate possessed must be a number strictly between 0 and 1, not True"),
     ('{"false_rate": {"investigator": 0.1, "possessed": 0.5, "rector": "half"}}',
-     "m.json: false_rate rector must be a number strictly between 0 and 1, not 'half'"),
+     "m.json:1: false_rate rector must be a number strictly between 0 and 1, not 'half'"),
 ])
 def test_bad_model_files_give_one_line(tmp_path, text, message):
     path = tmp_path / "m.json"
@@ -141,3 +142,13 @@ def test_bad_model_files_give_one_line(tmp_path, text, message):
     with pytest.raises(LogError) as caught:
         load_model_file(str(path))
     assert str(caught.value).startswith(str(tmp_path / message))
+
+
+def test_a_bad_rate_names_its_line(tmp_path):
+    path = tmp_path / "m.json"
+    path.write_text('{\n  "fitted": "mine",\n  "false_rate": {\n    "investigator": 0.1,\n'
+                    '    "possessed": 2,\n    "rector": 0.5\n  }\n}\n', encoding="utf-8")
+    with pytest.raises(LogError) as caught:
+        load_model_file(str(path))
+    assert str(caught.value) == (f"{path}:3: false_rate possessed must be a number strictly "
+                                 "between 0 and 1, not 2")

@@ -115,14 +115,15 @@ def test_missing_causes_and_signs_are_zero(tmp_path):
 
 @pytest.mark.parametrize(("text", "message"), [
     ('{"theta": {"move": {"help": 1,}}}', "m.json:1: behaviour file is not valid JSON"),
-    ("[]", "m.json: behaviour file must be an object"),
-    ('{"thetas": {}}', "m.json: unknown key 'thetas' in behaviour file (expected: fitted, theta)"),
-    ('{"theta": {"clue": {}}}', "m.json: unknown key 'clue' in 'theta'"),
-    ('{"theta": {"move": {"helps": 1}}}', "m.json: unknown key 'helps' in 'theta' 'move'"),
-    ('{"theta": {"move": {"help": "1"}}}', "m.json: theta move help must be a finite number"),
-    ('{"theta": {"move": {"help": true}}}', "m.json: theta move help must be a finite number"),
-    ('{"theta": {"move": {"help": NaN}}}', "m.json: theta move help must be a finite number"),
-    ('{"fitted": 3}', "m.json: 'fitted' must be a string"),
+    ("[]", "m.json:1: behaviour file must be an object"),
+    ('{"thetas": {}}',
+     "m.json:1: unknown key 'thetas' in behaviour file (expected: fitted, theta)"),
+    ('{"theta": {"clue": {}}}', "m.json:1: unknown key 'clue' in 'theta'"),
+    ('{"theta": {"move": {"helps": 1}}}', "m.json:1: unknown key 'helps' in 'theta' 'move'"),
+    ('{"theta": {"move": {"help": "1"}}}', "m.json:1: theta move help must be a finite number"),
+    ('{"theta": {"move": {"help": true}}}', "m.json:1: theta move help must be a finite number"),
+    ('{"theta": {"move": {"help": NaN}}}', "m.json:1: theta move help must be a finite number"),
+    ('{"fitted": 3}', "m.json:1: 'fitted' must be a string"),
 ])
 def test_bad_model_files_give_one_line(tmp_path, monkeypatch, text, message):
     monkeypatch.chdir(tmp_path)
@@ -136,3 +137,12 @@ def test_bad_model_files_give_one_line(tmp_path, monkeypatch, text, message):
 def test_missing_model_file(tmp_path):
     with pytest.raises(LogError, match="cannot read behaviour file"):
         load_model_file(str(tmp_path / "none.json"))
+
+
+def test_a_bad_weight_names_its_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.json").write_text('{\n  "fitted": "mine",\n  "theta": {\n    "move": {\n'
+                                     '      "help": "much"\n    }\n  }\n}\n', encoding="utf-8")
+    with pytest.raises(LogError) as info:
+        load_model_file("m.json")
+    assert str(info.value) == "m.json:4: theta move help must be a finite number, not 'much'"

@@ -58,8 +58,9 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, NamedTuple
 
-from deduce.data import bundled_json, read_json_file
-from deduce.errors import DeduceError, LogError
+from deduce.data import bundled_json
+from deduce.data.located import Invalid, load_data, parse_data
+from deduce.errors import DeduceError
 from deduce.games.blackrose.csp import Hidden, Pair
 from deduce.logs.model import Event
 from deduce.logs.schema import ROLES, SOFT_EVENTS
@@ -126,24 +127,29 @@ def likelihood(rates: Mapping[str, Fraction], made: Iterable[Claim], hidden: Hid
 
 def model_from_json(raw: Any, path: str) -> ClaimsModel:
     """A model from its JSON form; any problem is a one-line ``LogError`` naming ``path``."""
+    return parse_data(_parse, raw, path)
+
+
+def _parse(raw: Any) -> ClaimsModel:
+    """A model from its JSON form; a problem is :class:`Invalid`, with where it is."""
     if not isinstance(raw, dict):
-        raise LogError(path, None, "claims file must be an object")
+        raise Invalid((), "claims file must be an object")
     for key in raw:
         if key not in FILE_KEYS:
-            raise LogError(path, None, f"unknown key {key!r} in claims file "
-                                       f"(expected: {', '.join(FILE_KEYS)})")
+            raise Invalid((), f"unknown key {key!r} in claims file "
+                              f"(expected: {', '.join(FILE_KEYS)})")
     fitted = raw.get("fitted", "")
     if not isinstance(fitted, str):
-        raise LogError(path, None, "'fitted' must be a string")
+        raise Invalid(("fitted",), "'fitted' must be a string")
     rates = raw.get("false_rate")
     if not isinstance(rates, dict) or sorted(rates) != sorted(ROLES):
-        raise LogError(path, None, "'false_rate' must be an object with exactly the keys "
-                                   f"{', '.join(ROLES)}")
+        raise Invalid(("false_rate",), "'false_rate' must be an object with exactly the keys "
+                                       f"{', '.join(ROLES)}")
     for role in ROLES:
         value = rates[role]
         if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
-            raise LogError(path, None, f"false_rate {role} must be a number strictly between "
-                                       f"0 and 1, not {value!r}")
+            raise Invalid(("false_rate", role), f"false_rate {role} must be a number strictly "
+                                                f"between 0 and 1, not {value!r}")
     return ClaimsModel({role: float(rates[role]) for role in ROLES}, fitted)
 
 
@@ -170,7 +176,7 @@ def load_model_file(path: str) -> ClaimsModel:
     """
     if path in NAMED and not os.path.exists(path):
         return model_from_json(bundled_json(NAMED[path]), NAMED[path])
-    return model_from_json(read_json_file(path, "claims file"), path)
+    return load_data(_parse, path, "claims file")
 
 
 @dataclass(frozen=True)

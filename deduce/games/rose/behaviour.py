@@ -64,8 +64,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, NamedTuple
 
-from deduce.data import bundled_json, read_json_file
-from deduce.errors import DeduceError, LogError
+from deduce.data import bundled_json
+from deduce.data.located import Invalid, Where, load_data, parse_data
+from deduce.errors import DeduceError
 from deduce.games.rose.csp import Assignment, assignments
 from deduce.logs.model import Event, GameLog
 from deduce.logs.schema import SOFT_EVENTS
@@ -118,29 +119,35 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _entries(raw: Any, allowed: Sequence[str], what: str, path: str) -> dict[str, Any]:
-    """An object whose keys are all among ``allowed``; anything else is a one-line error."""
+def _entries(raw: Any, allowed: Sequence[str], what: str, where: Where) -> dict[str, Any]:
+    """An object whose keys are all among ``allowed``; anything else is :class:`Invalid`."""
     if not isinstance(raw, dict):
-        raise LogError(path, None, f"{what} must be an object")
+        raise Invalid(where, f"{what} must be an object")
     unknown = sorted(set(raw) - set(allowed))
     if unknown:
-        raise LogError(path, None, f"unknown key {unknown[0]!r} in {what} "
-                                   f"(expected: {', '.join(allowed)})")
+        raise Invalid(where, f"unknown key {unknown[0]!r} in {what} "
+                             f"(expected: {', '.join(allowed)})")
     return raw
 
 
 def model_from_json(raw: Any, path: str) -> BehaviourModel:
     """A model from its JSON form (see the module docstring); problems raise ``LogError``."""
-    top = _entries(raw, ("fitted", "theta"), "behaviour file", path)
+    return parse_data(_parse, raw, path)
+
+
+def _parse(raw: Any) -> BehaviourModel:
+    """A model from its JSON form; a problem is :class:`Invalid`, with where it is."""
+    top = _entries(raw, ("fitted", "theta"), "behaviour file", ())
     fitted = top.get("fitted", "")
     if not isinstance(fitted, str):
-        raise LogError(path, None, "'fitted' must be a string")
+        raise Invalid(("fitted",), "'fitted' must be a string")
     theta: dict[Kind, float] = {}
-    for cause, signs in _entries(top.get("theta", {}), CAUSES, "'theta'", path).items():
-        for sign, value in _entries(signs, SIGNS, f"'theta' {cause!r}", path).items():
+    for cause, signs in _entries(top.get("theta", {}), CAUSES, "'theta'", ("theta",)).items():
+        where: Where = ("theta", cause)
+        for sign, value in _entries(signs, SIGNS, f"'theta' {cause!r}", where).items():
             if not _number(value):
-                raise LogError(path, None, f"theta {cause} {sign} must be a finite number, "
-                                           f"not {value!r}")
+                raise Invalid((*where, sign), f"theta {cause} {sign} must be a finite number, "
+                                              f"not {value!r}")
             theta[cause, sign] = float(value)
     return BehaviourModel(theta, fitted)
 
@@ -153,7 +160,7 @@ def default_model() -> BehaviourModel:
 
 def load_model_file(path: str) -> BehaviourModel:
     """A user's behaviour file; any problem is a one-line ``LogError`` naming the file."""
-    return model_from_json(read_json_file(path, "behaviour file"), path)
+    return load_data(_parse, path, "behaviour file")
 
 
 class Choice(NamedTuple):
