@@ -241,7 +241,7 @@ def test_cli_simulates_with_the_users_data_files(tmp_path):
     result = CliRunner().invoke(cli, ["simulate", "abbey", "--board", str(tmp_path / "bad.json"),
                                       "--out", str(out)])
     assert isinstance(result.exception, DeduceError)
-    assert str(result.exception).startswith(f"{tmp_path / 'bad.json'}: board 'rooms'")
+    assert str(result.exception).startswith(f"{tmp_path / 'bad.json'}:1: board 'rooms'")
 
 
 def test_the_solver_bot_accuses_only_among_a_few_exact_candidates():

@@ -432,7 +432,7 @@ BAD_INPUT = [
      ["solve", "g.log"], "Error: g.log:5: count 7 is more than the 6 cards bob holds"),
     ("deck-24-totals", {"g.log": ABBEY_TEXT, "deck.json": deck24_breaking_totals()},
      ["solve", "g.log", "--deck", "deck.json"],
-     "Error: deck.json: a 24-card deck needs 8 templar cards (rulebook totals), this one has 7"),
+     "Error: deck.json:1: a 24-card deck needs 8 templar cards (rulebook totals), this one has 7"),
     ("inline-deck-24-totals", {"g.jsonl": ABBEY_JSON.replace(
         "}", ', "deck": ' + deck24_breaking_totals() + "}")},
      ["solve", "g.jsonl"], "Error: g.jsonl:1: a 24-card deck needs 8 templar cards"),

@@ -79,4 +79,8 @@ def test_invalid_content_names_the_file(kind, tmp_path: Path) -> None:
     path.write_text(json.dumps(raw), encoding="utf-8")
     with pytest.raises(LogError) as info:
         load(str(path))
-    assert str(info.value).startswith(f"{path}: {message}")
+    assert str(info.value).startswith(f"{path}:1: {message}")  # all on one line
+    path.write_text(json.dumps(raw, indent=1), encoding="utf-8")
+    with pytest.raises(LogError) as info:
+        load(str(path))
+    assert info.value.line is not None and info.value.message.startswith(message)

@@ -84,6 +84,7 @@ def test_a_change_on_disk_is_said_before_the_next_event(tmp_path):
     child.sendline("identity bob blue")
     child.expect_exact("changed on disk since deduce last read or wrote it")
     child.expect_exact("Recorded line 7")
+    child.expect_exact("rose> ")
     child.sendeof()
     child.expect(pexpect.EOF)
     assert path.read_text() == (ROSE + "# a note added in another editor\nidentity ana red\n"

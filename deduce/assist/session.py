@@ -32,6 +32,7 @@ from deduce.logs.io import (
     detect_syntax,
     format_log,
     parse_log,
+    read_log_bytes,
     write_text_atomic,
 )
 from deduce.logs.jsonl import dump_object, event_to_json
@@ -50,11 +51,7 @@ def read_text(path: str) -> str:
     Like :func:`~deduce.logs.io.read_log_text`, but the mark is kept, so that
     rewriting the text gives back the same bytes.
     """
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise LogError(path, None, f"cannot read log: {exc.strerror or exc}") from None
+    data = read_log_bytes(path)
     text = decode_log_bytes(data, path)
     return BOM + text if data.startswith(codecs.BOM_UTF8) else text
 

@@ -18,17 +18,35 @@ def bundled_json(name: str) -> Any:
     return json.loads(resources.files(__name__).joinpath(name).read_text("utf-8"))
 
 
+#: Largest data file read, in bytes (the bundled ones are a few kilobytes).
+MAX_DATA_BYTES = 4 << 20
+
+
+def read_json_text(path: str, what: str) -> str:
+    """A user's data file as text: at most ``MAX_DATA_BYTES``, UTF-8 (errors name the line)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_DATA_BYTES + 1)
+    except OSError as exc:
+        raise LogError(path, None, f"cannot read {what}: {exc.strerror}") from None
+    if len(data) > MAX_DATA_BYTES:
+        raise LogError(path, None, f"{what} is larger than {MAX_DATA_BYTES >> 20} MiB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LogError(path, data.count(b"\n", 0, exc.start) + 1,
+                       f"{what} is not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
+
+
 def read_json_file(path: str, what: str) -> Any:
     """A user's JSON file; any problem is a one-line error naming the file (and line).
 
     ``what`` names the kind of file in messages (``"deck file"``...).
     """
+    text = read_json_text(path, what)
     try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
-    except OSError as exc:
-        raise LogError(path, None, f"cannot read {what}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise LogError(path, None, f"{what} is not UTF-8 text") from None
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise LogError(path, exc.lineno, f"{what} is not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise LogError(path, 1, f"{what} nests too deeply") from None

@@ -12,12 +12,13 @@ already in memory (no lines to name).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from json.decoder import JSONArray, JSONObject  # type: ignore[attr-defined]  # not in typeshed
 from json.scanner import py_make_scanner  # type: ignore[attr-defined]  # not in typeshed
 from typing import Any, TypeVar
 
-from deduce.data import read_json_file
+from deduce.data import read_json_file, read_json_text
 from deduce.errors import LogError
 
 #: Keys and indexes from the top of a JSON document to one value.
@@ -107,10 +108,12 @@ def _line_of(path: str, where: Where) -> int | None:
     """The line of the innermost object or list on the way to ``where`` in the file."""
     try:
         with open(path, encoding="utf-8") as handle:
-            node = _located(handle.read())
-    except (OSError, ValueError):
+            text = handle.read()
+        node = _located(text)
+    except (OSError, ValueError, RecursionError):
         return None
-    line = getattr(node, "line", None)
+    first = text.count("\n", 0, len(text) - len(text.lstrip())) + 1  # a top-level scalar's
+    line = getattr(node, "line", first)
     for key in where:
         try:
             node = node[key]
@@ -118,3 +121,39 @@ def _line_of(path: str, where: Where) -> int | None:
             break
         line = getattr(node, "line", line)
     return line
+
+
+def read_located(path: str, what: str) -> Any:
+    """A user's JSON file whose objects and lists know the line they start on.
+
+    For loaders that raise ``LogError`` without a line: inside
+    :func:`lines_of`, such an error gets the line of the value at fault.
+    """
+    text = read_json_text(path, what)
+    try:
+        node = _located(text)
+    except json.JSONDecodeError as exc:
+        raise LogError(path, exc.lineno, f"{what} is not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise LogError(path, 1, f"{what} nests too deeply") from None
+    if not isinstance(node, dict | list):  # a bare value knows no line: name its first one
+        first = text.count("\n", 0, len(text) - len(text.lstrip())) + 1
+        raise LogError(path, first, f"{what} must be a JSON object or list, not "
+                                    f"{type(node).__name__}")
+    return node
+
+
+@contextmanager
+def lines_of(node: Any) -> Iterator[None]:
+    """Give a ``LogError`` raised inside without a line the line where ``node`` starts.
+
+    ``node`` comes from :func:`read_located` (else it knows no line, and the
+    error passes unchanged).
+    """
+    try:
+        yield
+    except LogError as exc:
+        line = getattr(node, "line", None)
+        if exc.line is not None or line is None:
+            raise
+        raise LogError(exc.path, line, exc.message) from None

@@ -58,15 +58,26 @@ def parse_log(text: str, path: str, deck: Deck | None = None) -> GameLog:
     return parse(text, path, deck)
 
 
-def read_log_text(path: _PathLike) -> str:
-    """Return the text of the log file at ``path``, refusing files that are not text."""
+#: Largest log file read, in bytes (a whole game's log is a few tens of kilobytes).
+MAX_LOG_BYTES = 16 << 20
+
+
+def read_log_bytes(path: _PathLike) -> bytes:
+    """The bytes of the log file at ``path``, refusing one larger than ``MAX_LOG_BYTES``."""
     name = os.fspath(path)
     try:
         with open(name, "rb") as handle:
-            data = handle.read()
+            data = handle.read(MAX_LOG_BYTES + 1)
     except OSError as exc:
         raise LogError(name, None, f"cannot read log: {exc.strerror or exc}") from None
-    return decode_log_bytes(data, name)
+    if len(data) > MAX_LOG_BYTES:
+        raise LogError(name, None, f"larger than {MAX_LOG_BYTES >> 20} MiB: not a game log")
+    return data
+
+
+def read_log_text(path: _PathLike) -> str:
+    """Return the text of the log file at ``path``, refusing files that are not text."""
+    return decode_log_bytes(read_log_bytes(path), os.fspath(path))
 
 
 def read_log(path: _PathLike, deck: Deck | None = None) -> GameLog:

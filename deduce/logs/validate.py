@@ -46,6 +46,11 @@ from deduce.logs.vocabulary.blackrose import SUSPECT_COUNT, suspects_of
 
 #: Longest accepted physical line, in bytes of UTF-8.
 MAX_LINE_BYTES = 1 << 20
+#: Most events a log may hold: a whole game has a few hundred, so more is not a game log
+#: (and would only make every command slow).
+MAX_EVENTS = 10_000
+#: Most players a header may name (every game's rules allow at most 6).
+MAX_PLAYERS = 12
 
 
 class RawRow(NamedTuple):
@@ -393,9 +398,7 @@ _HEADER_HINTS = {"me": " (the observer's player id, or null for a spectator)"}
 
 
 def _check_player_count(header: Header, scope: Scope, line: int) -> None:
-    if header.game not in PLAYER_RANGE:
-        return
-    low, high = PLAYER_RANGE[header.game]
+    low, high = PLAYER_RANGE.get(header.game, (1, MAX_PLAYERS))
     if not low <= len(header.players) <= high:
         scope.fail(line, f"a {header.game} game needs {low} to {high} players, "
                    f"got {len(header.players)}")
@@ -493,5 +496,9 @@ def build_log(rows: Iterable[RawRow], path: str, deck: Deck | None = None) -> Ga
     if first is None:
         raise LogError(path, 1, "empty log: no header")
     header, scope = validate_header(first.raw, path, first.line, deck, first.key_lines)
-    events = tuple(validate_event(row.raw, scope, row.line) for row in rows)
-    return GameLog(header, events, path)
+    events: list[Event] = []
+    for row in rows:
+        if len(events) == MAX_EVENTS:
+            raise LogError(path, row.line, f"more than {MAX_EVENTS:,} events: not a game log")
+        events.append(validate_event(row.raw, scope, row.line))
+    return GameLog(header, tuple(events), path)

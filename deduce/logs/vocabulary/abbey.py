@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from deduce.data import bundled_json, read_json_file
+from deduce.data import bundled_json
+from deduce.data.located import lines_of, read_located
 from deduce.errors import LogError
 from deduce.logs.ids import ID_PATTERN
 from deduce.logs.model import Header
@@ -71,6 +72,10 @@ class Card:
         """The card as written in a log header or deck file (traits in group order)."""
         return {"id": self.id, "name": self.name,
                 "traits": [t for t in TRAITS if t in self.traits]}
+
+
+#: Most cards a deck may have (the game's has 24).
+MAX_DECK = 100
 
 
 @dataclass(frozen=True)
@@ -131,29 +136,35 @@ def deck_from_json(raw: Any, path: str, line: int | None = None) -> Deck:
     """
     if not isinstance(raw, list) or not raw:
         raise LogError(path, line, "a deck must be a non-empty list of cards")
+    if len(raw) > MAX_DECK:
+        raise LogError(path, line, f"a deck has at most {MAX_DECK} cards, got {len(raw)}")
     cards: list[Card] = []
     seen: set[str] = set()
     for i, item in enumerate(raw, 1):
-        if not isinstance(item, dict):
-            raise LogError(path, line, f"deck card {i} must be an object with id, name and traits")
-        unknown = set(item) - {"id", "name", "traits"}
-        if unknown:
-            raise LogError(path, line, f"deck card {i}: unknown key {sorted(unknown)[0]!r}")
-        cid, name, traits = item.get("id"), item.get("name", item.get("id")), item.get("traits")
-        if not isinstance(cid, str) or not ID_PATTERN.match(cid):
-            raise LogError(path, line, f"deck card {i}: id must match [a-z0-9][a-z0-9_-]*")
-        if cid in GROUP_OF:
-            raise LogError(path, line, f"deck card {i}: id {cid!r} is a trait name")
-        if cid in seen:
-            raise LogError(path, line, f"deck card {i}: duplicate id {cid!r}")
-        if not isinstance(name, str) or not name.strip():
-            raise LogError(path, line, f"deck card {cid!r}: name must be a non-empty string")
-        parsed = parse_traits(traits, (path, line), f"deck card {cid!r} traits")
-        if len(parsed) != len(TRAIT_GROUPS):
-            missing = sorted(set(TRAIT_GROUPS) - {GROUP_OF[t] for t in parsed})
-            raise LogError(path, line, f"deck card {cid!r} has no {missing[0]} trait")
-        seen.add(cid)
-        cards.append(Card(cid, name, frozenset(parsed)))
+        with lines_of(item):  # a deck file's errors name the card's line
+            if not isinstance(item, dict):
+                raise LogError(path, line,
+                               f"deck card {i} must be an object with id, name and traits")
+            unknown = set(item) - {"id", "name", "traits"}
+            if unknown:
+                raise LogError(path, line, f"deck card {i}: unknown key {sorted(unknown)[0]!r}")
+            cid, traits = item.get("id"), item.get("traits")
+            name = item.get("name", cid)
+            if not isinstance(cid, str) or not ID_PATTERN.match(cid):
+                raise LogError(path, line, f"deck card {i}: id must match [a-z0-9][a-z0-9_-]*")
+            if cid in GROUP_OF:
+                raise LogError(path, line, f"deck card {i}: id {cid!r} is a trait name")
+            if cid in seen:
+                raise LogError(path, line, f"deck card {i}: duplicate id {cid!r}")
+            if not isinstance(name, str) or not name.strip():
+                raise LogError(path, line,
+                               f"deck card {cid!r}: name must be a non-empty string")
+            parsed = parse_traits(traits, (path, line), f"deck card {cid!r} traits")
+            if len(parsed) != len(TRAIT_GROUPS):
+                missing = sorted(set(TRAIT_GROUPS) - {GROUP_OF[t] for t in parsed})
+                raise LogError(path, line, f"deck card {cid!r} has no {missing[0]} trait")
+            seen.add(cid)
+            cards.append(Card(cid, name, frozenset(parsed)))
     if len(cards) == 24:
         check_rulebook_totals(cards, path, line)
     return Deck(tuple(cards))
@@ -176,13 +187,16 @@ def default_deck() -> Deck:
 
 def load_deck_file(path: str) -> Deck:
     """Read a deck file: a JSON list of cards, or an object with a ``cards`` list."""
-    raw = read_json_file(path, "deck file")
-    if isinstance(raw, dict):
-        unknown = set(raw) - {"cards", "note"}
-        if unknown:
-            raise LogError(path, None, f"unknown key {sorted(unknown)[0]!r} in deck file")
-        raw = raw.get("cards")
-    return deck_from_json(raw, path)
+    top = read_located(path, "deck file")
+    with lines_of(top):
+        raw = top
+        if isinstance(raw, dict):
+            unknown = set(raw) - {"cards", "note"}
+            if unknown:
+                raise LogError(path, None, f"unknown key {sorted(unknown)[0]!r} in deck file")
+            raw = raw.get("cards")
+        with lines_of(raw):
+            return deck_from_json(raw, path)
 
 
 #: Rulebook pile and hand sizes for the 24-card deck, by number of players.

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from deduce.data import bundled_json, read_json_file
+from deduce.data import bundled_json
+from deduce.data.located import lines_of, read_located
 from deduce.errors import LogError
 from deduce.logs.ids import ID_PATTERN
 
@@ -173,18 +174,19 @@ def _parse_doors(raw: Any, ids: set[str], path: str) -> frozenset[frozenset[str]
         raise _fail(path, "board 'doors' must be a non-empty list of [room, room] pairs")
     doors: set[frozenset[str]] = set()
     for i, pair in enumerate(raw, 1):
-        if (not isinstance(pair, list) or len(pair) != 2
-                or not all(isinstance(x, str) for x in pair)):
-            raise _fail(path, f"board door {i} must be a pair of room ids")
-        for rid in pair:
-            if rid not in ids:
-                raise _fail(path, f"board door {i} names unknown room {rid!r}")
-        a, b = pair
-        if a == b:
-            raise _fail(path, f"board door {i} leads from {a!r} to itself")
-        door = frozenset(pair)
-        if door in doors:
-            raise _fail(path, f"board door {i} between {a!r} and {b!r} is listed twice")
+        with lines_of(pair):  # a board file's errors name the door's line
+            if (not isinstance(pair, list) or len(pair) != 2
+                    or not all(isinstance(x, str) for x in pair)):
+                raise _fail(path, f"board door {i} must be a pair of room ids")
+            for rid in pair:
+                if rid not in ids:
+                    raise _fail(path, f"board door {i} names unknown room {rid!r}")
+            a, b = pair
+            if a == b:
+                raise _fail(path, f"board door {i} leads from {a!r} to itself")
+            door = frozenset(pair)
+            if door in doors:
+                raise _fail(path, f"board door {i} between {a!r} and {b!r} is listed twice")
         doors.add(door)
     return frozenset(doors)
 
@@ -251,12 +253,14 @@ def board_from_json(raw: Any, path: str) -> Board:
     rooms: list[Room] = []
     seen: set[str] = set()
     for i, item in enumerate(items, 1):
-        room = _parse_room(item, i, path)
-        if room.id in seen:
-            raise _fail(path, f"board room {i}: duplicate id {room.id!r}")
+        with lines_of(item):  # a board file's errors name the room's line
+            room = _parse_room(item, i, path)
+            if room.id in seen:
+                raise _fail(path, f"board room {i}: duplicate id {room.id!r}")
         seen.add(room.id)
         rooms.append(room)
-    doors = _parse_doors(raw.get("doors"), seen, path)
+    with lines_of(raw.get("doors")):
+        doors = _parse_doors(raw.get("doors"), seen, path)
     _check_counts(rooms, path)
     board = Board(tuple(rooms), doors)
     _check_confessionals(board, path)
@@ -272,5 +276,6 @@ def default_board() -> Board:
 
 def load_board_file(path: str) -> Board:
     """Read and validate a board file (the JSON object form of ``board_from_json``)."""
-    raw = read_json_file(path, "board file")
-    return board_from_json(raw, path)
+    raw = read_located(path, "board file")
+    with lines_of(raw):
+        return board_from_json(raw, path)

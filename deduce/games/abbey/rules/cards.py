@@ -36,7 +36,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from deduce.data import bundled_json, read_json_file
+from deduce.data import bundled_json
+from deduce.data.located import lines_of, read_located
 from deduce.errors import LogError
 from deduce.games.abbey.rules.board import KIND_COUNTS
 from deduce.logs.ids import ID_PATTERN
@@ -197,10 +198,12 @@ def _entries(raw: list[Any], label: str, keys: tuple[str, ...], path: str
     seen: set[str] = set()
     for i, item in enumerate(raw, 1):
         what = f"{label} card {i}"
-        if not isinstance(item, dict):
-            raise _fail(path, f"{what} must be an object with {', '.join(keys)}")
-        _check_keys(item, set(keys), what, path)
-        yield i, item, _check_id_and_name(item, what, seen, path)
+        with lines_of(item):
+            if not isinstance(item, dict):
+                raise _fail(path, f"{what} must be an object with {', '.join(keys)}")
+            _check_keys(item, set(keys), what, path)
+            cid = _check_id_and_name(item, what, seen, path)
+        yield i, item, cid
 
 
 def _parse_masses(raw: Any, path: str) -> tuple[MassCard, ...]:
@@ -211,12 +214,13 @@ def _parse_masses(raw: Any, path: str) -> tuple[MassCard, ...]:
     masses: list[MassCard] = []
     for i, item, cid in _entries(raw, "mass", ("id", "name", "pass"), path):
         what = f"mass card {i}"
-        if cid != MASS_IDS[i - 1]:
-            raise _fail(path, f"{what} must be {MASS_IDS[i - 1]!r}, not {cid!r} "
-                              f"(chronological order: {', '.join(MASS_IDS)})")
-        passes = item["pass"]
-        if not _is_int(passes) or passes not in MASS_PASSES:
-            raise _fail(path, f"mass card {cid!r}: pass must be 1, 2 or 3, not {passes!r}")
+        with lines_of(item):  # a cards file's errors name the card's line
+            if cid != MASS_IDS[i - 1]:
+                raise _fail(path, f"{what} must be {MASS_IDS[i - 1]!r}, not {cid!r} "
+                                  f"(chronological order: {', '.join(MASS_IDS)})")
+            passes = item["pass"]
+            if not _is_int(passes) or passes not in MASS_PASSES:
+                raise _fail(path, f"mass card {cid!r}: pass must be 1, 2 or 3, not {passes!r}")
         masses.append(MassCard(cid, item["name"], passes))
     return tuple(masses)
 
@@ -231,12 +235,13 @@ def _parse_pile(raw: Any, pile: str, path: str) -> tuple[BookCard, ...]:
     cards: list[BookCard] = []
     for _, item, cid in _entries(raw, label, keys, path):
         what = f"{label} card {cid!r}"
-        if not isinstance(item["text"], str) or not item["text"].strip():
-            raise _fail(path, f"{what}: text must be a non-empty string")
-        keep = item.get("keep", False)
-        if not isinstance(keep, bool):
-            raise _fail(path, f"{what}: keep must be true or false, not {keep!r}")
-        effect = parse_effect(item["effect"], what, path, keep)
+        with lines_of(item):  # a cards file's errors name the card's line
+            if not isinstance(item["text"], str) or not item["text"].strip():
+                raise _fail(path, f"{what}: text must be a non-empty string")
+            keep = item.get("keep", False)
+            if not isinstance(keep, bool):
+                raise _fail(path, f"{what}: keep must be true or false, not {keep!r}")
+            effect = parse_effect(item["effect"], what, path, keep)
         cards.append(BookCard(cid, item["name"], item["text"], effect, keep))
     return tuple(cards)
 
@@ -281,5 +286,6 @@ def default_cards() -> CardSet:
 
 def load_cards_file(path: str) -> CardSet:
     """Read and validate a cards file (the JSON object form of ``cards_from_json``)."""
-    raw = read_json_file(path, "cards file")
-    return cards_from_json(raw, path)
+    raw = read_located(path, "cards file")
+    with lines_of(raw):
+        return cards_from_json(raw, path)
