@@ -89,3 +89,9 @@ def test_a_change_on_disk_is_said_before_the_next_event(tmp_path):
     child.expect(pexpect.EOF)
     assert path.read_text() == (ROSE + "# a note added in another editor\nidentity ana red\n"
                                 "# another note\nidentity bob blue\n")
+
+
+def test_a_lock_that_cannot_be_made_is_a_one_line_error(tmp_path):
+    missing = tmp_path / "no-such-folder" / "game.log"
+    with pytest.raises(DeduceError, match="cannot create the lock file"):
+        LogLock(str(missing)).acquire()

@@ -41,7 +41,11 @@ class LogLock:
         if fcntl is None:
             return self
         while True:
-            fd = os.open(self.lock, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fd = os.open(self.lock, os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError as exc:
+                raise DeduceError(f"{self.path}: cannot create the lock file {self.lock}: "
+                                  f"{exc.strerror or exc}") from None
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
