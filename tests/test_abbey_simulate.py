@@ -15,7 +15,7 @@ from deduce.errors import DeduceError
 from deduce.games.abbey.advice.advisor import _information, analyse
 from deduce.games.abbey.rules.engine import AbbeyGame
 from deduce.games.abbey.sim.bots import BOTS, SolverBot, crossed_out
-from deduce.games.abbey.sim.check import CheckSummary, check_games, check_log
+from deduce.games.abbey.sim.check import Calibration, CheckSummary, check_games, check_log
 from deduce.games.abbey.sim.simulate import play, record_game
 from deduce.games.abbey.solver.solve import solve_abbey
 from deduce.games.simulate import bot_lineup, simulate, write_game
@@ -147,10 +147,29 @@ def test_check_with_the_solve_finds_the_culprit_and_no_failure():
     check = check_log(state, 2, 0, budget=0.5, every=10, fast=False)
     assert check.failures == ()
     assert check.exact >= 1
+    assert 1 <= check.calibration.positions <= check.exact  # exact, before the reveal
+    assert sum(n for n, _, _ in check.calibration.bins) >= check.calibration.positions
     # the culprit is indeed the only candidate of the log cut where the check says so
     assert check.determined is not None and check.determined % 10 == 0
     log = parse_jsonl(game.log_text("ana", state.logs[0][:check.determined]), "ana.jsonl")
     assert candidates_of(log) == [state.culprit]
+
+
+def test_calibration_scores_by_hand():
+    # Two positions: a sure right favourite, then a tie of three with the culprit among them.
+    one = Calibration().add({"a": 1.0}, "a")
+    both = one.add({"a": 0.5, "b": 0.25, "c": 0.25}, "b")
+    assert both.positions == 2
+    assert both.brier == pytest.approx(0 + (0.25 + 0.5625 + 0.0625))
+    assert both.favourite == pytest.approx(1.0)  # a sure hit, then a miss (a led alone)
+    assert both.bins[9] == (1, 1.0, 1) and both.bins[5] == (1, 0.5, 0)
+    assert both.bins[2] == (2, 0.5, 1)
+    tie = Calibration().add({"a": 0.5, "b": 0.5}, "b")
+    assert tie.favourite == pytest.approx(0.5)
+    data = (both + tie).to_json()
+    assert data["positions"] == 3 and data["favourite_share"] == pytest.approx(0.5)
+    assert data["reliability"][5] == {"decile": "50-60%", "candidates": 3,
+                                      "mean_probability": 0.5, "culprit_share": 0.3333}
 
 
 def test_check_reports_a_model_that_drops_the_truth(monkeypatch):
@@ -214,6 +233,7 @@ def test_cli_simulate_writes_games_and_check_prints_the_summary(tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["games"] == 2 and data["logs"] == 6 and data["soundness_failures"] == 0
+    assert len(data["calibration"]["reliability"]) == 10
     result = runner.invoke(cli, ["check", "abbey", "--players", "3", "--games", "1", "--fast",
                                  "--every", "30"])
     assert result.exit_code == 0 and "soundness failures" in result.output

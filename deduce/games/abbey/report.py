@@ -134,6 +134,17 @@ def check_tables(summary: CheckSummary) -> list[Table]:
     rows += [[f"events to the culprit, {k}", "" if v is None else v] for k, v in spread.items()]
     rows.append(["seconds (all positions)", f"{summary.seconds:.1f}"])
     tables = [Table("Solver against the truth", ["measure", "value"], rows)]
+    calibration = summary.calibration.to_json()
+    if calibration["positions"]:
+        tables.append(Table(
+            f"Calibration of the exact culprit chances before the culprit was public "
+            f"({calibration['positions']} positions; Brier score {calibration['brier']:.4f}; "
+            f"the favourite was the culprit in {100 * calibration['favourite_share']:.1f}%)",
+            ["chance", "candidates", "mean chance", "were the culprit"],
+            [[row["decile"], row["candidates"],
+              "" if row["mean_probability"] is None else f"{100 * row['mean_probability']:.1f}%",
+              "" if row["culprit_share"] is None else f"{100 * row['culprit_share']:.1f}%"]
+             for row in calibration["reliability"]]))
     if summary.failures:
         tables.append(Table("Soundness failures", ["where and what"],
                             [[f] for f in summary.failures]))

@@ -12,6 +12,12 @@ at that moment (the engine records every card's holder after each transfer):
   ``budget`` seconds and fails if the true culprit or any card's true
   current holder is missing, or given probability 0 by an exact answer.
 
+Each exact solve made before the culprit became public also scores the
+culprit probabilities against the truth (:class:`Calibration`): the Brier
+score, the share of positions whose favourite was the culprit, and a
+reliability table by probability decile. The spec's prior assumes random
+choices; the bots choose, so this measures how far that matters.
+
 It also records how many events each log needed before the culprit was
 the only candidate left (counting only events before the culprit became
 public by a correct accusation or the reveal): by the solve, or with
@@ -38,6 +44,55 @@ from deduce.logs.jsonl import parse_jsonl
 from deduce.logs.model import GameLog
 from deduce.logs.vocabulary.abbey import setup_from_header
 
+DECILES = 10
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """How exact culprit probabilities held against the truth, summed over positions.
+
+    ``brier``: the sum over positions of ``sum_c (p_c - [c is the culprit])^2``;
+    ``favourite``: positions whose most probable suspect was the culprit (a
+    tie of ``k`` counts ``1/k``); ``bins[d]``: for candidates whose probability
+    fell in decile ``d``, how many, their summed probability and how many
+    were the culprit.
+    """
+
+    positions: int = 0
+    brier: float = 0.0
+    favourite: float = 0.0
+    bins: tuple[tuple[int, float, int], ...] = ((0, 0.0, 0),) * DECILES
+
+    def add(self, culprit: dict[str, float], truth: str) -> Calibration:
+        """The calibration with one more position (``culprit``: the candidates' chances)."""
+        brier = sum((p - (card == truth)) ** 2 for card, p in culprit.items())
+        brier += 0.0 if truth in culprit else 1.0  # the truth ruled out: a soundness failure
+        top = max(culprit.values())
+        leaders = [c for c, p in culprit.items() if p == top]
+        bins = [list(b) for b in self.bins]
+        for card, p in culprit.items():
+            row = bins[min(int(p * DECILES), DECILES - 1)]
+            row[0], row[1], row[2] = row[0] + 1, row[1] + p, row[2] + (card == truth)
+        return Calibration(self.positions + 1, self.brier + brier,
+                           self.favourite + (truth in leaders) / len(leaders),
+                           tuple((int(n), float(s), int(h)) for n, s, h in bins))
+
+    def __add__(self, other: Calibration) -> Calibration:
+        return Calibration(self.positions + other.positions, self.brier + other.brier,
+                           self.favourite + other.favourite,
+                           tuple((a[0] + b[0], a[1] + b[1], a[2] + b[2])
+                                 for a, b in zip(self.bins, other.bins, strict=True)))
+
+    def to_json(self) -> dict[str, Any]:
+        """Brier score, favourite share and the reliability table, as ``check --json`` prints."""
+        n = max(self.positions, 1)
+        return {"positions": self.positions, "brier": round(self.brier / n, 4),
+                "favourite_share": round(self.favourite / n, 4),
+                "reliability": [{"decile": f"{10 * d}-{10 * d + 10}%", "candidates": count,
+                                 "mean_probability": round(total / count, 4) if count else None,
+                                 "culprit_share": round(hits / count, 4) if count else None}
+                                for d, (count, total, hits) in enumerate(self.bins)]}
+
 
 @dataclass(frozen=True)
 class LogCheck:
@@ -51,6 +106,7 @@ class LogCheck:
     failures: tuple[str, ...]
     determined: int | None
     seconds: float
+    calibration: Calibration = Calibration()
 
 
 def check_log(state: AbbeyState, index: int, seat: int, budget: float, every: int,
@@ -67,6 +123,7 @@ def check_log(state: AbbeyState, index: int, seat: int, budget: float, every: in
     failures: list[str] = []
     positions = exact = 0
     determined = None
+    calibration = Calibration()
     cuts = sorted({*range(every, len(log.events) + 1, every), len(log.events)})
     warm = Warm()
     for cut in cuts:
@@ -84,10 +141,14 @@ def check_log(state: AbbeyState, index: int, seat: int, budget: float, every: in
         solution = solve_abbey(prefix, game.deck, budget=budget, seed=index, warm=warm)
         exact += solution.exact
         failures += _solve_check(solution, epochs[-1], where)
+        truth = next(c for c, h in epochs[-1].items() if h == "culprit")
+        if solution.exact and solution.consistent and cut <= public:
+            calibration = calibration.add({c: float(p) for c, p in solution.culprit.items()},
+                                          truth)
         if determined is None and cut <= public and len(solution.culprit) == 1:
             determined = cut
     return LogCheck(index, player, public, positions, exact, tuple(failures), determined,
-                    perf_counter() - started)
+                    perf_counter() - started, calibration)
 
 
 def _public_from(log: GameLog) -> int:
@@ -154,6 +215,7 @@ class CheckSummary:
     determined: tuple[int, ...]
     undetermined: int
     seconds: float
+    calibration: Calibration = Calibration()
 
     @classmethod
     def of(cls, checks: Sequence[LogCheck]) -> CheckSummary:
@@ -162,7 +224,8 @@ class CheckSummary:
         return cls(len({c.game for c in checks}), len(checks), sum(c.positions for c in checks),
                    sum(c.exact for c in checks),
                    tuple(f for c in checks for f in c.failures), tuple(found),
-                   len(checks) - len(found), sum(c.seconds for c in checks))
+                   len(checks) - len(found), sum(c.seconds for c in checks),
+                   sum((c.calibration for c in checks), Calibration()))
 
     def spread(self) -> dict[str, float | None]:
         """Events until the culprit was known: min, quartiles, 90th percentile, max."""
@@ -181,4 +244,5 @@ class CheckSummary:
                 "failures": list(self.failures[:20]),
                 "exact_positions": self.exact,
                 "determined_logs": len(self.determined), "undetermined_logs": self.undetermined,
-                "events_to_culprit": self.spread(), "seconds": round(self.seconds, 3)}
+                "events_to_culprit": self.spread(), "calibration": self.calibration.to_json(),
+                "seconds": round(self.seconds, 3)}
