@@ -15,11 +15,13 @@ from fuzz_inputs import READERS, mutate, outcome, seeds
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from deduce.batch import find_logs, solve_files
 from deduce.data import read_json_file
 from deduce.errors import LogError
 from deduce.logs import io, validate
 from deduce.logs.io import parse_log, read_log
 from deduce.logs.vocabulary.abbey import MAX_DECK, deck_from_json
+from deduce.solving import SolveOptions
 
 SEEDS = seeds()
 OTHERS = list(SEEDS.values())
@@ -71,3 +73,23 @@ def test_files_past_the_size_limits_are_refused_unread(monkeypatch, tmp_path):
     data.write_text(json.dumps(["x" * (1 << 20)]))
     with pytest.raises(LogError, match=r"deck\.json: deck file is larger than 1 MiB"):
         read_json_file(str(data), "deck file")
+
+
+LOGS = sorted(k for k in READERS if "log" in k)
+
+
+@settings(deadline=None, max_examples=12, derandomize=True)
+@given(seed=st.integers(0, 2**32))
+def test_a_batch_folder_of_mutated_logs_reports_every_file_in_one_line(seed, tmp_path_factory):
+    rng = random.Random(seed)
+    folder = tmp_path_factory.mktemp("batch")
+    for i, kind in enumerate(rng.sample(LOGS, 3)):
+        suffix = READERS[kind][0]
+        (folder / f"log{i}{suffix}").write_bytes(mutate(SEEDS[kind], rng, OTHERS))
+    paths = find_logs([str(folder)])
+    results = list(solve_files(paths, SolveOptions(budget=0.1), workers=1))
+    assert [r.path for r in results] == paths and len(paths) == 3
+    for result in results:
+        assert result.status in ("ok", "inconsistent", "invalid"), result.error
+        if result.status == "invalid":
+            assert "\n" not in result.error and result.error.startswith(result.path)
