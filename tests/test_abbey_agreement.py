@@ -107,14 +107,22 @@ def test_csp_closure_is_the_support_of_the_counts(game):
         assert closure == support
 
 
+def _conflict(setup, events):
+    """The timeline and minimal conflict of an inconsistent log (None when it is consistent)."""
+    if enumerate_posterior(setup, events).consistent:
+        return None
+    timeline = _timeline(setup, events)
+    return timeline, minimal_conflict(setup, timeline, events)
+
+
 @settings(deadline=None, max_examples=40, derandomize=True)
 @given(corrupted_games(**TINY))
 def test_conflicts_are_minimal(game):
     setup, events, _ = game
-    if enumerate_posterior(setup, events).consistent:
+    found = _conflict(setup, events)
+    if found is None:
         return
-    timeline = _timeline(setup, events)
-    conflict = minimal_conflict(setup, timeline, events)
+    _, conflict = found
     lines = conflict.lines
     assert lines
     assert {e.line for e in events if e.line in conflict.transfers} <= {
@@ -137,10 +145,11 @@ CLASH = {"min_cards": 7, "max_cards": 8, "max_deals": 20_000, "max_events": 12}
 @given(corrupted_games(**CLASH))
 def test_what_a_clash_says_holds_in_every_history_of_its_other_lines(game):
     setup, events, _ = game
-    if enumerate_posterior(setup, events).consistent:
+    found = _conflict(setup, events)
+    if found is None:
         return
-    timeline = _timeline(setup, events)
-    clash = find_clash(setup, timeline, events, minimal_conflict(setup, timeline, events))
+    timeline, conflict = found
+    clash = find_clash(setup, timeline, events, conflict)
     if clash is None:
         return
     kept = [_stripped(e) if e.type in TRANSFERS and e.line not in clash.given else e

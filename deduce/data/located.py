@@ -18,7 +18,7 @@ from json.decoder import JSONArray, JSONObject  # type: ignore[attr-defined]  # 
 from json.scanner import py_make_scanner  # type: ignore[attr-defined]  # not in typeshed
 from typing import Any, TypeVar
 
-from deduce.data import read_json_file, read_json_text
+from deduce.data import decode_json, read_json_file, read_json_text
 from deduce.errors import LogError
 
 #: Keys and indexes from the top of a JSON document to one value.
@@ -112,8 +112,7 @@ def _line_of(path: str, where: Where) -> int | None:
         node = _located(text)
     except (OSError, ValueError, RecursionError):
         return None
-    first = text.count("\n", 0, len(text) - len(text.lstrip())) + 1  # a top-level scalar's
-    line = getattr(node, "line", first)
+    line = getattr(node, "line", _first_line(text))  # a top-level scalar knows no line
     for key in where:
         try:
             node = node[key]
@@ -130,17 +129,16 @@ def read_located(path: str, what: str) -> Any:
     :func:`lines_of`, such an error gets the line of the value at fault.
     """
     text = read_json_text(path, what)
-    try:
-        node = _located(text)
-    except json.JSONDecodeError as exc:
-        raise LogError(path, exc.lineno, f"{what} is not valid JSON: {exc.msg}") from None
-    except RecursionError:
-        raise LogError(path, 1, f"{what} nests too deeply") from None
+    node = decode_json(text, path, what, _located)
     if not isinstance(node, dict | list):  # a bare value knows no line: name its first one
-        first = text.count("\n", 0, len(text) - len(text.lstrip())) + 1
-        raise LogError(path, first, f"{what} must be a JSON object or list, not "
-                                    f"{type(node).__name__}")
+        raise LogError(path, _first_line(text), f"{what} must be a JSON object or list, not "
+                                                f"{type(node).__name__}")
     return node
+
+
+def _first_line(text: str) -> int:
+    """The line where the text's first value starts (after blank lines)."""
+    return text.count("\n", 0, len(text) - len(text.lstrip())) + 1
 
 
 @contextmanager

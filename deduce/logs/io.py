@@ -15,6 +15,7 @@ import os
 import tempfile
 from typing import Literal
 
+from deduce.data import read_bounded
 from deduce.errors import LogError
 from deduce.logs.jsonl import format_jsonl, parse_jsonl
 from deduce.logs.model import GameLog
@@ -64,15 +65,8 @@ MAX_LOG_BYTES = 16 << 20
 
 def read_log_bytes(path: _PathLike) -> bytes:
     """The bytes of the log file at ``path``, refusing one larger than ``MAX_LOG_BYTES``."""
-    name = os.fspath(path)
-    try:
-        with open(name, "rb") as handle:
-            data = handle.read(MAX_LOG_BYTES + 1)
-    except OSError as exc:
-        raise LogError(name, None, f"cannot read log: {exc.strerror or exc}") from None
-    if len(data) > MAX_LOG_BYTES:
-        raise LogError(name, None, f"larger than {MAX_LOG_BYTES >> 20} MiB: not a game log")
-    return data
+    return read_bounded(os.fspath(path), MAX_LOG_BYTES, "log",
+                        f"larger than {MAX_LOG_BYTES >> 20} MiB: not a game log")
 
 
 def read_log_text(path: _PathLike) -> str:

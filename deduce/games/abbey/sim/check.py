@@ -141,8 +141,8 @@ def check_log(state: AbbeyState, index: int, seat: int, budget: float, every: in
         solution = solve_abbey(prefix, game.deck, budget=budget, seed=index, warm=warm)
         exact += solution.exact
         failures += _solve_check(solution, epochs[-1], where)
-        truth = next(c for c, h in epochs[-1].items() if h == "culprit")
         if solution.exact and solution.consistent and cut <= public:
+            truth = next(c for c, h in epochs[-1].items() if h == "culprit")
             calibration = calibration.add({c: float(p) for c, p in solution.culprit.items()},
                                           truth)
         if determined is None and cut <= public and len(solution.culprit) == 1:

@@ -102,7 +102,7 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
     possible = sat.closure()
     if possible is None:
         conflict = minimal_conflict(setup, timeline, log.events)
-        clash = find_clash(setup, timeline, log.events, conflict)
+        clash = find_clash(setup, timeline, log.events, conflict, sat)
         explanation = explain_conflict(setup, log.events, conflict.lines, conflict.transfers,
                                        clash)
         return AbbeySolution(setup, False, conflict=conflict.lines, explanation=tuple(explanation))

@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from deduce.games.abbey.solver.model import Fact, Tally, event_constraints, numbered
-from deduce.games.abbey.solver.sat.cnf import sat_model
+from deduce.games.abbey.solver.sat.cnf import SatModel, sat_model
 from deduce.games.abbey.solver.timeline import CULPRIT, PILE, TRANSFERS, Timeline
 from deduce.logs.model import Event
 from deduce.logs.vocabulary.abbey import AbbeySetup
@@ -119,17 +119,18 @@ class Clash:
 
 
 def find_clash(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
-               conflict: Conflict) -> Clash | None:
+               conflict: Conflict, sat: SatModel | None = None) -> Clash | None:
     """The first event of ``conflict`` (latest first) that the others visibly contradict.
 
     For each candidate, the other events of the conflict alone fix each
     card's possible holders (one closure per epoch involved); the clash is a
     fact of the candidate that those possibilities rule out, or a tally that
     they overfill or cannot fill. None when the contradiction only shows in
-    how several counts combine.
+    how several counts combine. ``sat``: the log's SAT model, when the
+    caller has it already (each test assumes the selectors it needs).
     """
     chosen = sorted({*conflict.lines, *conflict.transfers})
-    sat = sat_model(setup, timeline, events)
+    sat = sat or sat_model(setup, timeline, events)
     by_line = {event.line: (event, n) for event, n in numbered(events)}
     found: list[Clash] = []
     for target in reversed(chosen):
