@@ -16,7 +16,7 @@ import difflib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from deduce.data import bundled_json
@@ -96,18 +96,14 @@ class Deck:
         """The card with this id (``KeyError`` if absent)."""
         return self._index[card_id]
 
-    @property
+    @cached_property
     def _index(self) -> dict[str, Card]:
-        return _index(self.cards)
+        """Cards by id, built once per deck (a deck sent to another process builds its own)."""
+        return {c.id: c for c in self.cards}
 
     def to_json(self) -> list[dict[str, Any]]:
         """The deck as an inline header list."""
         return [c.to_json() for c in self.cards]
-
-
-@cache
-def _index(cards: tuple[Card, ...]) -> dict[str, Card]:
-    return {c.id: c for c in cards}
 
 
 def parse_traits(raw: Any, where: tuple[str, int | None], what: str = "traits") -> tuple[str, ...]:
