@@ -13,6 +13,12 @@ ruled out, or given probability 0):
 
 ``--extra ARGS`` is passed to every run (for example ``--model FILE`` or a
 user data file: ``--extra "--data my-rose.json"``).
+
+``--out FILE`` keeps each finished run as one JSON line and skips the runs
+already in it, so a long run (the Abbey's) can stop and go on later:
+
+    python benchmarks/soundness.py abbey --games 10000 --extra "--fast --every 8" \
+        --out abbey.jsonl
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import shlex
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from tabulate import tabulate
@@ -43,20 +50,39 @@ def lineup(bots: str, players: int) -> str:
     return ",".join(names[min(i, len(names) - 1)] for i in range(players))
 
 
-def run(game: str, players: int, bots: str, games: int, seed: int, workers: int,
-        extra: list[str]) -> dict[str, Any]:
+def command(game: str, players: int, bots: str, games: int, seed: int, workers: int,
+            extra: list[str]) -> list[str]:
+    """The ``deduce check`` command of one run."""
+    return ["deduce", "check", game, "--players", str(players), "--games", str(games),
+            "--seed", str(seed), "--bots", lineup(bots, players), "--workers", str(workers),
+            "--json", *extra]
+
+
+def run(words: list[str]) -> dict[str, Any]:
     """One ``deduce check`` run: its JSON and wall time."""
-    command = ["deduce", "check", game, "--players", str(players), "--games", str(games),
-               "--seed", str(seed), "--bots", lineup(bots, players), "--workers", str(workers),
-               "--json", *extra]
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    done = subprocess.run(words, capture_output=True, text=True, check=False)
     if done.returncode not in (0, 4):
-        sys.exit(f"{shlex.join(command)} failed: {done.stderr.strip()}")
+        sys.exit(f"{shlex.join(words)} failed: {done.stderr.strip()}")
     data = json.loads(done.stdout)
     data["wall"] = time.perf_counter() - start
-    data["command"] = shlex.join(command)
+    data["command"] = shlex.join(words)
     return data
+
+
+def finished(out: Path | None) -> dict[str, dict[str, Any]]:
+    """The runs already kept in ``out``, by command."""
+    if out is None or not out.exists():
+        return {}
+    kept = (json.loads(line) for line in out.read_text().splitlines() if line.strip())
+    return {data["command"]: data for data in kept}
+
+
+def keep(out: Path | None, data: dict[str, Any]) -> None:
+    """Append one finished run to ``out``."""
+    if out is not None:
+        with out.open("a") as file:
+            file.write(json.dumps(data) + "\n")
 
 
 def main() -> None:
@@ -66,22 +92,32 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=0, help="processes per run (0: all)")
     parser.add_argument("--extra", default="", help="more options for every run")
+    parser.add_argument("--out", type=Path, help="keep finished runs here; skip those kept")
     args = parser.parse_args()
     runs = [(p, bots) for p in PLAYERS[args.game] for bots in LINEUPS[args.game]]
-    rows, failures, total, wall = [], 0, 0, 0.0
+    done = finished(args.out)
+    rows, failures, total, positions, wall = [], 0, 0, 0, 0.0
     for i, (players, bots) in enumerate(runs):
         games = args.games // len(runs) + (i < args.games % len(runs))
-        data = run(args.game, players, bots, games, args.seed + 1000 * i, args.workers,
-                   shlex.split(args.extra))
+        words = command(args.game, players, bots, games, args.seed + 1000 * i, args.workers,
+                        shlex.split(args.extra))
+        data = done.get(shlex.join(words))
+        if data is None:
+            data = run(words)
+            keep(args.out, data)
         failures += data["soundness_failures"]
         total += games
+        positions += data.get("positions", 0)
         wall += data["wall"]
-        rows.append([players, lineup(bots, players), games, data["soundness_failures"],
-                     f"{data['wall']:.0f}"])
+        rows.append([players, lineup(bots, players), games, data.get("positions", ""),
+                     data["soundness_failures"], f"{data['wall']:.0f}"])
         print(tabulate([rows[-1]], tablefmt="plain"), flush=True)
     print()
-    print(tabulate([*rows, ["all", "", total, failures, f"{wall:.0f}"]],
-                   headers=["players", "bots", "games", "soundness failures", "seconds"]))
+    rows.append(["all", "", total, positions, failures, f"{wall:.0f}"])
+    headers = ["players", "bots", "games", "positions", "soundness failures", "seconds"]
+    if not positions:  # only the Abbey's check counts the positions it checked
+        rows, headers = [r[:3] + r[4:] for r in rows], headers[:3] + headers[4:]
+    print(tabulate(rows, headers=headers))
     sys.exit(4 if failures else 0)
 
 

@@ -10,8 +10,9 @@ import click
 from deduce.batch import BatchSummary, batch_json, batch_tables, find_logs, solve_files
 from deduce.logs.vocabulary.abbey import load_deck_file
 from deduce.solving import SolveOptions
+from deduce.workers import Workers
 
-from .options import COMMAND_SETTINGS, budget_options, emit, output_options
+from .options import COMMAND_SETTINGS, budget_options, emit, output_options, workers_options
 from .progress import progress
 from .status import EXIT_INCONSISTENT
 
@@ -21,14 +22,13 @@ EXIT_FAILED = 1
 
 @click.command(context_settings=COMMAND_SETTINGS)
 @click.argument("paths", nargs=-1, required=True, metavar="FILES_OR_DIRS...")
-@click.option("--workers", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Processes to use (0: every core; 1: no extra process).")
+@workers_options(0, "Processes to use (0: every core; 1: no extra process).")
 @click.option("--deck", "deck_file", metavar="FILE",
               help="Abbey deck file (JSON list of cards) replacing the bundled default deck.")
 @click.option("--hard", is_flag=True, help="Ignore soft (behaviour) events.")
 @budget_options
 @output_options
-def batch(paths: tuple[str, ...], workers: int, deck_file: str | None, hard: bool,
+def batch(paths: tuple[str, ...], workers: Workers, deck_file: str | None, hard: bool,
           budget: float | None, seed: int, output: str) -> None:
     """Solve every log in FILES_OR_DIRS (any game, mixed) and sum up.
 

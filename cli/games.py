@@ -15,8 +15,9 @@ from deduce.games.simulate import bot_lineup, write_game
 from deduce.games.simulate import simulate as simulate_games
 from deduce.registry import GAMES
 from deduce.report import plural
+from deduce.workers import Workers
 
-from .options import COMMAND_SETTINGS, emit, output_options, refuse_options
+from .options import COMMAND_SETTINGS, emit, output_options, refuse_options, workers_options
 from .progress import progress
 from .status import EXIT_UNSOUND
 
@@ -36,8 +37,7 @@ def _game_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--bots", metavar="NAMES",
                      help=f"Comma-separated bots ({bots}): one for every seat, or one per "
                           f"seat in order. Default: {defaults}."),
-        click.option("--workers", type=click.IntRange(min=0), default=1, show_default=True,
-                     help="Processes to use (0: every core)."),
+        workers_options(1, "Processes to use (0: every core)."),
         click.option("--deck", metavar="FILE",
                      help="Abbey: suspect cards (24) replacing the bundled default deck."),
         click.option("--board", metavar="FILE",
@@ -70,7 +70,7 @@ def _setup(name: str, players: int, bots: str | None,
 @click.option("--force", is_flag=True,
               help="Write into a folder that is not empty: its game-NNNN folders are removed "
                    "first, so that old and new games never mix.")
-def simulate(game: str, players: int, games: int, seed: int, bots: str | None, workers: int,
+def simulate(game: str, players: int, games: int, seed: int, bots: str | None, workers: Workers,
              out: str, force: bool, **files: str | None) -> None:
     """Play GAME with bots and write each game's truth and every player's log.
 
@@ -112,7 +112,7 @@ def _clear(folder: Path, force: bool) -> None:
               help="Rose: behaviour model; Black Rose: claims model (replacing the bundled "
                    "parameters).")
 @output_options
-def check(game: str, players: int, games: int, seed: int, bots: str | None, workers: int,
+def check(game: str, players: int, games: int, seed: int, bots: str | None, workers: Workers,
           budget: float, every: int, fast: bool, model_file: str | None, output: str,
           **files: str | None) -> None:
     """Simulate GAME and check the solver on every player's log against the truth.

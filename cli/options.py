@@ -1,4 +1,7 @@
-"""Options shared by commands: ``--json``/``--csv``/``--fmt`` output, and other games' options."""
+"""Options shared by commands: output, where work runs, and other games' options.
+
+Output: ``--json``, ``--csv``, ``--fmt``; where work runs: ``--workers``, ``--cluster``.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import click
 
 from deduce import registry
 from deduce.report import Table, render, to_csv
+from deduce.workers import EXTRA, Workers
 
 from .clock import elapsed
 
@@ -70,6 +74,31 @@ def output_options(command: Callable) -> Callable:
         output = "json" if as_json else "csv" if as_csv else fmt
         return command(*args, output=output, **kwargs)
     return wrapper
+
+
+def workers_options(default: int, text: str) -> Callable[[Callable], Callable]:
+    """Add ``--workers`` (``text``: its help) and ``--cluster``, passed on as one ``workers``.
+
+    The command receives a :class:`~deduce.workers.Workers`: ``--workers``
+    local processes (``default`` when not given), or the Dask cluster of
+    ``--cluster``, whose own workers then run everything (so ``--workers``
+    with it is refused).
+    """
+    def decorate(command: Callable) -> Callable:
+        @click.option("--workers", type=click.IntRange(min=0), default=default,
+                      show_default=True, help=text)
+        @click.option("--cluster", metavar="ADDRESS",
+                      help="Run on the Dask cluster whose scheduler is at ADDRESS "
+                           f"(tcp://HOST:8786) instead of local processes ({EXTRA}).")
+        @functools.wraps(command)
+        def wrapper(*args: Any, workers: int, cluster: str | None, **kwargs: Any) -> Any:
+            source = click.get_current_context().get_parameter_source("workers")
+            if cluster is not None and source == click.core.ParameterSource.COMMANDLINE:
+                raise click.UsageError("--workers does not apply with --cluster (the "
+                                       "cluster's own workers do the work)")
+            return command(*args, workers=Workers(workers, cluster), **kwargs)
+        return wrapper
+    return decorate
 
 
 def emit(output: str, data: dict[str, Any], tables: Sequence[Table]) -> None:

@@ -15,15 +15,14 @@ import os
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from deduce import memory
 from deduce.errors import DeduceError
 from deduce.logs.io import read_log
 from deduce.report import Table, clash, plural
 from deduce.solving import Outlook, SolveOptions, outlook, solve_log
+from deduce.workers import Workers
 
 #: Endings of the log files searched for in folders (a file named explicitly: any name).
 LOG_SUFFIXES = (".jsonl", ".log")
@@ -114,46 +113,22 @@ def internal_error(path: str, error: BaseException) -> str:
 
 
 def solve_files(paths: Sequence[str], options: SolveOptions,
-                workers: int = 0) -> Iterator[LogResult]:
+                workers: Workers | int = 0) -> Iterator[LogResult]:
     """Solve every log of ``paths`` with ``options``; results in the order of ``paths``.
 
-    Runs over ``workers`` processes (0: every core; 1: in this process).
-    Each process takes one log at a time, so that a slow log does not hold
-    up others queued behind it. If a process dies (killed, out of memory),
-    every log not solved by then gets an ``error`` result.
+    Runs where ``workers`` says (a number: that many local processes, 0:
+    every core, 1: in this process). Each process takes one log at a time,
+    so that a slow log does not hold up others queued behind it. If a local
+    process dies (killed, out of memory), every log not solved by then gets
+    an ``error`` result; on a cluster, only the logs its scheduler gave up on.
     """
-    workers = min(workers or os.cpu_count() or 1, len(paths))
-    if workers <= 1:
-        yield from (solve_file(path, options) for path in paths)
-        return
-    pool = ProcessPoolExecutor(workers, initializer=memory.share, initargs=(workers,))
-    try:
-        futures = [_submit(pool, path, options) for path in paths]
-        yield from (_outcome(path, future) for path, future in zip(paths, futures))
-    finally:  # stopped early: drop the logs not started yet
-        pool.shutdown(cancel_futures=True)
+    return Workers.of(workers).map(solve_file, [(path, options) for path in paths], _failed)
 
 
-def _submit(pool: ProcessPoolExecutor, path: str, options: SolveOptions) -> Future[LogResult]:
-    """Solving ``path`` in the pool; a future that failed already if the pool broke meanwhile.
-
-    (A worker that dies while logs are still being handed out breaks the
-    pool, and handing out the next one then raises.)
-    """
-    try:
-        return pool.submit(solve_file, path, options)
-    except BrokenExecutor as exc:
-        failed: Future[LogResult] = Future()
-        failed.set_exception(exc)
-        return failed
-
-
-def _outcome(path: str, future: Future[LogResult]) -> LogResult:
-    """The result of solving ``path`` in another process, or an ``error`` if that failed."""
-    try:
-        return future.result()
-    except Exception as exc:  # the process died or the result could not come back
-        return LogResult(path, ERROR, 0.0, error=internal_error(path, exc))
+def _failed(job: tuple[str, SolveOptions], error: Exception) -> LogResult:
+    """The ``error`` result of a log whose process died or whose result could not come back."""
+    path = job[0]
+    return LogResult(path, ERROR, 0.0, error=internal_error(path, error))
 
 
 @dataclass(frozen=True)

@@ -148,11 +148,30 @@ def test_check_with_the_solve_finds_the_culprit_and_no_failure():
     assert check.failures == ()
     assert check.exact >= 1
     assert 1 <= check.calibration.positions <= check.exact  # exact, before the reveal
+    # the others, before the reveal, are scored by their estimates with their bounds
+    assert check.calibration.positions + check.estimated.positions <= check.positions
+    assert check.estimated.error >= 0 and check.after_catch == 0  # notepad bots never catch
     assert sum(n for n, _, _ in check.calibration.bins) >= check.calibration.positions
     # the culprit is indeed the only candidate of the log cut where the check says so
     assert check.determined is not None and check.determined % 10 == 0
     log = parse_jsonl(game.log_text("ana", state.logs[0][:check.determined]), "ana.jsonl")
     assert candidates_of(log) == [state.culprit]
+
+
+def test_check_counts_the_positions_scored_after_a_caught_intruder():
+    # Game 47 of run 1 with random bots: ana is caught in cai's cell and gives a card back.
+    game = AbbeyGame.create(3)
+    state = play(game, 47, 1, ("random",) * 3)
+    [catch] = state.catches
+    assert state.events[catch - 1] == {"type": "penance", "player": "ana"}
+    assert state.events[catch]["type"] == "take" and state.events[catch]["from"] == "ana"
+    check = check_log(state, 47, 1, budget=0.05, every=40, fast=False)
+    scored = check.calibration.positions + check.estimated.positions
+    assert 1 <= check.after_catch < scored  # the cut at event 40 came before the catch
+    assert check.catches == 1
+    # the run counts each game's catches once, not once per log
+    summary = CheckSummary.of([check, replace(check, player="bob"), replace(check, game=48)])
+    assert summary.catches == 2 and summary.after_catch == 3 * check.after_catch
 
 
 def test_calibration_scores_by_hand():
@@ -164,10 +183,18 @@ def test_calibration_scores_by_hand():
     assert both.favourite == pytest.approx(1.0)  # a sure hit, then a miss (a led alone)
     assert both.bins[9] == (1, 1.0, 1) and both.bins[5] == (1, 0.5, 0)
     assert both.bins[2] == (2, 0.5, 1)
-    tie = Calibration().add({"a": 0.5, "b": 0.5}, "b")
-    assert tie.favourite == pytest.approx(0.5)
+    assert both.uniform == pytest.approx(0 + 2 / 3)  # 1 - 1/k for k equal candidates
+    assert both.expected == pytest.approx(1.5)  # the favourites' chances: 1, then 0.5
+    tie = Calibration().add({"a": 0.5, "b": 0.5}, "b", error=0.02)
+    assert tie.favourite == pytest.approx(0.5) and tie.error == pytest.approx(0.02)
     data = (both + tie).to_json()
     assert data["positions"] == 3 and data["favourite_share"] == pytest.approx(0.5)
+    assert data["expected_favourite_share"] == pytest.approx(2 / 3, abs=1e-4)
+    assert data["uniform_brier"] == pytest.approx((2 / 3 + 0.5) / 3, abs=1e-4)
+    assert data["mean_error"] == pytest.approx(0.02 / 3, abs=1e-4)
+    # a culprit ruled out scores as if every candidate were wrong, plus its own miss
+    gone = Calibration().add({"a": 0.5, "b": 0.5}, "c")
+    assert gone.brier == pytest.approx(1.5) and gone.uniform == pytest.approx(1.5)
     assert data["reliability"][5] == {"decile": "50-60%", "candidates": 3,
                                       "mean_probability": 0.5, "culprit_share": 0.3333}
 

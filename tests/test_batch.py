@@ -23,6 +23,7 @@ from click.testing import CliRunner
 
 import deduce.batch
 import deduce.cli.main
+import deduce.workers
 from deduce.batch import STATUSES, find_logs, folder_logs, solve_file
 from deduce.cli.batch import batch
 from deduce.cli.status import EXIT_INCONSISTENT
@@ -356,7 +357,8 @@ def test_a_pool_that_broke_while_logs_were_handed_out_gives_error_results(tmp_pa
     with pytest.raises(BrokenProcessPool):
         pool.submit(os._exit, 9).result()  # a worker dies: the pool is broken
     path = put(tmp_path / "g.log", SMALL)
-    result = deduce.batch._outcome(path, deduce.batch._submit(pool, path, SolveOptions()))
+    jobs = [(path, SolveOptions())]
+    [result] = deduce.workers._spread(pool.submit, 1, solve_file, jobs, deduce.batch._failed, 1)
     pool.shutdown()
     assert result.status == "error"
     assert result.error.startswith(f"{path}: internal error (BrokenProcessPool: ")

@@ -33,6 +33,7 @@ from deduce.games.simulate import Simulator
 from deduce.logs.model import Event, GameLog, Header
 from deduce.logs.vocabulary.abbey import Deck
 from deduce.report import Table
+from deduce.workers import Workers
 
 
 @dataclass(frozen=True)
@@ -293,7 +294,7 @@ class Game(Protocol):
         """
         ...
 
-    def check(self, table: Any, games: int, seed: int, lineup: Sequence[str], workers: int,
+    def check(self, table: Any, games: int, seed: int, lineup: Sequence[str], workers: Workers,
               options: CheckOptions) -> Iterator[Any]:
         """Simulate and check ``games`` games: one result per game, in order."""
         ...

@@ -17,17 +17,15 @@ player.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from random import Random
 from typing import Any
 
-from deduce import memory
 from deduce.errors import DeduceError
 from deduce.logs.io import write_text_atomic
+from deduce.workers import Workers, died
 
 BotFactory = Callable[[Any, int], Callable[..., Any]]
 
@@ -116,27 +114,27 @@ def write_game(record: GameRecord, out: Path) -> Path:
 
 
 def run_games(task: Callable[..., Any], game: Any, games: int, seed: int,
-              lineup: Sequence[str], *extra: Any, workers: int = 1) -> Iterator[Any]:
+              lineup: Sequence[str], *extra: Any, workers: Workers | int = 1) -> Iterator[Any]:
     """``task(game, index, seed, lineup, *extra)`` for games 1 to ``games``, results in order.
 
-    Runs over ``workers`` processes (0: every core); ``task`` must be a
-    module-level function so that it can be sent to them.
+    Runs where ``workers`` says (a number: that many local processes, 0:
+    every core); ``task`` must be a module-level function so that it can be
+    sent there. A game whose worker died (after the cluster's retries) stops
+    the run with an error naming it; the games before it have been yielded.
     """
-    jobs = [(task, game, i, seed, tuple(lineup), *extra) for i in range(1, games + 1)]
-    workers = workers or os.cpu_count() or 1
-    if workers == 1 or games == 1:
-        yield from (_run(job) for job in jobs)
-        return
-    with ProcessPoolExecutor(workers, initializer=memory.share, initargs=(workers,)) as pool:
-        yield from pool.map(_run, jobs, chunksize=max(1, min(16, games // (4 * workers))))
+    jobs = [(game, i, seed, tuple(lineup), *extra) for i in range(1, games + 1)]
+    return Workers.of(workers).map(task, jobs, _lost_game, most=16)
 
 
-def _run(job: tuple[Any, ...]) -> Any:
-    task, *args = job
-    return task(*args)
+def _lost_game(job: tuple[Any, ...], error: Exception) -> Any:
+    """Stop at a game that could not be played: one line naming it if its worker died."""
+    if not died(error):
+        raise error
+    raise DeduceError(f"game {job[1]} was lost: its worker process died "
+                      f"({type(error).__name__}); the run stops there") from error
 
 
 def simulate(record: Recorder, game: Any, games: int, seed: int, lineup: Sequence[str],
-             workers: int = 1) -> Iterator[GameRecord]:
+             workers: Workers | int = 1) -> Iterator[GameRecord]:
     """Play ``games`` games with ``record``, in order (see :func:`run_games`)."""
     return run_games(record, game, games, seed, lineup, workers=workers)

@@ -42,6 +42,7 @@ from deduce.logs.vocabulary.abbey import (
     setup_from_header,
 )
 from deduce.report import Table, plural
+from deduce.workers import Workers
 
 
 def _build(players: int, files: Files) -> AbbeyGame:
@@ -173,7 +174,7 @@ class Abbey:
         return suggest.suggest(log, options, advice.top, solution)
 
     def check(self, table: AbbeyGame, games: int, seed: int,  # noqa: D102
-              lineup: Sequence[str], workers: int,
+              lineup: Sequence[str], workers: Workers,
               options: CheckOptions) -> Iterator[list[LogCheck]]:
         return check.check_games(table, games, seed, lineup, options.budget, options.every,
                                  options.fast, workers)

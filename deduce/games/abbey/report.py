@@ -133,19 +133,31 @@ def check_tables(summary: CheckSummary) -> list[Table]:
             ["logs that found the culprit", summary.logs - summary.undetermined]]
     rows += [[f"events to the culprit, {k}", "" if v is None else v] for k, v in spread.items()]
     rows.append(["seconds (all positions)", f"{summary.seconds:.1f}"])
+    rows.append(["intruders caught owing a card", summary.catches])
+    if summary.calibration.positions or summary.estimated.positions:
+        rows.append(["scored positions after such a catch", summary.after_catch])
     tables = [Table("Solver against the truth", ["measure", "value"], rows)]
-    calibration = summary.calibration.to_json()
-    if calibration["positions"]:
-        tables.append(Table(
-            f"Calibration of the exact culprit chances before the culprit was public "
-            f"({calibration['positions']} positions; Brier score {calibration['brier']:.4f}; "
-            f"the favourite was the culprit in {100 * calibration['favourite_share']:.1f}%)",
-            ["chance", "candidates", "mean chance", "were the culprit"],
-            [[row["decile"], row["candidates"],
-              "" if row["mean_probability"] is None else f"{100 * row['mean_probability']:.1f}%",
-              "" if row["culprit_share"] is None else f"{100 * row['culprit_share']:.1f}%"]
-             for row in calibration["reliability"]]))
+    tables += [_calibration_table(c.to_json(), kind)
+               for c, kind in ((summary.calibration, "exact"), (summary.estimated, "estimated"))
+               if c.positions]
     if summary.failures:
         tables.append(Table("Soundness failures", ["where and what"],
                             [[f] for f in summary.failures]))
     return tables
+
+
+def _calibration_table(data: dict[str, Any], kind: str) -> Table:
+    """One calibration (``exact`` or ``estimated`` chances) as a reliability table."""
+    bound = f", estimates within {100 * data['mean_error']:.1f} points on average (95%)" \
+        if kind == "estimated" else ""
+    return Table(
+        f"Calibration of the {kind} culprit chances before the culprit was public "
+        f"({data['positions']} positions{bound}; Brier score {data['brier']:.4f}, "
+        f"{data['uniform_brier']:.4f} with equal chances; the favourite was the culprit in "
+        f"{100 * data['favourite_share']:.1f}%, {100 * data['expected_favourite_share']:.1f}% "
+        f"predicted)",
+        ["chance", "candidates", "mean chance", "were the culprit"],
+        [[row["decile"], row["candidates"],
+          "" if row["mean_probability"] is None else f"{100 * row['mean_probability']:.1f}%",
+          "" if row["culprit_share"] is None else f"{100 * row['culprit_share']:.1f}%"]
+         for row in data["reliability"]])

@@ -39,6 +39,7 @@ from deduce.games.blackrose.simulate import play
 from deduce.games.blackrose.solve import BlackRoseSolution, solve_blackrose
 from deduce.games.simulate import run_games
 from deduce.logs.jsonl import parse_jsonl
+from deduce.workers import Workers
 
 #: The two readings compared: weighing the claims, and hard events only.
 READINGS: tuple[str, ...] = ("claims", "hard")
@@ -147,8 +148,9 @@ def check_game(game: BlackRoseGame, index: int, seed: int, lineup: Sequence[str]
 
 
 def check_games(game: BlackRoseGame, games: int, seed: int, lineup: Sequence[str],
-                model: ClaimsModel | None = None, workers: int = 1) -> Iterator[GameCheck]:
-    """Check ``games`` games in order, over ``workers`` processes (0: every core)."""
+                model: ClaimsModel | None = None, workers: Workers | int = 1
+                ) -> Iterator[GameCheck]:
+    """Check ``games`` games in order, where ``workers`` says (see ``run_games``)."""
     return run_games(check_game, game, games, seed, lineup, model, workers=workers)
 
 

@@ -38,6 +38,7 @@ from deduce.logs.model import Event, GameLog, Header
 from deduce.logs.schema import CONDITIONS, ROLES
 from deduce.logs.vocabulary.blackrose import default_suspect_ids, suspects_of
 from deduce.report import Table, percent
+from deduce.workers import Workers
 
 USAGE = "why SUSPECT|PLAYER"
 
@@ -201,7 +202,7 @@ class BlackRose(FromScratch):
         return Suggestion(data, [Table(title, ["pile", "bits"], rows), accuse])
 
     def check(self, table: BlackRoseGame, games: int, seed: int,  # noqa: D102
-              lineup: Sequence[str], workers: int, options: CheckOptions) -> Iterator[Any]:
+              lineup: Sequence[str], workers: Workers, options: CheckOptions) -> Iterator[Any]:
         return check.check_games(table, games, seed, lineup, options.model, workers)
 
     def check_report(self, players: int, results: Sequence[Any]) -> CheckReport:  # noqa: D102

@@ -35,6 +35,7 @@ from deduce.games.simulate import GameRecord, run_games
 from deduce.logs.jsonl import parse_jsonl
 from deduce.logs.model import GameLog
 from deduce.logs.vocabulary.rose import COLOURS
+from deduce.workers import Workers
 
 #: The two readings compared: with the behaviour model, and hard events only.
 READINGS: tuple[str, ...] = ("behaviour", "hard")
@@ -117,8 +118,9 @@ def check_game(game: RoseGame, index: int, seed: int, lineup: Sequence[str],
 
 
 def check_games(game: RoseGame, games: int, seed: int, lineup: Sequence[str],
-                model: BehaviourModel | None = None, workers: int = 1) -> Iterator[GameCheck]:
-    """Check ``games`` games in order, over ``workers`` processes (0: every core)."""
+                model: BehaviourModel | None = None, workers: Workers | int = 1
+                ) -> Iterator[GameCheck]:
+    """Check ``games`` games in order, where ``workers`` says (see ``run_games``)."""
     return run_games(check_game, game, games, seed, lineup, model, workers=workers)
 
 

@@ -33,6 +33,7 @@ from deduce.games.words import arity, next_line, pick
 from deduce.logs.model import Event, GameLog, Header
 from deduce.logs.vocabulary.rose import CAUSES, COLOURS, TRACKS
 from deduce.report import Table, percent
+from deduce.workers import Workers
 
 USAGE = "why PLAYER COLOUR"
 #: Colour markers each player reveals (after the first, third and fifth days).
@@ -185,7 +186,7 @@ class Rose(FromScratch):
         return _suggestion(solution)
 
     def check(self, table: RoseGame, games: int, seed: int,  # noqa: D102
-              lineup: Sequence[str], workers: int, options: CheckOptions) -> Iterator[Any]:
+              lineup: Sequence[str], workers: Workers, options: CheckOptions) -> Iterator[Any]:
         return check.check_games(table, games, seed, lineup, options.model, workers)
 
     def check_report(self, players: int, results: Sequence[Any]) -> CheckReport:  # noqa: D102

@@ -160,6 +160,9 @@ class AbbeyState(StepMachine):
         self.piles: dict[str, list[BookCard]] = {"events": [], "scriptorium": [], "library": []}
         #: The card each intruder took in the cell it stands in.
         self.intrusions: dict[int, str] = {}
+        #: Truth event index of each catch where the intruder owed a card back: the log
+        #: records the card given back as a random ``take``, the engine gives the one taken.
+        self.catches: list[int] = []
         #: Every card's holder after the deal and after each transfer, by truth event index.
         self.holders_after: dict[int, dict[str, str]] = {}
         self.revealed: list[tuple[int, str]] = []
@@ -413,6 +416,7 @@ class AbbeyState(StepMachine):
         self._penance(intruder)
         if taken is None:
             return
+        self.catches.append(len(self.events))
         if taken in self.hands[intruder]:
             self._give(owner, intruder, taken)
         elif self.hands[intruder]:

@@ -12,11 +12,15 @@ at that moment (the engine records every card's holder after each transfer):
   ``budget`` seconds and fails if the true culprit or any card's true
   current holder is missing, or given probability 0 by an exact answer.
 
-Each exact solve made before the culprit became public also scores the
-culprit probabilities against the truth (:class:`Calibration`): the Brier
-score, the share of positions whose favourite was the culprit, and a
-reliability table by probability decile. The spec's prior assumes random
-choices; the bots choose, so this measures how far that matters.
+Each solve made before the culprit became public also scores the culprit
+probabilities against the truth (:class:`Calibration`), exact positions and
+estimated ones apart: the Brier score beside that of equal chances, the
+share of positions whose favourite was the culprit beside the share the
+chances predicted, and a reliability table by probability decile. The
+spec's prior assumes random choices; the bots choose (which cards to pass
+at Mass, where to go), and a caught intruder gives back the very card taken
+while the log records a random ``take``, so this measures how far that
+matters; positions after such a catch are counted.
 
 It also records how many events each log needed before the culprit was
 the only candidate left (counting only events before the culprit became
@@ -43,51 +47,65 @@ from deduce.games.simulate import run_games
 from deduce.logs.jsonl import parse_jsonl
 from deduce.logs.model import GameLog
 from deduce.logs.vocabulary.abbey import setup_from_header
+from deduce.workers import Workers
 
 DECILES = 10
 
 
 @dataclass(frozen=True)
 class Calibration:
-    """How exact culprit probabilities held against the truth, summed over positions.
+    """How culprit probabilities held against the truth, summed over positions.
 
     ``brier``: the sum over positions of ``sum_c (p_c - [c is the culprit])^2``;
-    ``favourite``: positions whose most probable suspect was the culprit (a
-    tie of ``k`` counts ``1/k``); ``bins[d]``: for candidates whose probability
-    fell in decile ``d``, how many, their summed probability and how many
-    were the culprit.
+    ``uniform``: the same if every candidate had been equally likely (what
+    the candidates alone say, without the prior's weights); ``favourite``:
+    positions whose most probable suspect was the culprit (a tie of ``k``
+    counts ``1/k``), and ``expected``: the same as the chances predicted it
+    (the sum of the favourite's chance); ``error``: the sum of each
+    position's error bound (0 for exact chances); ``bins[d]``: for
+    candidates whose probability fell in decile ``d``, how many, their summed
+    probability and how many were the culprit.
     """
 
     positions: int = 0
     brier: float = 0.0
+    uniform: float = 0.0
     favourite: float = 0.0
+    expected: float = 0.0
+    error: float = 0.0
     bins: tuple[tuple[int, float, int], ...] = ((0, 0.0, 0),) * DECILES
 
-    def add(self, culprit: dict[str, float], truth: str) -> Calibration:
+    def add(self, culprit: dict[str, float], truth: str, error: float = 0.0) -> Calibration:
         """The calibration with one more position (``culprit``: the candidates' chances)."""
         brier = sum((p - (card == truth)) ** 2 for card, p in culprit.items())
         brier += 0.0 if truth in culprit else 1.0  # the truth ruled out: a soundness failure
+        uniform = 1 - 1 / len(culprit) if truth in culprit else 1 + 1 / len(culprit)
         top = max(culprit.values())
         leaders = [c for c, p in culprit.items() if p == top]
         bins = [list(b) for b in self.bins]
         for card, p in culprit.items():
             row = bins[min(int(p * DECILES), DECILES - 1)]
             row[0], row[1], row[2] = row[0] + 1, row[1] + p, row[2] + (card == truth)
-        return Calibration(self.positions + 1, self.brier + brier,
+        return Calibration(self.positions + 1, self.brier + brier, self.uniform + uniform,
                            self.favourite + (truth in leaders) / len(leaders),
+                           self.expected + top, self.error + error,
                            tuple((int(n), float(s), int(h)) for n, s, h in bins))
 
     def __add__(self, other: Calibration) -> Calibration:
         return Calibration(self.positions + other.positions, self.brier + other.brier,
-                           self.favourite + other.favourite,
+                           self.uniform + other.uniform, self.favourite + other.favourite,
+                           self.expected + other.expected, self.error + other.error,
                            tuple((a[0] + b[0], a[1] + b[1], a[2] + b[2])
                                  for a, b in zip(self.bins, other.bins, strict=True)))
 
     def to_json(self) -> dict[str, Any]:
-        """Brier score, favourite share and the reliability table, as ``check --json`` prints."""
+        """Brier scores, favourite shares and the reliability table, as ``check --json`` prints."""
         n = max(self.positions, 1)
         return {"positions": self.positions, "brier": round(self.brier / n, 4),
+                "uniform_brier": round(self.uniform / n, 4),
                 "favourite_share": round(self.favourite / n, 4),
+                "expected_favourite_share": round(self.expected / n, 4),
+                "mean_error": round(self.error / n, 4),
                 "reliability": [{"decile": f"{10 * d}-{10 * d + 10}%", "candidates": count,
                                  "mean_probability": round(total / count, 4) if count else None,
                                  "culprit_share": round(hits / count, 4) if count else None}
@@ -106,7 +124,10 @@ class LogCheck:
     failures: tuple[str, ...]
     determined: int | None
     seconds: float
-    calibration: Calibration = Calibration()
+    calibration: Calibration = Calibration()  # the exact positions
+    estimated: Calibration = Calibration()  # the estimated ones, by their point estimates
+    after_catch: int = 0  # scored positions that came after an intruder was caught
+    catches: int = 0  # intruders caught owing a card back, in the whole game
 
 
 def check_log(state: AbbeyState, index: int, seat: int, budget: float, every: int,
@@ -123,7 +144,8 @@ def check_log(state: AbbeyState, index: int, seat: int, budget: float, every: in
     failures: list[str] = []
     positions = exact = 0
     determined = None
-    calibration = Calibration()
+    calibration = estimated = Calibration()
+    after_catch = 0
     cuts = sorted({*range(every, len(log.events) + 1, every), len(log.events)})
     warm = Warm()
     for cut in cuts:
@@ -141,14 +163,19 @@ def check_log(state: AbbeyState, index: int, seat: int, budget: float, every: in
         solution = solve_abbey(prefix, game.deck, budget=budget, seed=index, warm=warm)
         exact += solution.exact
         failures += _solve_check(solution, epochs[-1], where)
-        if solution.exact and solution.consistent and cut <= public:
+        if solution.consistent and cut <= public:
             truth = next(c for c, h in epochs[-1].items() if h == "culprit")
-            calibration = calibration.add({c: float(p) for c, p in solution.culprit.items()},
-                                          truth)
+            chances = {c: float(p) for c, p in solution.culprit.items()}
+            if solution.exact:
+                calibration = calibration.add(chances, truth)
+            else:
+                estimated = estimated.add(chances, truth, solution.error)
+            after_catch += any(catch <= source for catch in state.catches)
         if determined is None and cut <= public and len(solution.culprit) == 1:
             determined = cut
     return LogCheck(index, player, public, positions, exact, tuple(failures), determined,
-                    perf_counter() - started, calibration)
+                    perf_counter() - started, calibration, estimated, after_catch,
+                    len(state.catches))
 
 
 def _public_from(log: GameLog) -> int:
@@ -196,9 +223,9 @@ def check_game(game: AbbeyGame, index: int, seed: int, lineup: Sequence[str],
 
 
 def check_games(game: AbbeyGame, games: int, seed: int, lineup: Sequence[str], budget: float,
-                every: int = 1, fast: bool = False, workers: int = 1
+                every: int = 1, fast: bool = False, workers: Workers | int = 1
                 ) -> Iterator[list[LogCheck]]:
-    """Check ``games`` games in order, over ``workers`` processes (0: every core)."""
+    """Check ``games`` games in order, where ``workers`` says (see ``run_games``)."""
     return run_games(check_game, game, games, seed, lineup, budget, every, fast,
                      workers=workers)
 
@@ -216,6 +243,9 @@ class CheckSummary:
     undetermined: int
     seconds: float
     calibration: Calibration = Calibration()
+    estimated: Calibration = Calibration()
+    after_catch: int = 0
+    catches: int = 0
 
     @classmethod
     def of(cls, checks: Sequence[LogCheck]) -> CheckSummary:
@@ -225,7 +255,10 @@ class CheckSummary:
                    sum(c.exact for c in checks),
                    tuple(f for c in checks for f in c.failures), tuple(found),
                    len(checks) - len(found), sum(c.seconds for c in checks),
-                   sum((c.calibration for c in checks), Calibration()))
+                   sum((c.calibration for c in checks), Calibration()),
+                   sum((c.estimated for c in checks), Calibration()),
+                   sum(c.after_catch for c in checks),
+                   sum({c.game: c.catches for c in checks}.values()))
 
     def spread(self) -> dict[str, float | None]:
         """Events until the culprit was known: min, quartiles, 90th percentile, max."""
@@ -245,4 +278,6 @@ class CheckSummary:
                 "exact_positions": self.exact,
                 "determined_logs": len(self.determined), "undetermined_logs": self.undetermined,
                 "events_to_culprit": self.spread(), "calibration": self.calibration.to_json(),
+                "calibration_estimated": self.estimated.to_json(),
+                "catches": self.catches, "positions_after_catch": self.after_catch,
                 "seconds": round(self.seconds, 3)}
