@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from deduce.errors import DeduceError
+from deduce.errors import DeduceError, OutOfMemory
 from deduce.logs.io import read_log
 from deduce.report import Table, clash, plural
 from deduce.solving import Outlook, SolveOptions, outlook, solve_log
@@ -93,6 +93,8 @@ def solve_file(path: str, options: SolveOptions) -> LogResult:
         game = log.header.game
         solution = solve_log(log, options)
         view, data = outlook(solution), solution.to_json()
+    except OutOfMemory as exc:  # a valid log this machine cannot count: not invalid
+        return LogResult(path, ERROR, time.perf_counter() - start, game, error=one_line(exc))
     except DeduceError as exc:
         return LogResult(path, INVALID, time.perf_counter() - start, game, error=one_line(exc))
     except Exception as exc:  # one log's failure must not stop the batch

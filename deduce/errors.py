@@ -7,6 +7,10 @@ class DeduceError(Exception):
     """A problem with the user's input or request, reported as one line."""
 
 
+class OutOfMemory(DeduceError):
+    """A computation stopped at the memory limit: the input is fine, the machine too small."""
+
+
 class LogError(DeduceError):
     """A problem at one line of one log (or deck) file.
 

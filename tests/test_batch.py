@@ -27,6 +27,7 @@ import deduce.workers
 from deduce.batch import STATUSES, find_logs, folder_logs, solve_file
 from deduce.cli.batch import batch
 from deduce.cli.status import EXIT_INCONSISTENT
+from deduce.errors import OutOfMemory
 from deduce.games.simulate import simulate, write_game
 from deduce.logs.io import read_log
 from deduce.registry import GAMES
@@ -255,6 +256,21 @@ def test_an_internal_error_is_one_line_and_stops_nothing(tmp_path, monkeypatch):
                      "error": f"{good}: internal error (ValueError: broken solver)"}
     assert second["status"] == "ok"
     assert data["summary"]["error"] == 1
+
+
+def test_a_log_past_the_memory_limit_is_an_error_not_invalid(tmp_path, monkeypatch):
+    big, other = put(tmp_path / "a.log", SMALL), put(tmp_path / "b.log", SMALL)
+
+    def counting(log, options):
+        if log.path == big:
+            raise OutOfMemory(f"{big}: counting every history exactly needs more than 1 GB")
+        return solve_log(log, options)
+
+    monkeypatch.setattr(deduce.batch, "solve_log", counting)
+    first, second = batch_json(big, other, "--workers", "1", code=1)["logs"]
+    assert first == {**first, "status": "error",
+                     "error": f"{big}: counting every history exactly needs more than 1 GB"}
+    assert second["status"] == "ok"
 
 
 def test_a_worker_process_that_dies_gives_error_results_not_a_crash(tmp_path, monkeypatch):

@@ -22,7 +22,7 @@ from random import Random
 from time import perf_counter
 from typing import Any, ClassVar
 
-from deduce.errors import DeduceError
+from deduce.errors import DeduceError, OutOfMemory
 from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.explain import explain_conflict
 from deduce.games.abbey.solver.model import Model, build_model
@@ -119,7 +119,7 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
     exact_until = None if budget is None or engine != "sat" else start + budget * EXACT_SHARE
     counts = count_histories(model, deadline=exact_until, narrowed=True)
     if counts is None and budget is None:  # no deadline: the count ran out of memory
-        raise DeduceError(f"{log.path}: counting every history exactly needs more than "
+        raise OutOfMemory(f"{log.path}: counting every history exactly needs more than "
                           f"{size(memory_limit() or 0)} of memory here; give --budget "
                           f"SECONDS to estimate the probabilities instead (or set "
                           f"{VARIABLE}, in megabytes)")
