@@ -36,6 +36,10 @@ Job = tuple[Any, ...]
 #: Seconds to reach a cluster's scheduler, and then to find a worker there.
 CONNECT_SECONDS = 5.0
 
+#: Seconds between looks at a cluster while a result is awaited, and how long a cluster
+#: may stay without any worker (its workers lost, none restarted) before the run stops.
+POLL_SECONDS, LOST_SECONDS = 10.0, 60.0
+
 #: How to install what ``cluster`` needs.
 EXTRA = "pip install 'deduce[cluster]'"
 
@@ -73,7 +77,7 @@ class Workers:
             with _connect(self.cluster) as client:  # closing it forgets the jobs not done
                 slots = sum(client.nthreads().values())
                 yield from _spread(partial(client.submit, pure=False), slots, function, jobs,
-                                   failed, most)
+                                   failed, most, partial(_await, client, self.cluster))
             return
         processes = min(self.count or os.cpu_count() or 1, len(jobs))
         if processes <= 1:
@@ -81,7 +85,8 @@ class Workers:
             return
         pool = ProcessPoolExecutor(processes, initializer=memory.share, initargs=(processes,))
         try:
-            yield from _spread(pool.submit, processes, function, jobs, failed, most)
+            yield from _spread(pool.submit, processes, function, jobs, failed, most,
+                               lambda future: future.result())
         finally:  # stopped early: drop the jobs not started yet
             pool.shutdown(cancel_futures=True)
 
@@ -96,13 +101,16 @@ def died(error: BaseException) -> bool:
 
 def _spread(submit: Callable[..., Any], slots: int, function: Callable[..., R],
             jobs: Sequence[Job], failed: Callable[[Job, Exception], R],
-            most: int) -> Iterator[R]:
-    """Submit ``jobs`` in parts to ``slots`` processes, then yield their results in order."""
+            most: int, wait: Callable[[Any], list[R]]) -> Iterator[R]:
+    """Submit ``jobs`` in parts to ``slots`` processes, then yield their results in order.
+
+    ``wait(future)`` awaits one part's results.
+    """
     size = max(1, min(most, len(jobs) // (4 * max(1, slots))))
     parts = [jobs[start:start + size] for start in range(0, len(jobs), size)]
     futures = [_submit(submit, function, part) for part in parts]
     for part, future in zip(parts, futures):
-        yield from _results(part, future, failed)
+        yield from _results(part, future, failed, wait)
 
 
 def _submit(submit: Callable[..., Any], function: Callable[..., Any],
@@ -125,14 +133,34 @@ def _run_part(function: Callable[..., R], part: Sequence[Job]) -> list[R]:
     return [function(*job) for job in part]
 
 
-def _results(part: Sequence[Job], future: Any,
-             failed: Callable[[Job, Exception], R]) -> list[R]:
+def _results(part: Sequence[Job], future: Any, failed: Callable[[Job, Exception], R],
+             wait: Callable[[Any], list[R]]) -> list[R]:
     """The results of ``part``, or each job's ``failed`` result if running the part failed."""
     try:
-        results: list[R] = future.result()
+        return wait(future)
+    except DeduceError:  # no worker left to run anything: the run stops
+        raise
     except Exception as error:  # it raised, its process died, or its result could not come back
         return [failed(job, error) for job in part]
-    return results
+
+
+def _await(client: Client, address: str, future: Any) -> Any:
+    """The result of a cluster's ``future``; a one-line error once the cluster has no worker.
+
+    (A scheduler keeps the jobs of a cluster that lost every worker until one
+    joins: the run would wait for ever.)
+    """
+    while True:
+        try:
+            return future.result(timeout=POLL_SECONDS)
+        except TimeoutError:
+            if future.done():  # the job itself raised it
+                raise
+            try:
+                client.wait_for_workers(1, timeout=LOST_SECONDS)
+            except TimeoutError:
+                raise DeduceError(f"the Dask cluster at {address} has had no worker for "
+                                  f"{LOST_SECONDS:g} s: its workers were lost") from None
 
 
 @contextmanager

@@ -101,6 +101,15 @@ def address(marks):
     cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
 
 
+@pytest.fixture(autouse=True)
+def full(request):
+    """Before a test on the cluster, both workers (those a test killed are restarted)."""
+    if "address" in request.fixturenames:
+        address = request.getfixturevalue("address")
+        with distributed.Client(address, timeout=30, set_as_default=False) as client:
+            client.wait_for_workers(2, timeout=120)
+
+
 def invoke(*args: str, code: int = 0) -> click.testing.Result:
     result = CliRunner().invoke(cli, list(args))
     assert result.exit_code == code, (result.output, result.exception)
@@ -315,3 +324,33 @@ def test_workers_and_cluster_together_are_a_usage_error():
 def test_a_number_of_workers_stands_for_local_processes():
     assert Workers.of(3) == Workers(3) and Workers.of(Workers(cluster="x")).cluster == "x"
     assert Workers() == Workers(1, None)
+
+
+class Pending:
+    """A cluster future still running: ``result`` times out, unless it is done."""
+
+    def __init__(self, done: bool = False) -> None:
+        self.finished = done
+
+    def result(self, timeout=None):
+        raise TimeoutError("timed out")
+
+    def done(self) -> bool:
+        return self.finished
+
+
+class Lost:
+    """A client whose cluster has no worker: none joins."""
+
+    def wait_for_workers(self, n, timeout=None):
+        raise TimeoutError("no worker")
+
+
+def test_a_cluster_that_lost_every_worker_stops_the_run_with_one_line(monkeypatch):
+    monkeypatch.setattr(deduce.workers, "POLL_SECONDS", 0.01)
+    with pytest.raises(DeduceError, match=r"^the Dask cluster at tcp://h:1 has had no worker "
+                                          r"for 60 s: its workers were lost$"):
+        deduce.workers._await(Lost(), "tcp://h:1", Pending())
+    # a job that itself timed out is that job's error, not a lost cluster
+    with pytest.raises(TimeoutError, match="timed out"):
+        deduce.workers._await(Lost(), "tcp://h:1", Pending(done=True))
