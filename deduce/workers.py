@@ -85,8 +85,7 @@ class Workers:
             return
         pool = ProcessPoolExecutor(processes, initializer=memory.share, initargs=(processes,))
         try:
-            yield from _spread(pool.submit, processes, function, jobs, failed, most,
-                               lambda future: future.result())
+            yield from _spread(pool.submit, processes, function, jobs, failed, most, _result)
         finally:  # stopped early: drop the jobs not started yet
             pool.shutdown(cancel_futures=True)
 
@@ -142,6 +141,11 @@ def _results(part: Sequence[Job], future: Any, failed: Callable[[Job, Exception]
         raise
     except Exception as error:  # it raised, its process died, or its result could not come back
         return [failed(job, error) for job in part]
+
+
+def _result(future: Future[Any]) -> Any:
+    """The result of a local process's ``future``."""
+    return future.result()
 
 
 def _await(client: Client, address: str, future: Any) -> Any:

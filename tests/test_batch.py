@@ -374,7 +374,8 @@ def test_a_pool_that_broke_while_logs_were_handed_out_gives_error_results(tmp_pa
         pool.submit(os._exit, 9).result()  # a worker dies: the pool is broken
     path = put(tmp_path / "g.log", SMALL)
     jobs = [(path, SolveOptions())]
-    [result] = deduce.workers._spread(pool.submit, 1, solve_file, jobs, deduce.batch._failed, 1)
+    [result] = deduce.workers._spread(pool.submit, 1, solve_file, jobs, deduce.batch._failed, 1,
+                                      deduce.workers._result)
     pool.shutdown()
     assert result.status == "error"
     assert result.error.startswith(f"{path}: internal error (BrokenProcessPool: ")
