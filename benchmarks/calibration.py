@@ -64,19 +64,18 @@ def summary_row(label: str, runs: list[dict[str, Any]]) -> list[Any]:
         n = max(t["positions"], 1)
         row += [t["positions"], f"{t['brier'] / n:.3f}", f"{t['uniform'] / n:.3f}",
                 f"{100 * t['favourite'] / n:.1f}%", f"{100 * t['expected'] / n:.1f}%"]
-    return [*row, f"{100 * t['error'] / n:.1f}"]  # the estimates' mean bound
+        if kind == "calibration_estimated":  # the estimates' mean bound, in points
+            row.append(f"{100 * t['error'] / n:.1f}")
+    return row
 
 
 def reliability(groups: dict[str, list[dict[str, Any]]]) -> list[list[Any]]:
     """The exact chances' reliability table: per decile, per group, mean chance and hit rate."""
-    rows = []
-    for d in range(10):
-        row: list[Any] = [f"{10 * d}-{10 * d + 10}%"]
-        for runs in groups.values():
-            n, total, hits = totals(runs, KINDS[0])["bins"][d]
-            row.append(f"{n}: {100 * total / n:.1f}% / {100 * hits / n:.1f}%" if n else "")
-        rows.append(row)
-    return rows
+    bins = [totals(runs, KINDS[0])["bins"] for runs in groups.values()]
+    return [[f"{10 * d}-{10 * d + 10}%",
+             *(f"{n}: {100 * total / n:.1f}% / {100 * hits / n:.1f}%" if n else ""
+               for n, total, hits in (group[d] for group in bins))]
+            for d in range(10)]
 
 
 def main() -> None:

@@ -148,9 +148,13 @@ def test_check_with_the_solve_finds_the_culprit_and_no_failure():
     assert check.failures == ()
     assert check.exact >= 1
     assert 1 <= check.calibration.positions <= check.exact  # exact, before the reveal
-    # the others, before the reveal, are scored by their estimates with their bounds
-    assert check.calibration.positions + check.estimated.positions <= check.positions
-    assert check.estimated.error >= 0 and check.after_catch == 0  # notepad bots never catch
+    # every other cut before the reveal is scored by its estimates, with their bounds
+    events = len(state.logs[0])
+    cuts = {*range(10, events + 1, 10), events}
+    scored = sum(cut <= check.before_reveal for cut in cuts)
+    assert check.calibration.positions + check.estimated.positions == scored
+    assert (check.estimated.error > 0) == (check.estimated.positions > 0)
+    assert check.after_catch == 0  # notepad bots never catch
     assert sum(n for n, _, _ in check.calibration.bins) >= check.calibration.positions
     # the culprit is indeed the only candidate of the log cut where the check says so
     assert check.determined is not None and check.determined % 10 == 0

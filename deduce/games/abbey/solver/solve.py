@@ -101,7 +101,7 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
     sat = (warm or Warm()).model_of(setup, timeline, log.events)
     possible = sat.closure()
     if possible is None:
-        conflict = minimal_conflict(setup, timeline, log.events)
+        conflict = minimal_conflict(setup, timeline, log.events, sat)
         clash = find_clash(setup, timeline, log.events, conflict, sat)
         explanation = explain_conflict(setup, log.events, conflict.lines, conflict.transfers,
                                        clash)

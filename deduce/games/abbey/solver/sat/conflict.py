@@ -41,13 +41,17 @@ class Conflict:
     transfers: tuple[int, ...] = ()
 
 
-def minimal_conflict(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event]) -> Conflict:
-    """A minimal set of events that cannot all hold (the log must be inconsistent)."""
+def minimal_conflict(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
+                     sat: SatModel | None = None) -> Conflict:
+    """A minimal set of events that cannot all hold (the log must be inconsistent).
+
+    ``sat``: the log's SAT model, when the caller has it already.
+    """
     observed = [e.line for e in events if e.type not in TRANSFERS]
     known_cards = [e.line for e in events if e.type in TRANSFERS and carries_cards(e)]
     pool = known_cards + observed
 
-    consistent = consistency(setup, timeline, events)
+    consistent = sat.satisfiable if sat is not None else consistency(setup, timeline, events)
 
     def conflicts(kept: Sequence[int]) -> bool:
         return not consistent(frozenset(pool) - set(kept))
