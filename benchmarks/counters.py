@@ -50,20 +50,31 @@ class _Clauses:
         self.clauses.extend(list(c) for c in clauses)
 
 
-def ganak_count(path: str, seen: int) -> int:
-    """Ganak's projected count of the histories of the log's first ``seen`` events."""
-    import pyganak
+def projected_cnf(path: str, seen: int) -> tuple[SatModel, list[list[int]], list[int]]:
+    """The SAT model of the log's first ``seen`` events, its clauses and its holder literals.
 
+    The clauses include every event's selector as a unit, so their models
+    projected on the holder literals are the histories.
+    """
     log = read_log(path)
     setup = setup_from_header(log.header, log.path)
     events = log.events[:seen]
     model = SatModel(setup, solver="minisat22", encoding="seqcounter")
     model.solver = _Clauses()  # type: ignore[assignment]
     model.extend(build_timeline(setup, events, log.path), events)
+    clauses = model.solver.clauses + [[s] for s in model.selectors.values()]
+    return model, clauses, sorted({lit for table in model.lits for row in table for lit in row})
+
+
+def ganak_count(path: str, seen: int) -> int:
+    """Ganak's projected count of the histories of the log's first ``seen`` events."""
+    import pyganak
+
+    model, clauses, holders = projected_cnf(path, seen)
     counter = pyganak.Counter()
     counter.new_vars(model.top)
-    counter.add_clauses(model.solver.clauses + [[s] for s in model.selectors.values()])
-    counter.set_sampling_set(sorted({lit for table in model.lits for row in table for lit in row}))
+    counter.add_clauses(clauses)
+    counter.set_sampling_set(holders)
     return counter.count()
 
 
@@ -77,13 +88,13 @@ def deduce_count(path: str, seen: int) -> int:
     return counts.total
 
 
-def _child(run: Callable[[str, int], int], path: str, seen: int, out: Any) -> None:
+def _child(run: Callable[[str, int], Any], path: str, seen: int, out: Any) -> None:
     out.put(run(path, seen))
 
 
-def timed(run: Callable[[str, int], int], path: str, seen: int, timeout: float
-          ) -> tuple[float, int | None]:
-    """Seconds ``run(path, seen)`` took in a child process and its count, or (inf, None)."""
+def timed(run: Callable[[str, int], Any], path: str, seen: int, timeout: float
+          ) -> tuple[float, Any]:
+    """Seconds ``run(path, seen)`` took in a child process and its result, or (inf, None)."""
     out: Any = multiprocessing.Queue()
     child = multiprocessing.Process(target=_child, args=(run, path, seen, out))
     start = time.perf_counter()

@@ -9,11 +9,19 @@
   then counts the deals that fit exactly with deduce's count; a draw
   weighs that count over the chance of drawing it. It prints the effective
   sample size of the weights.
+- ``unigen`` (with ``--unigen N``): N independent, almost uniform histories
+  drawn by UniGen (``pip install pyunigen``; hashing with random XOR
+  constraints, after an ApproxMC estimate of the count) from the CNF that
+  ``counters.py`` gives Ganak, in a child process stopped after
+  ``--unigen-seconds``. Not a dependency of deduce.
 
 Positions are the ``--seen`` prefixes of one log, each of which the exact
 count must finish (it is the reference):
 
     python benchmarks/estimators.py tests/data/cases/abbey-3p-01.jsonl --seen 32 --seconds 1 20
+
+    python benchmarks/estimators.py tests/data/cases/abbey-3p-01.jsonl --seen 28 \
+        --unigen 10 --unigen-seconds 120
 """
 
 from __future__ import annotations
@@ -22,7 +30,10 @@ import argparse
 import math
 import random
 import time
+from functools import partial
 from math import comb
+
+from counters import projected_cnf, timed
 
 from deduce.games.abbey.solver.count.histories import Counts, count_histories
 from deduce.games.abbey.solver.model import Model, build_model
@@ -78,6 +89,24 @@ def importance(model: Model, sat: SatModel, seconds: float, seed: int
     return ({c: v / total for c, v in culprit.items()} if total else {}), ess
 
 
+def unigen_draws(path: str, seen: int, draws: int) -> dict[int, float]:
+    """Culprit probabilities from ``draws`` UniGen samples of the log's first ``seen`` events."""
+    import pyunigen
+
+    model, clauses, holders = projected_cnf(path, seen)
+    sampler = pyunigen.Sampler(seed=1)
+    for clause in clauses:
+        sampler.add_clause(clause)
+    samples = sampler.sample(num=draws, sampling_set=holders)[2]
+    culprit: dict[int, float] = {}
+    for sample in samples:
+        true = {lit for lit in sample if lit > 0}
+        for card in range(len(model.lits[0])):
+            if model.x(card, 0, CULPRIT) in true:
+                culprit[card] = culprit.get(card, 0.0) + 1 / len(samples)
+    return culprit
+
+
 def main() -> None:
     """Run both estimators on each position and print their errors."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -85,6 +114,9 @@ def main() -> None:
     parser.add_argument("--seen", type=int, nargs="+", required=True)
     parser.add_argument("--seconds", type=float, nargs="+", default=[1.0])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--unigen", type=int, metavar="N", default=0,
+                        help="also draw N UniGen samples (needs pyunigen)")
+    parser.add_argument("--unigen-seconds", type=float, default=120.0)
     args = parser.parse_args()
     log = read_log(args.log)
     setup = setup_from_header(log.header, log.path)
@@ -110,6 +142,16 @@ def main() -> None:
             error = max(abs(truth[c] - drawn.get(c, 0.0)) for c in truth)
             print(f"{seen} events, {seconds:g} s: importance culprit error {error:.3f} "
                   f"(effective sample size {ess:.1f})", flush=True)
+        if args.unigen:
+            seconds, drawn = timed(partial(unigen_draws, draws=args.unigen), args.log, seen,
+                                   args.unigen_seconds)
+            if drawn is None:
+                print(f"{seen} events: unigen, {args.unigen} samples: none within "
+                      f"{args.unigen_seconds:g} s", flush=True)
+            else:
+                error = max(abs(truth[c] - drawn.get(c, 0.0)) for c in truth)
+                print(f"{seen} events: unigen, {args.unigen} samples in {seconds:.1f} s: "
+                      f"culprit error {error:.3f}", flush=True)
 
 
 if __name__ == "__main__":
