@@ -19,6 +19,10 @@ already in it, so a long run (the Abbey's) can stop and go on later:
 
     python benchmarks/soundness.py abbey --games 10000 --extra "--fast --every 8" \
         --out abbey.jsonl
+
+``--players N [N ...]`` runs (and prints) only those player counts' runs.
+Each keeps the games and seed it has in the whole split, so a later run
+without it finds them kept.
 """
 
 from __future__ import annotations
@@ -93,11 +97,15 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=0, help="processes per run (0: all)")
     parser.add_argument("--extra", default="", help="more options for every run")
     parser.add_argument("--out", type=Path, help="keep finished runs here; skip those kept")
+    parser.add_argument("--players", type=int, nargs="+", metavar="N",
+                        help="only these player counts (default: all)")
     args = parser.parse_args()
     runs = [(p, bots) for p in PLAYERS[args.game] for bots in LINEUPS[args.game]]
     done = finished(args.out)
     rows, failures, total, positions, wall = [], 0, 0, 0, 0.0
     for i, (players, bots) in enumerate(runs):
+        if args.players and players not in args.players:
+            continue
         games = args.games // len(runs) + (i < args.games % len(runs))
         words = command(args.game, players, bots, games, args.seed + 1000 * i, args.workers,
                         shlex.split(args.extra))
