@@ -100,6 +100,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", metavar="N",
                         help="only these player counts (default: all)")
     args = parser.parse_args()
+    if args.players and not set(args.players) <= set(PLAYERS[args.game]):
+        parser.error(f"{args.game} is checked with {', '.join(map(str, PLAYERS[args.game]))} "
+                     "players")
     runs = [(p, bots) for p in PLAYERS[args.game] for bots in LINEUPS[args.game]]
     done = finished(args.out)
     rows, failures, total, positions, wall = [], 0, 0, 0, 0.0

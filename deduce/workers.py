@@ -40,6 +40,10 @@ CONNECT_SECONDS = 5.0
 #: may stay without any worker (its workers lost, none restarted) before the run stops.
 POLL_SECONDS, LOST_SECONDS = 10.0, 60.0
 
+class WorkersLost(DeduceError):
+    """A cluster has had no worker for ``LOST_SECONDS``: nothing can run, the run stops."""
+
+
 #: How to install what ``cluster`` needs.
 EXTRA = "pip install 'deduce[cluster]'"
 
@@ -137,7 +141,7 @@ def _results(part: Sequence[Job], future: Any, failed: Callable[[Job, Exception]
     """The results of ``part``, or each job's ``failed`` result if running the part failed."""
     try:
         return wait(future)
-    except DeduceError:  # no worker left to run anything: the run stops
+    except WorkersLost:  # no worker left to run anything: the run stops
         raise
     except Exception as error:  # it raised, its process died, or its result could not come back
         return [failed(job, error) for job in part]
@@ -163,7 +167,7 @@ def _await(client: Client, address: str, future: Any) -> Any:
             try:
                 client.wait_for_workers(1, timeout=LOST_SECONDS)
             except TimeoutError:
-                raise DeduceError(f"the Dask cluster at {address} has had no worker for "
+                raise WorkersLost(f"the Dask cluster at {address} has had no worker for "
                                   f"{LOST_SECONDS:g} s: its workers were lost") from None
 
 
