@@ -1,17 +1,25 @@
-"""Exact counting, card by card: the method for many cards and few open constraints.
+"""Exact counting, card by card, on arrays: the method for many cards and few open constraints.
 
 Method: dynamic programming over the cards, one at a time, with the running
 *tally* of every constraint that is still open (some card before and some
 card after the current one can change it). Each card's paths are folded,
-epoch by epoch, into its distinct effects (tally increments and final
+epoch by epoch, into its distinct *effects* (tally increments and final
 holder, with how many paths give each), so a card with thousands of paths
 costs only its distinct effects. Cards whose path is certain are taken out
-first by subtracting them from the tallies. Bounds prune states that can no
-longer reach a constraint's range.
+first by subtracting them from the tallies, and cards that share no open
+tally are counted apart (*components*), their counts multiplied.
 
-A backward pass gives, for every open-tally state before a card, the number
-of ways to complete the remaining cards; combined with the forward counts it
-gives each card's current-holder marginals exactly (forward-backward).
+A layer of the count is a numpy array of packed states (see
+:class:`_Layout`) with the number of partial histories reaching each: a
+card's effects are added to every state at once, the states that left a
+tally's range are dropped, and equal states are merged by a sort. The
+forward pass keeps, for every surviving (state, effect) pair, the state it
+leads to, so that the backward pass (the number of ways to complete each
+state) is a gather and a sum; forward times backward gives every card's
+current-holder marginals exactly (forward-backward).
+
+Counts are exact Python integers (object arrays) or, with ``exact=False``,
+float64, which carries the same probabilities to about 1e-15.
 The cost grows with the number of distinct open-tally states: every
 transfer whose card is unknown adds a tally.
 """
@@ -20,26 +28,27 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Generator, Sequence
+from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
+
+from deduce.games.abbey.solver.count.order import card_order
 from deduce.games.abbey.solver.model import Domain, Tally
 
-Holders = tuple[dict[int, int], ...]
+#: Per card, per holder index: the number of histories (an int, or a float when inexact).
+Holders = tuple[dict[int, Any], ...]
 
-
-#: Units of work (states, matrices) between two pauses of the counting generators.
+#: Units of work (states, matrices) between two pauses of the dict-based counting generators.
 SLICE = 200
+#: States expanded at once before a pause.
+BLOCK = 1 << 16
+#: Bits of one word of a packed state.
+WORD = 64
 
-Work = Generator[None, None, tuple[int, Holders]]
-
-
-def count_by_cards(domains: Sequence[Domain], tallies: Sequence[Tally]) -> Work:
-    """Count histories in total and per (card, current holder), as a generator.
-
-    It yields after every slice of work, so that a caller can run it against
-    another method, and returns ``(total, holders)``. ``domains`` must already
-    be propagated; ``tallies`` exclude redundant ones.
-    """
-    return _Counter(domains, tallies).run()
+Work = Generator[None, None, "tuple[Any, Holders] | None"]
+#: One component's count: its total and each of its cards' current-holder counts.
+Part = Generator[None, None, "tuple[Any, dict[int, dict[int, Any]]] | None"]
 
 
 def single_path(domain: Domain) -> tuple[int, ...] | None:
@@ -49,119 +58,217 @@ def single_path(domain: Domain) -> tuple[int, ...] | None:
     return None
 
 
-def _order(free: list[int], domains: Sequence[Domain], tallies: Sequence[Tally]) -> list[int]:
-    """Cards in an order that keeps few tallies open: each next card closes the most.
+@dataclass
+class Cap:
+    """How an estimating count caps its layers.
 
-    A tally is open from its first to its last card that can count in it;
-    the greedy choice takes the card that leaves the fewest open, narrower
-    domains first among equals.
-    """
-    able = {c: {j for j, t in enumerate(tallies) if c in t.cards and domains[c].can(t)}
-            for c in free}
-    left = {j: sum(j in able[c] for c in free) for j in range(len(tallies))}
-    started: set[int] = set()
-    order: list[int] = []
-    pending = sorted(free, key=lambda c: sum(len(n) for n in domains[c].nodes))
-
-    def still_open(c: int) -> int:
-        return sum(1 for j in started | able[c] if left[j] - (j in able[c]) > 0)
-
-    while pending:
-        card = min(pending, key=still_open)
-        pending.remove(card)
-        order.append(card)
-        started |= able[card]
-        for j in able[card]:
-            left[j] -= 1
-    return order
-
-
-class _Counter:
-    """One counting run: card order, the packed state layout, forward and backward passes.
-
-    A state packs the running value ``v`` of every tally into one integer:
-    tally ``j`` owns ``width[j]`` bits plus one guard bit above them and
-    stores ``v + offset[j]``, where the offset makes ``v == hi + 1`` set the
-    guard bit. A card adds at most one to each tally, so applying a card's
-    effect is one integer addition, and a single mask test rejects every
-    state that passed a maximum. A tally whose last card has been applied is
-    checked against its minimum and cleared, so equal futures share a state.
+    ``limit``: the most states a layer keeps; ``rng``: the random stream
+    that picks them; ``cut``: set by the count when a layer had to be cut.
     """
 
-    def __init__(self, domains: Sequence[Domain], tallies: Sequence[Tally]) -> None:
-        self.fixed = {c: p for c, d in enumerate(domains) if (p := single_path(d)) is not None}
-        self.order = _order([c for c in range(len(domains)) if c not in self.fixed],
-                            domains, tallies)
-        self.n_cards = len(domains)
-        self.feasible = True
-        position = {c: i for i, c in enumerate(self.order)}
-        kept: list[tuple[int, int, list[int], Tally]] = []
-        for tally in tallies:
-            lo, hi = tally.lo, tally.hi
-            for c, path in self.fixed.items():
-                if c in tally.cards and tally.hit(path):
-                    lo, hi = lo - 1, hi - 1
-            able = sorted(position[c] for c in tally.cards
-                          if c in position and domains[c].can(tally))
-            hi = min(hi, len(able))
-            if lo > hi or hi < 0:
-                self.feasible = False
-            elif able:
-                kept.append((max(lo, 0), hi, able, tally))
-        self._layout(kept)
-        self.domains, self.kept = domains, kept
-        self.effects: list[list[tuple[int, int, int]]] = []
-        self.checks: list[tuple[int, int, int]] = []
+    limit: int
+    rng: np.random.Generator
+    cut: bool = False
 
-    def _layout(self, kept: list[tuple[int, int, list[int], Tally]]) -> None:
-        """Give every tally its bit field; the start state holds every offset."""
-        self.shift, self.field, self.offset = [], [], []
-        self.start = self.guard = 0
-        bit = 0
-        for _, hi, _, _ in kept:
+
+@dataclass(frozen=True)
+class Kept:
+    """A tally as the count sees it: bounds net of the fixed cards, and the free cards it counts."""
+
+    lo: int
+    hi: int
+    cards: tuple[int, ...]  # free cards whose domain can pass the test
+    tally: Tally
+
+
+def count_by_cards(domains: Sequence[Domain], tallies: Sequence[Tally], exact: bool = True,
+                   max_states: int | None = None, cap: Cap | None = None) -> Work:
+    """Count histories in total and per (card, current holder), as a generator.
+
+    It yields after every block of work, so that a caller can stop it or run
+    it against another method, and returns ``(total, holders)``, or None
+    once a layer would hold more than ``max_states`` states. ``domains``
+    must already be propagated; ``tallies`` exclude redundant ones.
+
+    With a ``cap``, the count is an unbiased estimate in float64 instead:
+    no layer keeps more than ``cap.limit`` states (see :meth:`_Count.run`).
+    """
+    one: Any = 1 if exact and cap is None else 1.0
+    fixed = {c: p for c, d in enumerate(domains) if (p := single_path(d)) is not None}
+    free = [c for c in range(len(domains)) if c not in fixed]
+    kept = _fold(domains, tallies, fixed, free)
+    holders: list[dict[int, Any]] = [{} for _ in domains]
+    if kept is None:
+        return 0 * one, tuple(holders)
+    total = one
+    for cards, group in _components(free, kept):
+        found = yield from _Count(cards, group, domains, one, max_states, cap).run()
+        if found is None:
+            return None
+        part, rows = found
+        if not part:
+            return 0 * one, tuple({} for _ in domains)
+        for c in range(len(domains)):  # what was counted so far times this part
+            holders[c] = {h: n * part for h, n in holders[c].items()}
+        for c, row in rows.items():
+            holders[c] = {h: n * total for h, n in row.items() if n}
+        total = total * part
+    for c, path in fixed.items():
+        holders[c] = {path[-1]: total}
+    return total, tuple(holders)
+
+
+def _fold(domains: Sequence[Domain], tallies: Sequence[Tally], fixed: dict[int, tuple[int, ...]],
+          free: list[int]) -> list[Kept] | None:
+    """The tallies net of the fixed cards; None when one of them can no longer be met."""
+    kept = []
+    for tally in tallies:
+        lo, hi = tally.lo, tally.hi
+        for c, path in fixed.items():
+            if c in tally.cards and tally.hit(path):
+                lo, hi = lo - 1, hi - 1
+        able = tuple(c for c in free if c in tally.cards and domains[c].can(tally))
+        hi = min(hi, len(able))
+        if lo > hi or hi < 0:
+            return None
+        if able and (lo > 0 or hi < len(able)):  # a tally every count meets says nothing
+            kept.append(Kept(max(lo, 0), hi, able, tally))
+    return kept
+
+
+def _components(free: list[int], kept: list[Kept]) -> list[tuple[list[int], list[Kept]]]:
+    """The free cards split into groups that share no tally, each with its tallies."""
+    parent = {c: c for c in free}
+
+    def root(c: int) -> int:
+        while parent[c] != c:
+            parent[c] = parent[parent[c]]
+            c = parent[c]
+        return c
+
+    for k in kept:
+        first = root(k.cards[0])
+        for c in k.cards[1:]:
+            parent[root(c)] = first
+    groups: dict[int, tuple[list[int], list[Kept]]] = {}
+    for c in free:
+        groups.setdefault(root(c), ([], []))[0].append(c)
+    for k in kept:
+        groups[root(k.cards[0])][1].append(k)
+    return list(groups.values())
+
+
+class _Layout:
+    """Where each tally's running value sits in a packed state.
+
+    A state is ``words`` unsigned 64-bit integers. Tally ``j`` owns
+    ``width`` bits plus one guard bit above them, in one word, from its
+    first card to its last: tallies open at disjoint times share bits. The
+    field holds ``v + offset`` (added by the tally's first card), where the
+    offset makes ``v == hi + 1`` set the guard bit, so a card's effect is
+    one addition and one mask test rejects every state past a maximum. A
+    tally whose last card has been applied is checked against its minimum
+    and cleared, so equal futures share a state.
+    """
+
+    def __init__(self, spans: Sequence[tuple[int, int, int]]) -> None:
+        """``spans``: (first card, last card, hi) of each tally, in the count's order."""
+        self.bit: list[int] = []  # absolute bit position: word * WORD + shift
+        self.width: list[int] = []
+        self.offset: list[int] = []
+        taken: list[tuple[int, int, int, int]] = []  # (first, last, start bit, end bit)
+        for first, last, hi in spans:
             width = hi.bit_length()
-            offset = (1 << width) - 1 - hi
-            self.shift.append(bit)
-            self.field.append((1 << (width + 1)) - 1)
-            self.offset.append(offset)
-            self.start |= offset << bit
-            self.guard |= 1 << (bit + width)
-            bit += width + 1
+            need = width + 1
+            start = self._free_bits(taken, first, last, need)
+            taken.append((first, last, start, start + need))
+            self.bit.append(start)
+            self.width.append(width)
+            self.offset.append((1 << width) - 1 - hi)
+        self.words = max(1, -(-max((end for *_, end in taken), default=0) // WORD))
 
-    def _prepare(self) -> Generator[None, None, None]:
-        """Every card's effects and checks, pausing like the passes (a card may have many)."""
-        kept, domains = self.kept, self.domains
-        for i, c in enumerate(self.order):
-            self.effects.append((yield from self._card_effects(domains[c], i, kept)))
-        self.checks = [self._checks(i, kept, domains) for i in range(len(self.order))]
+    @staticmethod
+    def _free_bits(taken: list[tuple[int, int, int, int]], first: int, last: int,
+                   need: int) -> int:
+        """The lowest start bit of ``need`` bits, within one word, free from first to last."""
+        busy = sorted((s, e) for f, la, s, e in taken if f <= last and first <= la)
+        start = 0
+        for s, e in busy:
+            if start // WORD != (start + need - 1) // WORD:  # never straddle two words
+                start = (start // WORD + 1) * WORD
+            if start + need <= s:
+                break
+            start = max(start, e)
+        if start // WORD != (start + need - 1) // WORD:
+            start = (start // WORD + 1) * WORD
+        return start
 
-    def _card_effects(self, domain: Domain, i: int, kept: list[tuple[int, int, list[int], Tally]]
-                      ) -> Generator[None, None, list[tuple[int, int, int]]]:
-        """(packed increment, final holder, paths) for every distinct effect of card ``i``."""
+    def split(self, value: int) -> np.ndarray:
+        """A packed Python integer as its words."""
+        mask = (1 << WORD) - 1
+        return np.array([(value >> (WORD * w)) & mask for w in range(self.words)],
+                        dtype=np.uint64)
+
+
+class _Count:
+    """One component's count: its card order, the layout, and the two passes."""
+
+    def __init__(self, cards: list[int], kept: list[Kept], domains: Sequence[Domain], one: Any,
+                 max_states: int | None, cap: Cap | None = None) -> None:
+        able = np.array([[c in k.cards for c in cards] for k in kept], dtype=bool)
+        able = able.reshape(len(kept), len(cards))
+        sizes = [sum(len(n) for n in domains[c].nodes) for c in cards]
+        self.order = [cards[i] for i in card_order(able, [k.lo for k in kept],
+                                                   [k.hi for k in kept], sizes)]
+        position = {c: i for i, c in enumerate(self.order)}
+        self.kept = kept
+        self.able = [sorted(position[c] for c in k.cards) for k in kept]
+        self.layout = _Layout([(a[0], a[-1], k.hi) for a, k in zip(self.able, kept)])
+        self.domains = domains
+        self.one = one
+        self.max_states = max_states
+        self.cap = cap
+
+    # -------------------------------------------------------------- compiling each card
+
+    def _effects(self, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Card ``i``'s distinct effects: packed increments, final holders and path counts.
+
+        The increments include the offsets of the tallies the card opens.
+        """
+        layout, domain = self.layout, self.domains[self.order[i]]
         at_inc: dict[tuple[int, int], int] = defaultdict(int)
         move_inc: dict[tuple[int, int, int], int] = defaultdict(int)
-        for j, (_, _, able, tally) in enumerate(kept):
+        opened = 0
+        for j, (able, k) in enumerate(zip(self.able, self.kept)):
+            if able[0] == i:
+                opened += layout.offset[j] << layout.bit[j]
             if i in able:
+                tally = k.tally
                 if tally.kind == "at":
-                    at_inc[tally.time, tally.holder] += 1 << self.shift[j]
+                    at_inc[tally.time, tally.holder] += 1 << layout.bit[j]
                 else:
-                    move_inc[tally.time, tally.holder, tally.dest] += 1 << self.shift[j]
+                    move_inc[tally.time, tally.holder, tally.dest] += 1 << layout.bit[j]
         layer: dict[tuple[int, int], int] = defaultdict(int)
         for h in domain.nodes[0]:
-            layer[at_inc[0, h], h] += 1
+            layer[opened + at_inc[0, h], h] += 1
         for t, step in enumerate(domain.steps, 1):
             nxt: dict[tuple[int, int], int] = defaultdict(int)
-            for done, ((inc, h), ways) in enumerate(layer.items(), 1):
+            for (inc, h), ways in layer.items():
                 for a, b in step:
                     if a == h:
                         nxt[inc + move_inc[t, a, b] + at_inc[t, b], b] += ways
-                if done % SLICE == 0:
-                    yield
             layer = nxt
-        return [(inc, h, ways) for (inc, h), ways in layer.items()]
+        effects = sorted(layer.items())
+        packed = np.array([layout.split(v) for (v, _), _ in effects], dtype=np.uint64)
+        holders = np.array([h for (_, h), _ in effects], dtype=np.int64)
+        exact = isinstance(self.one, int)
+        counts = np.array([w if exact else float(w) for _, w in effects],
+                          dtype=object if exact else np.float64)
+        return packed.reshape(len(effects), layout.words), holders, counts
 
-    def _checks(self, i: int, kept, domains) -> tuple[int, int, int]:
-        """After card ``i``: (upper bias, lower bounds, closing mask), all packed like states.
+    def _checks(self, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """After card ``i``: (upper bias, lower bounds, closing mask, guard bits) as words.
 
         Closing tallies (card ``i`` is their last) must have reached their
         minimum; open ones must still be able to reach their range with the
@@ -171,66 +278,246 @@ class _Counter:
         *lower bounds* from the state with every guard bit set clears a
         field's guard bit exactly when its value is under ``least``.
         """
-        upper = lower = closing = 0
-        for j, (lo, hi, able, tally) in enumerate(kept):
+        layout = self.layout
+        upper = lower = closing = guard = 0
+        for j, (able, k) in enumerate(zip(self.able, self.kept)):
             if not able[0] <= i <= able[-1]:
                 continue
-            later = [k for k in able if k > i]
-            must = sum(domains[self.order[k]].must(tally) for k in later)
-            least, most = lo - len(later), hi - must
-            if most < hi:  # past -1 no value fits; a larger bias could carry out of the field
-                upper |= (hi - max(most, -1)) << self.shift[j]
+            bit, width, offset = layout.bit[j], layout.width[j], layout.offset[j]
+            later = [p for p in able if p > i]
+            must = sum(self.domains[self.order[p]].must(k.tally) for p in later)
+            least, most = k.lo - len(later), k.hi - must
+            if most < k.hi:  # past -1 no value fits; a larger bias could carry out of the field
+                upper |= (k.hi - max(most, -1)) << bit
             if least > 0:
-                lower |= (least + self.offset[j]) << self.shift[j]
+                lower |= (least + offset) << bit
             if not later:
-                closing |= self.field[j] << self.shift[j]
-        return upper, lower, closing
+                closing |= ((1 << (width + 1)) - 1) << bit
+            guard |= 1 << (bit + width)
+        return (layout.split(upper), layout.split(lower), layout.split(closing),
+                layout.split(guard))
 
-    def _advance(self, i: int, state: int) -> list[tuple[int, int, int]]:
-        """Card ``i`` applied to a state: [(next state, final holder, ways)]."""
-        upper, lower, closing = self.checks[i]
-        guard = self.guard
-        out = []
-        for inc, holder, ways in self.effects[i]:
-            new = state + inc
-            if (new | (new + upper)) & guard or ((new | guard) - lower) & guard != guard:
-                continue
-            out.append((new & ~closing, holder, ways))
-        return out
+    # -------------------------------------------------------------- the passes
 
-    def run(self) -> Work:
-        """Forward pass, then a backward pass that also gathers the exact marginals."""
-        holders: list[dict[int, int]] = [defaultdict(int) for _ in range(self.n_cards)]
-        if not self.feasible:
-            return 0, tuple({} for _ in holders)
-        yield from self._prepare()
-        n = len(self.order)
-        forward: list[dict[int, int]] = [{self.start: 1}]
+    def run(self) -> Part:
+        """Forward pass, then a backward pass that also gathers the marginals.
+
+        Exact, unless the count has a cap: then every layer past its limit
+        is cut down to the limit by :func:`resample`, each kept state
+        carrying the inverse of its chance to be kept (its *survival
+        factor*), and both passes weigh every state by its factor, so that
+        the total and every marginal are unbiased estimates.
+        """
+        n, words = len(self.order), self.layout.words
+        keys = np.zeros((1, words), dtype=np.uint64)
+        weights = np.array([self.one], dtype=object if isinstance(self.one, int) else np.float64)
+        layers: list[tuple[np.ndarray, ...]] = []
         for i in range(n):
-            step: dict[int, int] = defaultdict(int)
-            for done, (state, ways) in enumerate(forward[i].items(), 1):
-                for new, _, w in self._advance(i, state):
-                    step[new] += ways * w
-                if done % SLICE == 0:
-                    yield
-            forward.append(step)
-        ahead: dict[int, int] = dict.fromkeys(forward[n], 1)
+            inc, holder, ways = self._effects(i)
+            checks = self._checks(i)
+            parts = []
+            for lo in range(0, len(keys), BLOCK):
+                parts.append(_advance(keys[lo:lo + BLOCK], inc, checks, lo))
+                yield
+            src = np.concatenate([p[0] for p in parts])
+            eff = np.concatenate([p[1] for p in parts])
+            new = np.concatenate([p[2] for p in parts])
+            keys, summed, dst = _merge(new, weights[src] * ways[eff])
+            factor = np.ones(len(keys))
+            if self.cap is not None and len(keys) > self.cap.limit:
+                self.cap.cut = True
+                chosen, factor = resample(summed * self.guide(i, keys), self.cap.limit,
+                                          self.cap.rng)
+                place = np.full(len(keys), -1, dtype=np.int64)
+                place[chosen] = np.arange(len(chosen))
+                keys, summed, dst = keys[chosen], summed[chosen] * factor, place[dst]
+                alive = dst >= 0
+                src, eff, dst = src[alive], eff[alive], dst[alive]
+            elif self.max_states is not None and len(keys) > self.max_states:
+                return None
+            layers.append((weights, src, eff, dst, holder, ways, factor))
+            weights = summed
+            yield
+        rows: list[dict[int, Any]] = [{} for _ in self.order]
+        ahead = np.full(len(weights), self.one, dtype=weights.dtype)
         for i in range(n - 1, -1, -1):
-            behind: dict[int, int] = {}
-            row = holders[self.order[i]]
-            for done, (state, ways) in enumerate(forward[i].items(), 1):
-                if done % SLICE == 0:
-                    yield
-                total = 0
-                for new, holder, w in self._advance(i, state):
-                    b = ahead.get(new, 0)
-                    if b:
-                        total += w * b
-                        row[holder] += ways * w * b
-                if total:
-                    behind[state] = total
-            ahead = behind
-        total = ahead.get(self.start, 0)
-        for card, path in self.fixed.items():
-            holders[card][path[-1]] = total
-        return total, tuple({h: k for h, k in row.items() if k} for row in holders)
+            before, src, eff, dst, holder, ways, factor = layers.pop()
+            onward = ways[eff] * ahead[dst]
+            if self.cap is not None:
+                onward = onward * factor[dst]
+            ahead = _sum_by(src, onward, len(before), self.one)
+            through = before[src] * onward
+            row = rows[i]
+            held = holder[eff]
+            for h in np.unique(held):
+                row[int(h)] = _scalar(through[held == h].sum())
+            yield
+        return _scalar(ahead[0]), dict(zip(self.order, rows))
+
+    # -------------------------------------------------------------- the look-ahead guide
+
+    def guide(self, i: int, keys: np.ndarray) -> np.ndarray:
+        """Each state's chance, roughly, to complete after card ``i``: what resampling favours.
+
+        For every tally still open, the cards left to pass its test do so
+        independently, each with the share of its paths that pass; the
+        chance that the tally then ends within its range, multiplied over
+        the open tallies.
+        """
+        layout = self.layout
+        chance = np.ones(len(keys))
+        for j, able in enumerate(self.able):
+            if not able[0] <= i < able[-1]:
+                continue
+            table = self._completion(j, i)
+            word, shift = divmod(layout.bit[j], WORD)
+            field = (keys[:, word] >> np.uint64(shift)) & np.uint64((1 << layout.width[j]) - 1)
+            value = field.astype(np.int64) - layout.offset[j]
+            chance *= table[np.clip(value, 0, len(table) - 1)]
+        return chance
+
+    def _completion(self, j: int, i: int) -> np.ndarray:
+        """Tally ``j`` after card ``i``: per value so far, the chance the rest fit its range."""
+        k = self.kept[j]
+        pmf = np.ones(1)
+        for p in self.able[j]:
+            if p > i:
+                q = pass_share(self.domains[self.order[p]], k.tally)
+                pmf = np.convolve(pmf, [1 - q, q])
+        cdf = np.concatenate([[0.0], np.cumsum(pmf)])
+        value = np.arange(k.hi + 1)
+        top = np.clip(k.hi - value, -1, len(pmf) - 1)
+        bottom = np.clip(k.lo - value, 0, len(pmf))
+        return np.maximum(cdf[top + 1] - cdf[bottom], 0.0)
+
+
+def pass_share(domain: Domain, tally: Tally) -> float:
+    """The share of a card's paths that pass a tally's location test."""
+    forward = [dict.fromkeys(domain.nodes[0], 1)]
+    for t, step in enumerate(domain.steps, 1):
+        row: dict[int, int] = defaultdict(int)
+        for a, b in step:
+            if a in forward[-1] and b in domain.nodes[t]:
+                row[b] += forward[-1][a]
+        forward.append(row)
+    backward = [dict.fromkeys(domain.nodes[-1], 1)]
+    for t in range(len(domain.steps), 0, -1):
+        row = defaultdict(int)
+        for a, b in domain.steps[t - 1]:
+            if b in backward[0] and a in domain.nodes[t - 1]:
+                row[a] += backward[0][b]
+        backward.insert(0, row)
+    total = sum(forward[-1].values())
+    if tally.kind == "at":
+        hits = forward[tally.time].get(tally.holder, 0) * backward[tally.time].get(tally.holder, 0)
+    else:
+        t = tally.time
+        edge = (tally.holder, tally.dest)
+        hits = (forward[t - 1].get(tally.holder, 0) * backward[t].get(tally.dest, 0)
+                if edge in domain.steps[t - 1] else 0)
+    return hits / total if total else 0.0
+
+
+def resample(weights: np.ndarray, cap: int, rng: np.random.Generator
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """Fearnhead and Clifford's resampling: at most ``cap`` states kept, unbiasedly.
+
+    A state of weight ``u`` is kept with chance ``min(1, u / c)``, ``c``
+    chosen so that the chances add up to ``cap``: the heaviest states
+    surely, the others by systematic sampling. Returns the kept indices
+    (ascending) and each one's survival factor, the inverse of its chance.
+    States of weight zero are never kept.
+    """
+    alive = np.flatnonzero(weights > 0)
+    if len(alive) <= cap:
+        return alive, np.ones(len(alive))
+    u = weights[alive]
+    ranked = np.sort(u)[::-1]
+    tail = np.cumsum(ranked[::-1])[::-1]  # tail[k]: the sum of all but the k heaviest
+    k = np.arange(cap)
+    c = tail[k] / (cap - k)
+    sure = int(np.argmax(ranked[k] < c))  # the first k whose own weight is under its c
+    threshold = c[sure]
+    chance = np.minimum(1.0, u / threshold)
+    certain = chance >= 1.0
+    doubtful = np.flatnonzero(~certain)
+    marks = np.cumsum(chance[doubtful])
+    ticks = rng.random() + np.arange(cap - int(certain.sum()))
+    picked = doubtful[np.unique(np.searchsorted(marks, ticks, side="right").clip(
+        max=len(doubtful) - 1))]
+    chosen = np.sort(np.concatenate([np.flatnonzero(certain), picked]))
+    return alive[chosen], 1.0 / chance[chosen]
+
+
+def _advance(keys: np.ndarray, inc: np.ndarray,
+             checks: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+             first: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every effect applied to a block of states: the surviving (source, effect, new state).
+
+    ``first`` is the index of the block's first state in the layer. The
+    tests run word by word on (state, effect) tables, leaving out the ones
+    a word does not need; only the surviving pairs are then packed.
+    """
+    upper, lower, closing, guard = checks
+    bad = np.zeros((len(keys), len(inc)), dtype=bool)
+    for w in range(keys.shape[1]):
+        if not guard[w]:
+            continue
+        new = keys[:, w, None] + inc[None, :, w]
+        if upper[w]:
+            bad |= ((new | (new + upper[w])) & guard[w]) != 0
+        else:
+            bad |= (new & guard[w]) != 0
+        if lower[w]:
+            bad |= (((new | guard[w]) - lower[w]) & guard[w]) != guard[w]
+    src, eff = np.nonzero(~bad)
+    return src + first, eff, (keys[src] + inc[eff]) & ~closing
+
+
+def _merge(keys: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Equal states merged: the distinct states, their summed weights, each input's index.
+
+    States of several words are sorted by a 64-bit mix of their words, and
+    runs of equal states in that order merged; a collision of the mix can
+    only leave a state in two entries, whose counts still add up right.
+    """
+    if len(keys) == 0:
+        return keys, weights, np.zeros(0, dtype=np.int64)
+    order = np.argsort(_mix(keys))
+    ordered = keys[order]
+    starts = np.zeros(len(keys), dtype=bool)
+    starts[0] = True
+    for w in range(keys.shape[1]):
+        starts[1:] |= ordered[1:, w] != ordered[:-1, w]
+    first = np.flatnonzero(starts)
+    index = np.empty(len(keys), dtype=np.int64)
+    index[order] = np.cumsum(starts) - 1
+    return ordered[first], np.add.reduceat(weights[order], first), index
+
+
+def _mix(keys: np.ndarray) -> np.ndarray:
+    """One 64-bit sort key per state: the state itself when it is one word, else a mix."""
+    if keys.shape[1] == 1:
+        return keys[:, 0]
+    mixed = keys[:, 0].copy()
+    for w in range(1, keys.shape[1]):
+        mixed *= np.uint64(0x9E3779B97F4A7C15)
+        mixed ^= mixed >> np.uint64(29)
+        mixed ^= keys[:, w]
+    return mixed
+
+
+def _scalar(value: Any) -> Any:
+    """A numpy scalar as the Python number it holds (Python integers pass through)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _sum_by(groups: np.ndarray, values: np.ndarray, size: int, one: Any) -> np.ndarray:
+    """``values`` summed per group (``groups`` ascending), ``size`` groups, zeros where empty."""
+    if values.dtype != object:
+        return np.bincount(groups, weights=values, minlength=size)
+    out = np.full(size, 0 * one, dtype=object)
+    if len(groups):
+        starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+        out[groups[starts]] = np.add.reduceat(values, starts)
+    return out
