@@ -41,8 +41,14 @@ Holders = tuple[dict[int, Any], ...]
 
 #: Units of work (states, matrices) between two pauses of the dict-based counting generators.
 SLICE = 200
-#: States expanded at once before a pause.
-BLOCK = 1 << 16
+#: (state, effect) pairs tested at once before a pause: bounds the time between two pauses
+#: and the memory of the temporary tables.
+BLOCK = 1 << 20
+#: A count in the greedy card order gives up past this many states per layer, for the
+#: annealed order (see :func:`_count_part`).
+QUICK_STATES = 20_000
+#: Past this many (state, effect) pairs per allowed state, a layer is declined before merging.
+PAIRS_PER_STATE = 8
 #: Bits of one word of a packed state.
 WORD = 64
 
@@ -102,7 +108,7 @@ def count_by_cards(domains: Sequence[Domain], tallies: Sequence[Tally], exact: b
         return 0 * one, tuple(holders)
     total = one
     for cards, group in _components(free, kept):
-        found = yield from _Count(cards, group, domains, one, max_states, cap).run()
+        found = yield from _count_part(cards, group, domains, one, max_states, cap)
         if found is None:
             return None
         part, rows = found
@@ -116,6 +122,21 @@ def count_by_cards(domains: Sequence[Domain], tallies: Sequence[Tally], exact: b
     for c, path in fixed.items():
         holders[c] = {path[-1]: total}
     return total, tuple(holders)
+
+
+def _count_part(cards: list[int], kept: list[Kept], domains: Sequence[Domain], one: Any,
+                max_states: int | None, cap: Cap | None) -> Part:
+    """One component's count: in the greedy order while it stays small, else annealed.
+
+    Most positions count in milliseconds in the greedy order, faster than
+    annealing would take; only a count whose layers pass ``QUICK_STATES``
+    starts again in the annealed order.
+    """
+    if cap is None and (max_states is None or max_states > QUICK_STATES):
+        quick = yield from _Count(cards, kept, domains, one, QUICK_STATES, None, False).run()
+        if quick is not None:
+            return quick
+    return (yield from _Count(cards, kept, domains, one, max_states, cap, True).run())
 
 
 def _fold(domains: Sequence[Domain], tallies: Sequence[Tally], fixed: dict[int, tuple[int, ...]],
@@ -214,12 +235,12 @@ class _Count:
     """One component's count: its card order, the layout, and the two passes."""
 
     def __init__(self, cards: list[int], kept: list[Kept], domains: Sequence[Domain], one: Any,
-                 max_states: int | None, cap: Cap | None = None) -> None:
+                 max_states: int | None, cap: Cap | None, anneal: bool) -> None:
         able = np.array([[c in k.cards for c in cards] for k in kept], dtype=bool)
         able = able.reshape(len(kept), len(cards))
         sizes = [sum(len(n) for n in domains[c].nodes) for c in cards]
         self.order = [cards[i] for i in card_order(able, [k.lo for k in kept],
-                                                   [k.hi for k in kept], sizes)]
+                                                   [k.hi for k in kept], sizes, anneal)]
         position = {c: i for i, c in enumerate(self.order)}
         self.kept = kept
         self.able = [sorted(position[c] for c in k.cards) for k in kept]
@@ -316,8 +337,13 @@ class _Count:
             inc, holder, ways = self._effects(i)
             checks = self._checks(i)
             parts = []
-            for lo in range(0, len(keys), BLOCK):
-                parts.append(_advance(keys[lo:lo + BLOCK], inc, checks, lo))
+            rows_at_once = max(1, BLOCK // max(1, len(inc)))
+            pairs = 0
+            for lo in range(0, len(keys), rows_at_once):
+                parts.append(_advance(keys[lo:lo + rows_at_once], inc, checks, lo))
+                pairs += len(parts[-1][0])
+                if self.max_states is not None and pairs > PAIRS_PER_STATE * self.max_states:
+                    return None
                 yield
             src = np.concatenate([p[0] for p in parts])
             eff = np.concatenate([p[1] for p in parts])
@@ -471,7 +497,8 @@ def _advance(keys: np.ndarray, inc: np.ndarray,
         if lower[w]:
             bad |= (((new | guard[w]) - lower[w]) & guard[w]) != guard[w]
     src, eff = np.nonzero(~bad)
-    return src + first, eff, (keys[src] + inc[eff]) & ~closing
+    return ((src + first).astype(np.int32), eff.astype(np.int32),
+            (keys[src] + inc[eff]) & ~closing)
 
 
 def _merge(keys: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -482,7 +509,7 @@ def _merge(keys: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarra
     only leave a state in two entries, whose counts still add up right.
     """
     if len(keys) == 0:
-        return keys, weights, np.zeros(0, dtype=np.int64)
+        return keys, weights, np.zeros(0, dtype=np.int32)
     order = np.argsort(_mix(keys))
     ordered = keys[order]
     starts = np.zeros(len(keys), dtype=bool)
@@ -490,7 +517,7 @@ def _merge(keys: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarra
     for w in range(keys.shape[1]):
         starts[1:] |= ordered[1:, w] != ordered[:-1, w]
     first = np.flatnonzero(starts)
-    index = np.empty(len(keys), dtype=np.int64)
+    index = np.empty(len(keys), dtype=np.int32)
     index[order] = np.cumsum(starts) - 1
     return ordered[first], np.add.reduceat(weights[order], first), index
 

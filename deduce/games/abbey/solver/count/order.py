@@ -22,28 +22,26 @@ import numpy as np
 #: Annealing moves per card to order (the whole run is bounded by ``MAX_MOVES``).
 MOVES_PER_CARD = 120
 MAX_MOVES = 4000
-#: Orders whose summed state bound is under this many states are not annealed: the count
-#: is cheaper than the annealing.
-ANNEAL_ABOVE = 20_000
 
 
-def order_cost(able: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> float:
-    """The log of the summed state bound of an order.
 
-    ``able[j, i]`` says that the ``i``-th card of the order can count in
-    tally ``j``; ``lo`` and ``hi`` are the tallies' bounds. After card
-    ``i``, tally ``j`` has seen ``a`` able cards and has ``b`` to come; its
-    value lies in ``[max(0, lo - b), min(hi, a)]``.
+def order_cost(able: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+               orders: np.ndarray) -> np.ndarray:
+    """The log of the summed state bound of each order (a row of ``orders``).
+
+    ``able[j, c]`` says that card ``c`` can count in tally ``j``; ``lo`` and
+    ``hi`` are the tallies' bounds. After the ``i``-th card of an order,
+    tally ``j`` has seen ``a`` able cards and has ``b`` to come; its value
+    lies in ``[max(0, lo - b), min(hi, a)]``.
     """
-    if able.size == 0:
-        return 0.0
-    before = np.cumsum(able, axis=1)
-    after = before[:, -1:] - before
-    open_ = (before > 0) & (after > 0)
-    values = np.minimum(hi[:, None], before) - np.maximum(0, lo[:, None] - after) + 1
+    seen = np.cumsum(able[:, orders], axis=2)  # tally x order x position
+    left = seen[:, :, -1:] - seen
+    open_ = (seen > 0) & (left > 0)
+    values = (np.minimum(hi[:, None, None], seen)
+              - np.maximum(0, lo[:, None, None] - left) + 1)
     logs = np.where(open_, np.log(np.maximum(values, 1)), 0.0).sum(axis=0)
-    peak = float(logs.max())
-    return peak + math.log(float(np.exp(logs - peak).sum()))
+    peak = logs.max(axis=1, keepdims=True)
+    return (peak + np.log(np.exp(logs - peak).sum(axis=1, keepdims=True)))[:, 0]
 
 
 def greedy_order(able: np.ndarray, sizes: Sequence[int]) -> list[int]:
@@ -72,33 +70,31 @@ def greedy_order(able: np.ndarray, sizes: Sequence[int]) -> list[int]:
 
 
 def card_order(able: np.ndarray, lo: Sequence[int], hi: Sequence[int], sizes: Sequence[int],
-               seed: int = 0) -> list[int]:
+               anneal: bool = True, seed: int = 0) -> list[int]:
     """The columns of ``able`` (tallies x cards) in the order the count should take them.
 
-    The greedy order, annealed (see the module docstring); deterministic for
-    a seed.
+    The greedy order, annealed unless ``anneal`` is false (see the module
+    docstring). Deterministic for a seed.
     """
-    lo_a, hi_a = np.asarray(lo, dtype=np.int64), np.asarray(hi, dtype=np.int64)
     order = greedy_order(able, sizes)
     n = len(order)
-    if n < 3 or able.shape[0] == 0:
+    if not anneal or n < 3 or able.shape[0] == 0:
         return order
-    cost = order_cost(able[:, order], lo_a, hi_a)
-    if cost < math.log(ANNEAL_ABOVE):
-        return order
-    best, best_cost = list(order), cost
+    lo_a, hi_a = np.asarray(lo, dtype=np.int64), np.asarray(hi, dtype=np.int64)
+    current = np.array(order)
+    cost = float(order_cost(able, lo_a, hi_a, current[None])[0])
+    best, best_cost = current, cost
     rng = Random(seed)
     moves = min(MAX_MOVES, MOVES_PER_CARD * n)
     for step in range(moves):
-        heat = 1.0 * (1 - step / moves) + 1e-3
+        heat = 1.0 - step / moves + 1e-3
         i, j = rng.randrange(n), rng.randrange(n)
         if i == j:
             continue
-        trial = list(order)
-        trial.insert(j, trial.pop(i))
-        trial_cost = order_cost(able[:, trial], lo_a, hi_a)
+        trial = np.insert(np.delete(current, i), j, current[i])
+        trial_cost = float(order_cost(able, lo_a, hi_a, trial[None])[0])
         if trial_cost <= cost or rng.random() < math.exp((cost - trial_cost) / heat):
-            order, cost = trial, trial_cost
+            current, cost = trial, trial_cost
             if cost < best_cost:
-                best, best_cost = list(order), cost
-    return best
+                best, best_cost = current, cost
+    return [int(c) for c in best]
