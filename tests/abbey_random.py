@@ -2,16 +2,17 @@
 
 ``random_game`` deals a small deck, plays random transfers (parlor draws,
 confessional/cell takes, masses) and writes what the observer ``me`` would
-log, plus random true observations. ``truth`` is what really happened, so
-any correct solver must keep it possible. ``corrupt`` swaps one observation
-for a random (possibly false) one. The hypothesis strategies at the bottom
-wrap these behind a seed.
+log, plus random true observations; ``random_spectator_game`` does the same
+for a spectator (``me`` is None) with several masses and thefts. ``truth``
+is what really happened, so any correct solver must keep it possible.
+``corrupt`` swaps one observation for a random (possibly false) one. The
+hypothesis strategies at the bottom wrap these behind a seed.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from math import factorial
 from typing import Any
@@ -91,6 +92,61 @@ def random_game(
     masses when there is an observer) and true observations; sometimes it
     ends with the culprit revealed.
     """
+    setup = _random_setup(rng, min_cards, max_cards, n_players, max_deals, spectator_rate)
+    holders, culprit = _random_deal(rng, setup)
+    cards_of = _cards_of(setup, holders)
+    log = _Log()
+    if setup.me is not None:
+        log.emit("hand", player=setup.me, cards=cards_of(setup.me))
+    for _ in range(rng.randint(min_events, max_events)):
+        if rng.random() < 0.45:
+            _random_transfer(rng, setup, holders, cards_of, log)
+        else:
+            _random_observation(rng, setup, holders, cards_of, log)
+    _maybe_reveal(rng, setup, culprit, log)
+    return setup, log.events, Truth(culprit, dict(holders))
+
+
+def random_spectator_game(
+    rng: random.Random,
+    *,
+    min_cards: int = 9,
+    max_cards: int = 10,
+    n_players: int | None = None,
+    max_deals: int = 80_000,
+    masses: tuple[int, int] = (2, 4),
+    thefts: tuple[int, int] = (1, 3),
+    max_observations: int = 6,
+) -> tuple[AbbeySetup, list[Event], Truth]:
+    """A random game seen by a spectator (``me`` is None): (setup, events, truth).
+
+    The deck has ``min_cards`` to ``max_cards`` cards, 2 or 3 players (or
+    ``n_players``). The log has between ``masses[0]`` and ``masses[1]``
+    masses, ``thefts[0]`` to ``thefts[1]`` takes (a mass instead when no
+    hand has a card to take) and a draw or two when the pile has cards, in
+    random order, with up to ``max_observations`` true public observations
+    among them; it may end with the culprit revealed.
+    """
+    setup = _random_setup(rng, min_cards, max_cards, n_players, max_deals, 1.0)
+    holders, culprit = _random_deal(rng, setup)
+    cards_of = _cards_of(setup, holders)
+    transfers = (["mass"] * rng.randint(*masses) + ["take"] * rng.randint(*thefts)
+                 + ["draw"] * rng.randint(0, min(2, setup.pile)))
+    events = transfers + ["observe"] * rng.randint(0, max_observations)
+    rng.shuffle(events)
+    log = _Log()
+    for kind in events:
+        if kind == "observe":
+            _random_observation(rng, setup, holders, cards_of, log)
+        else:
+            _random_transfer(rng, setup, holders, cards_of, log, kind)
+    _maybe_reveal(rng, setup, culprit, log)
+    return setup, log.events, Truth(culprit, dict(holders))
+
+
+def _random_setup(rng: random.Random, min_cards: int, max_cards: int, n_players: int | None,
+                  max_deals: int, spectator_rate: float) -> AbbeySetup:
+    """A random deck, players and sizes with at most ``max_deals`` deals; me or a spectator."""
     if n_players is not None and not 2 <= n_players <= len(PLAYER_NAMES):
         raise ValueError(f"n_players must be 2 to {len(PLAYER_NAMES)}")
     for _ in range(1000):
@@ -105,40 +161,44 @@ def random_game(
     deck = random_deck(rng, n_cards)
     players = PLAYER_NAMES[:players_count]
     me = None if rng.random() < spectator_rate else rng.choice(players)
-    setup = AbbeySetup(players, me, deck, pile, hand)
+    return AbbeySetup(players, me, deck, pile, hand)
 
-    ids = list(deck.ids)
-    order = ids[:]
+
+def _random_deal(rng: random.Random, setup: AbbeySetup) -> tuple[dict[str, str], str]:
+    """A uniformly random deal: each card's holder, and the culprit."""
+    order = list(setup.deck.ids)
     rng.shuffle(order)
     holders: dict[str, str] = {order[0]: "culprit"}
-    for cid in order[1:1 + pile]:
+    for cid in order[1:1 + setup.pile]:
         holders[cid] = "pile"
-    for k, player in enumerate(players):
-        for cid in order[1 + pile + k * hand:1 + pile + (k + 1) * hand]:
+    start = 1 + setup.pile
+    for k, player in enumerate(setup.players):
+        for cid in order[start + k * setup.hand:start + (k + 1) * setup.hand]:
             holders[cid] = player
-    culprit = order[0]
+    return holders, order[0]
+
+
+def _cards_of(setup: AbbeySetup, holders: dict[str, str]) -> Callable[[str], list[str]]:
+    """``cards_of(holder)``: the cards that holder has now, in deck order."""
+    ids = list(setup.deck.ids)
 
     def cards_of(holder: str) -> list[str]:
         return [c for c in ids if holders[c] == holder]
+    return cards_of
 
-    log = _Log()
-    if me is not None:
-        log.emit("hand", player=me, cards=cards_of(me))
-    for _ in range(rng.randint(min_events, max_events)):
-        if rng.random() < 0.45:
-            _random_transfer(rng, setup, holders, cards_of, log)
-        else:
-            _random_observation(rng, setup, holders, cards_of, log)
+
+def _maybe_reveal(rng: random.Random, setup: AbbeySetup, culprit: str, log: _Log) -> None:
+    """Sometimes end the log with the culprit revealed, or a correct accusation."""
     roll = rng.random()
     if roll < 0.2:
         log.emit("culprit", card=culprit)
     elif roll < 0.3:
-        log.emit("accuse", player=rng.choice(players), card=culprit, correct=True)
-    return setup, log.events, Truth(culprit, dict(holders))
+        log.emit("accuse", player=rng.choice(setup.players), card=culprit, correct=True)
 
 
 def _random_transfer(rng: random.Random, setup: AbbeySetup, holders: dict[str, str],
-                     cards_of: Any, log: _Log) -> None:
+                     cards_of: Any, log: _Log, wanted: str | None = None) -> None:
+    """A random transfer, of kind ``wanted`` when it can happen (else a mass)."""
     players, me = setup.players, setup.me
     kinds = ["mass"]
     if cards_of("pile"):
@@ -146,7 +206,10 @@ def _random_transfer(rng: random.Random, setup: AbbeySetup, holders: dict[str, s
     pairs = [(p, q) for p in players for q in players if p != q and cards_of(q)]
     if pairs:
         kinds += ["take", "take"]
-    kind = rng.choice(kinds)
+    if wanted is None:
+        kind = rng.choice(kinds)
+    else:
+        kind = wanted if wanted in kinds else "mass"
     if kind == "draw":
         player = rng.choice(players)
         card = rng.choice(cards_of("pile"))
@@ -297,6 +360,21 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 def games(**kwargs: Any) -> st.SearchStrategy[tuple[AbbeySetup, list[Event], Truth]]:
     """Random games ``(setup, events, truth)``; keyword arguments go to ``random_game``."""
     return seeds.map(lambda seed: random_game(random.Random(seed), **kwargs))
+
+
+def spectator_games(**kwargs: Any) -> st.SearchStrategy[tuple[AbbeySetup, list[Event], Truth]]:
+    """Random spectator games; keyword arguments go to ``random_spectator_game``."""
+    return seeds.map(lambda seed: random_spectator_game(random.Random(seed), **kwargs))
+
+
+def corrupted_spectator_games(**kwargs: Any
+                              ) -> st.SearchStrategy[tuple[AbbeySetup, list[Event], Truth]]:
+    """Random spectator games with one observation replaced (or one added)."""
+    def build(seed: int) -> tuple[AbbeySetup, list[Event], Truth]:
+        rng = random.Random(seed)
+        setup, events, truth = random_spectator_game(rng, **kwargs)
+        return setup, corrupt(rng, events, setup), truth
+    return seeds.map(build)
 
 
 def corrupted_games(**kwargs: Any) -> st.SearchStrategy[tuple[AbbeySetup, list[Event], Truth]]:

@@ -297,6 +297,57 @@ class SatModel:
                     self._prefer_unseen(possible, last)
         return possible
 
+    def supports(self) -> list[list[set[int]]] | None:
+        """Each card's possible holders at every epoch, in a history of the whole log.
+
+        ``supports[e][card]`` are the holders the card has at epoch ``e`` in
+        some history that agrees with every encoded event; None when there
+        is none. Epochs share the literals of untouched holders, so each
+        literal is decided once: every model found marks all the literals it
+        makes true, at every epoch at once; unit propagation rules some out;
+        each literal left costs one solve under the assumption that it is
+        true, the solver preferring the literals no model has shown yet.
+        """
+        assumed = self.assumptions()
+        if not self.solver.solve(assumptions=assumed):
+            return None
+        places = self._places()
+        pending, possible = set(places), set[int]()
+        self._cover_literals(pending, possible)
+        _, implied = self.solver.propagate(assumptions=assumed)
+        pending.difference_update(-lit for lit in implied or () if lit < 0)
+        self.solver.set_phases(sorted(pending))
+        while pending:
+            lit = min(pending)
+            pending.discard(lit)
+            if self.solver.solve(assumptions=[*assumed, lit]):
+                possible.add(lit)
+                self._cover_literals(pending, possible)
+                self.solver.set_phases(sorted(pending))
+        supports: list[list[set[int]]] = [[set() for _ in range(self.cards)]
+                                          for _ in range(self.epochs)]
+        for lit in possible:
+            for epoch, card, holder in places[lit]:
+                supports[epoch][card].add(holder)
+        return supports
+
+    def _places(self) -> dict[int, list[tuple[int, int, int]]]:
+        """Every holder literal with the (epoch, card, holder) triples it stands for."""
+        places: dict[int, list[tuple[int, int, int]]] = {}
+        for epoch, table in enumerate(self.lits):
+            for card, row in enumerate(table):
+                for holder, lit in enumerate(row):
+                    places.setdefault(lit, []).append((epoch, card, holder))
+        return places
+
+    def _cover_literals(self, pending: set[int], possible: set[int]) -> None:
+        """Move the pending literals that the last model makes true to ``possible``."""
+        model = self.solver.get_model()
+        assert model is not None
+        shown = {lit for lit in pending if model[lit - 1] > 0}
+        pending -= shown
+        possible |= shown
+
     def _prefer_unseen(self, possible: Sequence[set[int]], epoch: int) -> None:
         """Have the solver try first the pairs that no model has shown yet."""
         self.solver.set_phases([lit for card, row in enumerate(self.lits[epoch])
