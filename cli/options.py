@@ -33,14 +33,28 @@ def _table_format(_ctx: click.Context, param: click.Parameter, value: str) -> st
     return value
 
 
+#: Seconds ``solve`` and ``batch`` give a log's probabilities unless told otherwise.
+DEFAULT_BUDGET = 5.0
+
+
 def budget_options(command: Callable) -> Callable:
-    """Add ``--budget`` (no limit by default) and ``--seed`` for the Abbey's estimates."""
-    command = click.option("--seed", type=int, default=0, show_default=True,
-                           help="Seed of the estimate's random moves (with --budget).")(command)
-    return click.option("--budget", type=click.FloatRange(min=0), default=None,
-                        metavar="SECONDS",
-                        help="Time for exact probabilities; past it they are estimated "
-                             "(candidates stay exact). Default: no limit, always exact.")(command)
+    """Add ``--budget`` (``DEFAULT_BUDGET`` by default), ``--exact`` and ``--seed``.
+
+    The command gets ``budget``: the seconds, or None with ``--exact`` (no limit).
+    """
+    @click.option("--budget", type=click.FloatRange(min=0), default=DEFAULT_BUDGET,
+                  show_default=True, metavar="SECONDS",
+                  help="Time for the probabilities: exact when the exact count finishes "
+                       "within it, else estimated with a bound (candidates stay exact); "
+                       "0: candidates only.")
+    @click.option("--exact", is_flag=True,
+                  help="Wait for the exact probabilities, however long (no --budget).")
+    @click.option("--seed", type=int, default=0, show_default=True,
+                  help="Seed of the estimate's random choices.")
+    @functools.wraps(command)
+    def wrapper(*args: Any, budget: float, exact: bool, **kwargs: Any) -> Any:
+        return command(*args, budget=None if exact else budget, **kwargs)
+    return wrapper
 
 
 #: Seconds of a command's budget kept for what its clock does not see: the

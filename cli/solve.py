@@ -68,8 +68,7 @@ def solve(log: str, deck_file: str | None, engine: str, hard: bool, model_file: 
     options = with_model_file(options, game_log.header.game, model_file)
     for warning in rule_warnings(game_log, options):
         click.echo(f"Warning: {warning}", err=True)
-    hint = ("exact, however long: --budget SECONDS caps the time" if budget is None
-            else f"within {budget:g} s")
+    hint = ("exact, however long (--exact)" if budget is None else f"within {budget:g} s")
     with status("Solving", hint):
         solution = solve_log(game_log, options)
     tables = solution_tables(solution)

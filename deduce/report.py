@@ -81,7 +81,12 @@ def estimated(p: Fraction | float, error: float) -> str:
 
 
 def too_wide(error: float) -> str:
-    """The words of a title whose estimates are too wide to show, with their bound."""
+    """The words of a title whose estimates are too wide to show, with their bound.
+
+    An error of 1 (or more) means no estimate was made at all.
+    """
+    if error >= 1:
+        return f"{NO_TIME} the chances; give a longer --budget"
     return (f"{NO_TIME} the chances: the estimate is only within {100 * error:.1f} points, "
             f"over {100 * USEFUL_BOUND:.0f}; give a longer --budget")
 

@@ -192,12 +192,14 @@ def test_soft_evidence_moves_probabilities_never_candidates():
 
 def test_estimated_positions_stay_out_of_the_ranking():
     result = analysis_of(ABBEY, SolveOptions(budget=0))
-    assert not any(r.exact for r in result.rows) and result.top == ()
     assert [r.candidates for r in result.rows] == [5, 3, 2, 1, 1]
+    # a budget of 0 gives the candidates alone: only a certain culprit has exact chances
+    assert [r.exact for r in result.rows] == [False, False, False, True, True]
+    assert result.top == ()
     assert result.certain.line == 14
-    assert result.estimated == 5
+    assert result.estimated == 3
     notes = dict(summary_table(result).rows)
-    assert notes["estimated"].startswith("probabilities at 5 of 5 positions")
+    assert notes["estimated"].startswith("probabilities at 3 of 5 positions")
 
 
 # --------------------------------------------------------------------------

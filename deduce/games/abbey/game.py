@@ -98,7 +98,8 @@ class Abbey:
         return [report.compact_table(solution)]
 
     def answers(self, solution: AbbeySolution) -> tuple[Mapping[str, Any], bool]:  # noqa: D102
-        return {card: solution.culprit[card] for card in solution.candidates}, solution.exact
+        return ({card: solution.culprit[card] for card in solution.candidates},
+                solution.culprit_exact)
 
     def picks(self, solution: AbbeySolution) -> tuple[str, ...]:
         """The most probable culprits: no other pick."""
@@ -108,7 +109,7 @@ class Abbey:
         return False
 
     def error(self, solution: AbbeySolution) -> float:  # noqa: D102
-        return 0.0 if solution.exact else solution.error
+        return solution.culprit_bound
 
     def revealed(self, log: GameLog) -> Revealed | None:
         """A ``culprit`` event or a correct accusation."""

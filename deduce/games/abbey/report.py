@@ -33,14 +33,14 @@ def _listing(solution: AbbeySolution) -> tuple[bool, list[str]]:
     Most probable first; in deck order when the estimate is too wide to imply
     a ranking (:func:`~deduce.report.usable`).
     """
-    shown = usable(solution.exact, solution.error) or len(solution.culprit) == 1
+    shown = usable(solution.culprit_exact, solution.culprit_bound) or len(solution.culprit) == 1
     deck = solution.setup.deck.ids
     return shown, solution.candidates if shown else [c for c in deck if c in solution.culprit]
 
 
 def _tie(solution: AbbeySolution) -> str:
     """`` (2 suspects tied at 17.9%)`` when exact chances tie for the most probable."""
-    tied = tie(solution.culprit.values(), "suspect") if solution.exact else ""
+    tied = tie(solution.culprit.values(), "suspect") if solution.culprit_exact else ""
     return f" ({tied})" if tied else ""
 
 
@@ -56,26 +56,36 @@ def candidate_table(solution: AbbeySolution) -> Table:
     for cid in order:
         card = deck.card(cid)
         traits = " ".join(t for t in TRAITS if t in card.traits)
-        rows.append([cid, card.name, traits, _shown(solution, solution.culprit, cid)])
+        rows.append([cid, card.name, traits, _culprit_cell(solution, cid)])
     title = f"Culprit: {plural(len(rows), 'candidate')}"
     title += _tie(solution)
     if not shown:
-        title += f" (exact; {too_wide(solution.error)})"
-    elif not solution.exact:
-        title += (f" (exact; probabilities estimated, within {100 * solution.error:.1f} points"
-                  " at 95% confidence)")
+        title += f" (exact; {too_wide(solution.culprit_bound)})"
+    elif not solution.culprit_exact:
+        title += (f" (exact; probabilities estimated, within {100 * solution.culprit_bound:.1f}"
+                  " points at 95% confidence)")
     return Table(title, ["card", "name", "traits", "probability"], rows)
 
 
 def holder_table(solution: AbbeySolution) -> Table:
     """Every card against every possible current holder (blank: impossible)."""
     names = holder_names(solution.setup)
-    rows = [[cid, *(_shown(solution, solution.holders[cid], h) for h in names)]
+    rows = [[cid, *(_shown(solution.holders[cid], h, solution.exact, solution.error)
+                    for h in names)]
             for cid in solution.setup.deck.ids]
-    return Table("Who holds each card now", ["card", *names], rows)
+    title = "Who holds each card now"
+    if not solution.exact and solution.culprit_exact:
+        title += (f" (estimated, within {100 * solution.error:.1f} points at 95% confidence;"
+                  " the culprit's chances are exact)")
+    return Table(title, ["card", *names], rows)
 
 
-def _shown(solution: AbbeySolution, row: dict, key: str) -> str:
+def _culprit_cell(solution: AbbeySolution, card: str) -> str:
+    """A culprit candidate's cell, as exact as the culprit's chances are."""
+    return _shown(solution.culprit, card, solution.culprit_exact, solution.culprit_bound)
+
+
+def _shown(row: dict, key: str, exact: bool, error: float) -> str:
     """A cell: blank when impossible, exact as it is, an estimate as :func:`estimated` shows it.
 
     An estimate never reads 0% or 100%, and ``?`` when its bound is too wide;
@@ -83,9 +93,9 @@ def _shown(solution: AbbeySolution, row: dict, key: str) -> str:
     """
     if key not in row:
         return ""
-    if solution.exact or len(row) == 1:  # the only possibility is certain, estimate or not
+    if exact or len(row) == 1:  # the only possibility is certain, estimate or not
         return percent(1 if len(row) == 1 else row[key])
-    return estimated(row[key], solution.error)
+    return estimated(row[key], error)
 
 
 def conflict_table(solution: AbbeySolution) -> Table:
@@ -109,15 +119,16 @@ def compact_table(solution: AbbeySolution) -> Table:
     """The top culprit candidates with their names and chances (as honest as the solve)."""
     deck = solution.setup.deck
     shown, order = _listing(solution)
-    rows = [[card, deck.card(card).name, chance(float(solution.culprit[card])) if solution.exact
-             else _shown(solution, solution.culprit, card)]
+    rows = [[card, deck.card(card).name,
+             chance(float(solution.culprit[card])) if solution.culprit_exact
+             else _culprit_cell(solution, card)]
             for card in order[:TOP_CANDIDATES]]
     title = f"Culprit: {plural(len(order), 'candidate')}"
     title += _tie(solution)
     if not shown:
-        title += f" ({too_wide(solution.error)})"
-    elif not solution.exact:
-        title += f" (chances estimated, within {100 * solution.error:.1f} points)"
+        title += f" ({too_wide(solution.culprit_bound)})"
+    elif not solution.culprit_exact:
+        title += f" (chances estimated, within {100 * solution.culprit_bound:.1f} points)"
     return Table(title, ["card", "name", "chance"],
                  rows + more_rows(len(rows), len(order), 3))
 

@@ -89,13 +89,14 @@ def _accusation(solution: AbbeySolution, pile: int) -> dict[str, Any]:
     card = order[0]
     certain = len(order) == 1  # the only candidate: exactly 1, estimate or not
     p = 1.0 if certain else float(solution.culprit[card])
-    error = 0.0 if solution.exact or certain else solution.error
+    exact = solution.culprit_exact or certain
+    error = 0.0 if exact else solution.culprit_bound
     tied = [c for c in order if solution.culprit[c] == solution.culprit[card]]
     low = max(0.0, p - error)
-    supported = certain or (usable(solution.exact, error) and 6 * low - 2 >= ACCUSE_POINTS)
+    supported = certain or (usable(exact, error) and 6 * low - 2 >= ACCUSE_POINTS)
     return {"card": card, "probability": p, "expected_points": 6 * p - 2,
             "allowed": not pile, "advised": not pile and supported,
-            "exact": solution.exact or certain, "error": round(error, 6), "tied": tied}
+            "exact": exact, "error": round(error, 6), "tied": tied}
 
 
 def _revelations(solution: AbbeySolution, setup: AbbeySetup) -> list[dict[str, Any]]:
@@ -108,15 +109,18 @@ def _revelations(solution: AbbeySolution, setup: AbbeySetup) -> list[dict[str, A
         best: dict[str, Any] | None = None
         for trait in traits:
             having = [c for c in solution.culprit if setup.deck.card(c).has_traits([trait])]
-            p = sum(solution.culprit[c] for c in having)  # a Fraction when exact
             side = min(len(having), len(solution.culprit) - len(having))
-            error = 0.0 if solution.exact else min(1.0, solution.error * side)
+            exact = solution.culprit_exact or side == 0  # every candidate has it, or none
+            # a Fraction when exact; all or nothing surely when no candidate is on one side
+            p = (sum(solution.culprit[c] for c in having) if side
+                 else int(len(having) == len(solution.culprit)))
+            error = 0.0 if exact else min(1.0, solution.culprit_bound * side)
             if best is None or p > best["probability"]:
-                supported = (usable(solution.exact, error)
+                supported = (usable(exact, error)
                              and 3 * max(0, p - error) - 1 >= REVEAL_POINTS)
                 best = {"trait": trait, "probability": float(p),
                         "expected_points": float(3 * p - 1),
-                        "advised": supported, "exact": solution.exact,
+                        "advised": supported, "exact": exact,
                         "error": round(error, 6)}
         assert best is not None
         rows.append(best)

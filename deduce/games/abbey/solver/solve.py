@@ -4,9 +4,11 @@ The candidate sets (each card's possible current holders, the culprit's
 among them) are always exact: they come from the log's SAT model
 (:mod:`sat`), in milliseconds. Probabilities are exact unless a time budget
 is given and the exact count (:mod:`count`) does not finish within its
-share of it; then they are estimated by :mod:`sample` (``exact`` false,
-with ``error``), from chains started at SAT witnesses. An inconsistent log
-gets a minimal conflict (:mod:`conflict`), on the same kind of SAT model.
+share of it; then they are estimated by the capped count of
+:mod:`~count.estimate` (``exact`` false, with ``error``, and the culprit's
+own bound), or left out when not even that finished (a budget of 0 asks
+for the candidates alone). An inconsistent log gets a minimal conflict
+(:mod:`conflict`), on the same kind of SAT model.
 
 Engines: ``sat`` (the default) as above; ``count`` waits for the exact
 count and checks that its support is the SAT closure; ``csp`` also searches
@@ -23,6 +25,7 @@ from time import perf_counter
 from typing import Any, ClassVar
 
 from deduce.errors import DeduceError, OutOfMemory
+from deduce.games.abbey.solver.count.estimate import estimate_histories
 from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.explain import explain_conflict
 from deduce.games.abbey.solver.model import Model, build_model
@@ -38,7 +41,10 @@ from deduce.memory import VARIABLE, memory_limit, size
 ENGINES = ("sat", "count", "csp")
 #: Share of the time budget given to the exact count before estimating instead.
 EXACT_SHARE = 0.6
-#: Independent Markov chains behind an estimate.
+#: Share of the time left within which the capped count's first round must finish, or the
+#: Markov chains take over.
+FIRST_ROUND_SHARE = 0.3
+#: Independent Markov chains behind an estimate when the capped count is too slow.
 CHAINS = 4
 
 
@@ -48,7 +54,11 @@ class AbbeySolution:
 
     Probabilities are exact fractions, or floats within ``error`` of the
     truth (95% confidence) when ``exact`` is false; an entry that is possible
-    is present even when its estimate is zero.
+    is present even when its estimate is zero. ``culprit_error`` bounds the
+    culprit's chances alone (at most ``error``; 0 when they are exact; None:
+    the same as ``error``), :attr:`culprit_bound` whichever applies. With
+    no estimate at all (a budget too short, or of 0) ``error`` is 1 and the
+    probabilities are only placeholders: the candidates are still exact.
     """
 
     game: ClassVar[str] = "abbey"
@@ -60,6 +70,19 @@ class AbbeySolution:
     explanation: tuple[str, ...] = ()
     exact: bool = True
     error: float = 0.0
+    culprit_error: float | None = None
+
+    @property
+    def culprit_bound(self) -> float:
+        """The bound on the culprit's chances: 0 when they are exact."""
+        if self.exact:
+            return 0.0
+        return self.error if self.culprit_error is None else self.culprit_error
+
+    @property
+    def culprit_exact(self) -> bool:
+        """Whether the culprit's chances are exact (they may be while the holders' are not)."""
+        return self.culprit_bound == 0.0
 
     @property
     def candidates(self) -> list[str]:
@@ -77,6 +100,10 @@ class AbbeySolution:
             out["error"] = round(self.error, 6)
         out["culprit"] = {"candidates": self.candidates,
                           "probabilities": {c: float(self.culprit[c]) for c in self.candidates}}
+        if not self.exact:
+            out["culprit"]["exact"] = self.culprit_exact
+            if not self.culprit_exact:
+                out["culprit"]["error"] = round(self.culprit_bound, 6)
         out["holders"] = {card: {h: float(p) for h, p in row.items()}
                           for card, row in self.holders.items()}
         return out
@@ -117,7 +144,9 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
 
         _check_agreement(CspEngine(model).closure(), possible, log.path, "constraint search")
     exact_until = None if budget is None or engine != "sat" else start + budget * EXACT_SHARE
-    counts = count_histories(model, deadline=exact_until, narrowed=True)
+    supports = sat.supports() if budget is None or budget > 0 else None
+    counts = (count_histories(model, deadline=exact_until, narrowed=True, supports=supports)
+              if budget is None or budget > 0 else None)
     if counts is None and budget is None:  # no deadline: the count ran out of memory
         raise OutOfMemory(f"{log.path}: counting every history exactly needs more than "
                           f"{size(memory_limit() or 0)} of memory here; give --budget "
@@ -132,8 +161,16 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
 
 def _solution(setup: AbbeySetup, model: Model,
               probabilities: Sequence[Mapping[int, Fraction | float]],
-              error: float | None = None) -> AbbeySolution:
-    """The solution object from each card's current-holder probabilities."""
+              error: float | None = None, culprit_error: float = 0.0) -> AbbeySolution:
+    """The solution object from each card's current-holder probabilities.
+
+    ``error`` (None: exact) bounds every estimate; ``culprit_error`` the
+    culprit's. A card left one possible holder has it surely, estimate or
+    not: so has the culprit slot when one candidate is left.
+    """
+    probabilities = [{h: 1 for h in row} if len(row) == 1 else row for row in probabilities]
+    if error is not None and all(len(row) == 1 for row in probabilities):
+        error = None
     names = model.timeline.holders
     holders = {card: {names[h]: p for h, p in row.items()}
                for card, row in zip(setup.deck.ids, probabilities)}
@@ -141,24 +178,41 @@ def _solution(setup: AbbeySetup, model: Model,
                if CULPRIT in row}
     if error is None:
         return AbbeySolution(setup, True, culprit, holders)
-    return AbbeySolution(setup, True, culprit, holders, exact=False, error=error)
+    if len(culprit) == 1:
+        culprit_error = 0.0
+    return AbbeySolution(setup, True, culprit, holders, exact=False, error=error,
+                         culprit_error=culprit_error)
 
 
 def _estimate(setup: AbbeySetup, model: Model, sat: SatModel, possible: list[set[int]],
               deadline: float, seed: int) -> AbbeySolution:
-    """Probabilities estimated by chains from SAT witnesses, over the exact closure.
+    """Probabilities estimated until ``deadline``, over the exact closure.
 
-    ``model`` is propagated already.
-
-    The chains run until ``deadline``, one round of moves at least, so that
-    the whole solve keeps to its budget; few moves give a wide error bound.
+    ``model`` is propagated already. The capped count goes first; if its
+    first round does not finish within ``FIRST_ROUND_SHARE`` of the time
+    left, Markov chains from SAT witnesses (:mod:`sample`) take the rest of
+    it. With no time left at all, the candidates come alone: even chances
+    as placeholders, with an error of 1.
     """
+    now = perf_counter()
+    tallies = [t for t in model.tallies if not t.redundant]
+    found = estimate_histories(model.domains, tallies, len(model.timeline.holders), deadline,
+                               seed, first_deadline=now + FIRST_ROUND_SHARE * (deadline - now))
+    if found is not None:
+        probabilities: list[dict[int, Fraction | float]] = [
+            {h: found.probabilities[card].get(h, 0.0) for h in sorted(holders)}
+            for card, holders in enumerate(possible)]
+        if found.exact:
+            return _solution(setup, model, probabilities)
+        return _solution(setup, model, probabilities, found.error, found.culprit_error)
+    if perf_counter() >= deadline:
+        even = [{h: 1.0 / len(row) for h in sorted(row)} for row in possible]
+        return _solution(setup, model, even, 1.0, 1.0)
     starts = sat.witnesses(possible, CHAINS, Random(seed))
-    found = sample_holders(model, starts, seed, deadline=deadline, moves=ROUND)
-    probabilities: list[dict[int, Fraction | float]] = [
-        {h: found.probabilities[card].get(h, 0.0) for h in sorted(holders)}
-        for card, holders in enumerate(possible)]
-    return _solution(setup, model, probabilities, found.error)
+    chains = sample_holders(model, starts, seed, deadline=deadline, moves=ROUND)
+    probabilities = [{h: chains.probabilities[card].get(h, 0.0) for h in sorted(holders)}
+                     for card, holders in enumerate(possible)]
+    return _solution(setup, model, probabilities, chains.error, chains.error)
 
 
 def _check_agreement(other: list[set[int]] | None, possible: list[set[int]], path: str,

@@ -49,6 +49,16 @@ BLOCK = 1 << 20
 QUICK_STATES = 20_000
 #: Past this many (state, effect) pairs per allowed state, a layer is declined before merging.
 PAIRS_PER_STATE = 8
+#: Bits of the cursor (the holder of the card being applied), at the bottom of word 0.
+CURSOR_BITS = 4
+#: A card's paths are applied in segments of consecutive transfers, each with at most
+#: about this many distinct effects (a new segment starts where one would have more).
+SEGMENT_EFFECTS = 48
+#: The least guide of a state between two segments of a card: the guide there counts the
+#: card among those to come, so it could call a live state dead.
+GUIDE_FLOOR = 1e-6
+#: Exact weights stay int64 while every sum and product stays under this.
+SAFE = 2 ** 62
 #: Bits of one word of a packed state.
 WORD = 64
 
@@ -192,12 +202,17 @@ class _Layout:
     and cleared, so equal futures share a state.
     """
 
-    def __init__(self, spans: Sequence[tuple[int, int, int]]) -> None:
-        """``spans``: (first card, last card, hi) of each tally, in the count's order."""
+    def __init__(self, spans: Sequence[tuple[int, int, int]], cards: int) -> None:
+        """``spans``: (first card, last card, hi) of each tally, in the count's order.
+
+        Bits ``0 .. CURSOR_BITS - 1`` hold the *cursor*: the holder of the
+        card being applied, between two segments of its paths.
+        """
         self.bit: list[int] = []  # absolute bit position: word * WORD + shift
         self.width: list[int] = []
         self.offset: list[int] = []
-        taken: list[tuple[int, int, int, int]] = []  # (first, last, start bit, end bit)
+        # (first, last, start bit, end bit)
+        taken: list[tuple[int, int, int, int]] = [(0, cards, 0, CURSOR_BITS)]
         for first, last, hi in spans:
             width = hi.bit_length()
             need = width + 1
@@ -244,7 +259,8 @@ class _Count:
         position = {c: i for i, c in enumerate(self.order)}
         self.kept = kept
         self.able = [sorted(position[c] for c in k.cards) for k in kept]
-        self.layout = _Layout([(a[0], a[-1], k.hi) for a, k in zip(self.able, kept)])
+        self.layout = _Layout([(a[0], a[-1], k.hi) for a, k in zip(self.able, kept)],
+                              len(self.order))
         self.domains = domains
         self.one = one
         self.max_states = max_states
@@ -252,10 +268,16 @@ class _Count:
 
     # -------------------------------------------------------------- compiling each card
 
-    def _effects(self, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Card ``i``'s distinct effects: packed increments, final holders and path counts.
+    def _segments(self, i: int) -> list[_Segment]:
+        """Card ``i``'s paths as segments of consecutive transfers, each a list of effects.
 
-        The increments include the offsets of the tallies the card opens.
+        An effect of a segment takes the card from its holder at the
+        segment's first epoch (the cursor; any holder for the first segment)
+        to its holder at the last, adding the tallies it passes; a segment
+        closes where going on would give more than ``SEGMENT_EFFECTS``
+        effects. The first segment's effects also open the card's tallies
+        (their offsets) and set the cursor; the last ones leave the cursor
+        to be cleared.
         """
         layout, domain = self.layout, self.domains[self.order[i]]
         at_inc: dict[tuple[int, int], int] = defaultdict(int)
@@ -270,23 +292,41 @@ class _Count:
                     at_inc[tally.time, tally.holder] += 1 << layout.bit[j]
                 else:
                     move_inc[tally.time, tally.holder, tally.dest] += 1 << layout.bit[j]
-        layer: dict[tuple[int, int], int] = defaultdict(int)
+        # (cursor at the segment's start, increment, holder now) -> paths; -1: no cursor yet
+        layer: dict[tuple[int, int, int], int] = defaultdict(int)
         for h in domain.nodes[0]:
-            layer[opened + at_inc[0, h], h] += 1
+            layer[-1, opened + at_inc[0, h], h] += 1
+        segments = []
         for t, step in enumerate(domain.steps, 1):
-            nxt: dict[tuple[int, int], int] = defaultdict(int)
-            for (inc, h), ways in layer.items():
-                for a, b in step:
-                    if a == h:
-                        nxt[inc + move_inc[t, a, b] + at_inc[t, b], b] += ways
-            layer = nxt
+            nxt = _stepped(layer, step, move_inc, at_inc, t)
+            if len(nxt) > SEGMENT_EFFECTS and len(layer) > len({h for *_, h in layer}):
+                segments.append(self._segment(layer))
+                layer = _stepped({(h, 0, h): 1 for h in {h for *_, h in layer}}, step, move_inc,
+                                 at_inc, t)
+            else:
+                layer = nxt
+        segments.append(self._segment(layer))
+        return segments
+
+    def _segment(self, layer: dict[tuple[int, int, int], int]) -> _Segment:
+        """A segment's effects as arrays, in a fixed order.
+
+        Each increment also moves the cursor from the segment's first holder
+        (0 in the first segment) to its last, modulo 2^64 in the first word:
+        it never borrows from the fields above the cursor.
+        """
         effects = sorted(layer.items())
-        packed = np.array([layout.split(v) for (v, _), _ in effects], dtype=np.uint64)
-        holders = np.array([h for (_, h), _ in effects], dtype=np.int64)
-        exact = isinstance(self.one, int)
-        counts = np.array([w if exact else float(w) for _, w in effects],
-                          dtype=object if exact else np.float64)
-        return packed.reshape(len(effects), layout.words), holders, counts
+        packed = np.array([self.layout.split(inc) for (_, inc, _), _ in effects],
+                          dtype=np.uint64).reshape(len(effects), self.layout.words)
+        start = np.array([s for (s, _, _), _ in effects], dtype=np.int64)
+        end = np.array([h for (_, _, h), _ in effects], dtype=np.int64)
+        packed[:, 0] += (end - np.maximum(start, 0)).astype(np.uint64)
+        if isinstance(self.one, int):
+            counts = np.array([w for _, w in effects],
+                              dtype=np.int64 if max(w for _, w in effects) < SAFE else object)
+        else:
+            counts = np.array([float(w) for _, w in effects])
+        return _Segment(packed, start, end, counts)
 
     def _checks(self, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """After card ``i``: (upper bias, lower bounds, closing mask, guard bits) as words.
@@ -315,6 +355,7 @@ class _Count:
             if not later:
                 closing |= ((1 << (width + 1)) - 1) << bit
             guard |= 1 << (bit + width)
+        closing |= (1 << CURSOR_BITS) - 1
         return (layout.split(upper), layout.split(lower), layout.split(closing),
                 layout.split(guard))
 
@@ -323,60 +364,76 @@ class _Count:
     def run(self) -> Part:
         """Forward pass, then a backward pass that also gathers the marginals.
 
-        Exact, unless the count has a cap: then every layer past its limit
-        is cut down to the limit by :func:`resample`, each kept state
+        A card's layers are one per segment of its paths (see
+        :meth:`_segments`); its marginals come from its last. Exact, unless
+        the count has a cap: then every layer past its limit is cut down to
+        the limit by :func:`resample`, each kept state
         carrying the inverse of its chance to be kept (its *survival
         factor*), and both passes weigh every state by its factor, so that
         the total and every marginal are unbiased estimates.
         """
         n, words = len(self.order), self.layout.words
         keys = np.zeros((1, words), dtype=np.uint64)
-        weights = np.array([self.one], dtype=object if isinstance(self.one, int) else np.float64)
-        layers: list[tuple[np.ndarray, ...]] = []
+        weights = np.array([self.one], dtype=np.int64 if isinstance(self.one, int) else np.float64)
+        layers: list[tuple[Any, ...]] = []
         for i in range(n):
-            inc, holder, ways = self._effects(i)
-            checks = self._checks(i)
-            parts = []
-            rows_at_once = max(1, BLOCK // max(1, len(inc)))
-            pairs = 0
-            for lo in range(0, len(keys), rows_at_once):
-                parts.append(_advance(keys[lo:lo + rows_at_once], inc, checks, lo))
-                pairs += len(parts[-1][0])
-                if self.max_states is not None and pairs > PAIRS_PER_STATE * self.max_states:
+            upper, lower, closing, guard = self._checks(i)
+            segments = self._segments(i)
+            for number, segment in enumerate(segments):
+                last = number == len(segments) - 1
+                checks = (upper, lower if last else np.zeros_like(lower),
+                          closing if last else np.zeros_like(closing), guard)
+                parts = []
+                rows_at_once = max(1, BLOCK // max(1, len(segment.inc)))
+                pairs = 0
+                for lo in range(0, max(1, len(keys)), rows_at_once):  # once when none is left
+                    parts.append(_advance(keys[lo:lo + rows_at_once], segment, checks, lo))
+                    pairs += len(parts[-1][0])
+                    if self.max_states is not None and pairs > PAIRS_PER_STATE * self.max_states:
+                        return None
+                    yield
+                src = np.concatenate([p[0] for p in parts])
+                eff = np.concatenate([p[1] for p in parts])
+                new = np.concatenate([p[2] for p in parts])
+                weights, ways = _widened(weights, segment.ways)
+                keys, summed, dst = _merge(new, weights[src] * ways[eff])
+                factor = np.ones(len(keys))
+                if self.cap is not None and len(keys) > self.cap.limit:
+                    self.cap.cut = True
+                    # between two segments of a card, the guide of the card before, never 0
+                    guide = (self.guide(i, keys) if last
+                             else np.maximum(self.guide(i - 1, keys), GUIDE_FLOOR))
+                    chosen, factor = resample(summed * guide, self.cap.limit, self.cap.rng)
+                    place = np.full(len(keys), -1, dtype=np.int64)
+                    place[chosen] = np.arange(len(chosen))
+                    keys, summed, dst = keys[chosen], summed[chosen] * factor, place[dst]
+                    alive = dst >= 0
+                    src, eff, dst = src[alive], eff[alive], dst[alive]
+                elif self.max_states is not None and len(keys) > self.max_states:
                     return None
+                layers.append((weights, src, eff, dst, segment.end if last else None, ways,
+                               factor))
+                weights = summed
                 yield
-            src = np.concatenate([p[0] for p in parts])
-            eff = np.concatenate([p[1] for p in parts])
-            new = np.concatenate([p[2] for p in parts])
-            keys, summed, dst = _merge(new, weights[src] * ways[eff])
-            factor = np.ones(len(keys))
-            if self.cap is not None and len(keys) > self.cap.limit:
-                self.cap.cut = True
-                chosen, factor = resample(summed * self.guide(i, keys), self.cap.limit,
-                                          self.cap.rng)
-                place = np.full(len(keys), -1, dtype=np.int64)
-                place[chosen] = np.arange(len(chosen))
-                keys, summed, dst = keys[chosen], summed[chosen] * factor, place[dst]
-                alive = dst >= 0
-                src, eff, dst = src[alive], eff[alive], dst[alive]
-            elif self.max_states is not None and len(keys) > self.max_states:
-                return None
-            layers.append((weights, src, eff, dst, holder, ways, factor))
-            weights = summed
-            yield
         rows: list[dict[int, Any]] = [{} for _ in self.order]
-        ahead = np.full(len(weights), self.one, dtype=weights.dtype)
-        for i in range(n - 1, -1, -1):
+        wide = weights.dtype == object or (weights.dtype == np.int64 and weights.sum() >= SAFE)
+        ahead = np.full(len(weights), self.one, dtype=object if wide else weights.dtype)
+        card = n
+        for _ in range(len(layers)):
             before, src, eff, dst, holder, ways, factor = layers.pop()
+            if wide:  # every product below is at most the total: int64 unless it is not
+                before, ways = before.astype(object), ways.astype(object)
             onward = ways[eff] * ahead[dst]
             if self.cap is not None:
                 onward = onward * factor[dst]
-            ahead = _sum_by(src, onward, len(before), self.one)
-            through = before[src] * onward
-            row = rows[i]
-            held = holder[eff]
-            for h in np.unique(held):
-                row[int(h)] = _scalar(through[held == h].sum())
+            ahead = _sum_by(src, onward, len(before))
+            if holder is not None:  # a card's last segment: its current holder's marginals
+                card -= 1
+                through = before[src] * onward
+                row = rows[card]
+                held = holder[eff]
+                for h in np.unique(held):
+                    row[int(h)] = _scalar(through[held == h].sum())
             yield
         return _scalar(ahead[0]), dict(zip(self.order, rows))
 
@@ -475,17 +532,49 @@ def resample(weights: np.ndarray, cap: int, rng: np.random.Generator
     return alive[chosen], 1.0 / chance[chosen]
 
 
-def _advance(keys: np.ndarray, inc: np.ndarray,
+@dataclass(frozen=True)
+class _Segment:
+    """Effects of one segment of a card's paths: increments, cursor before and after, paths.
+
+    ``start`` is -1 in the card's first segment, which the cursor does not constrain.
+    """
+
+    inc: np.ndarray  # effects x words
+    start: np.ndarray
+    end: np.ndarray
+    ways: np.ndarray
+
+
+def _stepped(layer: dict[tuple[int, int, int], int], step: set[tuple[int, int]],
+             move_inc: dict[tuple[int, int, int], int], at_inc: dict[tuple[int, int], int],
+             t: int) -> dict[tuple[int, int, int], int]:
+    """A segment's effects carried over transfer ``t``: every allowed step from each holder."""
+    nxt: dict[tuple[int, int, int], int] = defaultdict(int)
+    for (first, inc, h), ways in layer.items():
+        for a, b in step:
+            if a == h:
+                nxt[first, inc + move_inc[t, a, b] + at_inc[t, b], b] += ways
+    return nxt
+
+
+def _advance(keys: np.ndarray, segment: _Segment,
              checks: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
              first: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every effect applied to a block of states: the surviving (source, effect, new state).
+    """Every effect of a segment applied to a block of states: the surviving pairs.
 
-    ``first`` is the index of the block's first state in the layer. The
+    Returns (source, effect, new state) of each. ``first`` is the index of
+    the block's first state in the layer. An effect applies only to the
+    states whose cursor is where it starts. The
     tests run word by word on (state, effect) tables, leaving out the ones
     a word does not need; only the surviving pairs are then packed.
     """
     upper, lower, closing, guard = checks
-    bad = np.zeros((len(keys), len(inc)), dtype=bool)
+    inc = segment.inc
+    if segment.start[0] >= 0:
+        cursor = (keys[:, 0] & np.uint64((1 << CURSOR_BITS) - 1)).astype(np.int64)
+        bad = cursor[:, None] != segment.start[None, :]
+    else:
+        bad = np.zeros((len(keys), len(inc)), dtype=bool)
     for w in range(keys.shape[1]):
         if not guard[w]:
             continue
@@ -539,11 +628,21 @@ def _scalar(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _sum_by(groups: np.ndarray, values: np.ndarray, size: int, one: Any) -> np.ndarray:
+def _widened(weights: np.ndarray, ways: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Exact weights and path counts as Python integers once their products could pass int64."""
+    if weights.dtype == np.int64 and ways.dtype == np.int64:
+        if float(weights.sum()) * float(ways.max(initial=1)) < SAFE:
+            return weights, ways
+    if weights.dtype == np.float64:
+        return weights, ways
+    return weights.astype(object), ways.astype(object)
+
+
+def _sum_by(groups: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
     """``values`` summed per group (``groups`` ascending), ``size`` groups, zeros where empty."""
-    if values.dtype != object:
+    if values.dtype == np.float64:
         return np.bincount(groups, weights=values, minlength=size)
-    out = np.full(size, 0 * one, dtype=object)
+    out = np.zeros(size, dtype=values.dtype)
     if len(groups):
         starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
         out[groups[starts]] = np.add.reduceat(values, starts)

@@ -1,0 +1,130 @@
+"""Estimated counting, for positions past the exact count: the capped card-by-card count.
+
+The card-by-card count (:mod:`cardwise`) is run with a *cap*: a layer past
+``cap`` states is cut down to ``cap`` by Fearnhead and Clifford's
+resampling, guided by each state's chance to complete, and every kept state
+carries its survival factor, so the total and every marginal stay unbiased
+(see :meth:`cardwise._Count.run`). Independent *replicates* (other random
+streams) give independent estimates: the answer is their summed marginals
+over their summed totals, and its bound their spread: Student's 95%
+half-width over the replicates' own probabilities, and never less than the
+farthest replicate from the answer. Rounds with a doubled cap
+follow while time is left; the last finished round answers. A round whose
+replicates never had to cut a layer is exact.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from time import perf_counter
+
+import numpy as np
+
+from deduce.games.abbey.solver.count.cardwise import Cap, count_by_cards
+from deduce.games.abbey.solver.model import Domain, Tally
+from deduce.games.abbey.solver.timeline import CULPRIT
+
+#: Independent replicates per round.
+REPLICATES = 4
+#: The first round's cap; each next round doubles it.
+FIRST_CAP = 1 << 12
+#: Student's t at 97.5% for REPLICATES - 1 degrees of freedom.
+STUDENT = {2: 12.706, 3: 4.303, 4: 3.182, 5: 2.776, 6: 2.571, 8: 2.365}
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Each card's current-holder probabilities, with bounds (95% confidence).
+
+    ``error`` bounds every probability, ``culprit_error`` the culprit
+    slot's; both are 0 when ``exact``. ``cap`` is the cap of the round that
+    answered.
+    """
+
+    probabilities: list[dict[int, float]]
+    exact: bool
+    error: float
+    culprit_error: float
+    cap: int
+
+
+def estimate_histories(domains: Sequence[Domain], tallies: Sequence[Tally], holders: int,
+                       deadline: float, seed: int = 0, first_deadline: float | None = None,
+                       first_cap: int = FIRST_CAP, last_cap: int | None = None,
+                       replicates: int = REPLICATES,
+                       clock: Callable[[], float] = perf_counter) -> Estimate | None:
+    """The best estimate finished by ``deadline``, or None when not even one round finished.
+
+    The first round must finish by ``first_deadline`` (default: the
+    deadline), so that a caller can still try something else; no round
+    goes past ``last_cap``.
+    ``domains`` are propagated and ``tallies`` exclude redundant ones;
+    ``holders`` is the number of holders. Deterministic for a seed (given
+    the rounds that finish).
+    """
+    best = None
+    cap = first_cap
+    while True:
+        finished, found = _round(domains, tallies, holders, cap, seed, replicates,
+                                 deadline if best is not None or first_deadline is None
+                                 else min(deadline, first_deadline), clock)
+        if not finished:
+            return best
+        best = found or best
+        if ((found is not None and found.exact) or clock() >= deadline
+                or (last_cap is not None and cap >= last_cap)):
+            return best
+        cap *= 2
+
+
+def _round(domains: Sequence[Domain], tallies: Sequence[Tally], holders: int, cap: int,
+           seed: int, replicates: int, deadline: float,
+           clock: Callable[[], float]) -> tuple[bool, Estimate | None]:
+    """One round of replicates at ``cap``: whether it finished by the deadline, and its estimate.
+
+    No estimate when a replicate died (every state it kept had no future):
+    its zero says nothing of the log, which has histories.
+    """
+    runs = []
+    for r in range(replicates):
+        limit = Cap(cap, np.random.default_rng([seed, cap, r]))
+        work = count_by_cards(domains, tallies, cap=limit)
+        try:
+            while True:
+                if clock() >= deadline:
+                    return False, None
+                next(work)
+        except StopIteration as finished:
+            total, rows = finished.value
+        if not limit.cut:  # nothing was resampled: the count is exact, one run is enough
+            counts = _table(rows, len(domains), holders)
+            return True, Estimate(_rows(counts / total if total else counts), True, 0.0, 0.0,
+                                  cap)
+        if not total > 0:
+            return True, None
+        runs.append((total, _table(rows, len(domains), holders)))
+    totals = np.array([total for total, _ in runs])
+    counts = np.array([table for _, table in runs])
+    table = counts / totals[:, None, None]
+    mean = counts.sum(axis=0) / totals.sum()
+    spread = np.abs(table - mean).max(axis=0)
+    half = STUDENT.get(replicates, 2.0) * table.std(axis=0, ddof=1) / math.sqrt(replicates)
+    bound = np.maximum(spread, half)
+    return True, Estimate(_rows(mean), False, float(bound.max()), float(bound[:, CULPRIT].max()),
+                          cap)
+
+
+def _table(rows: Sequence[dict[int, float]], cards: int, holders: int) -> np.ndarray:
+    """A run's (estimated) counts as a cards x holders array."""
+    table = np.zeros((cards, holders))
+    for c, row in enumerate(rows):
+        for h, n in row.items():
+            table[c, h] = n
+    return table
+
+
+def _rows(table: np.ndarray) -> list[dict[int, float]]:
+    """An array of probabilities as each card's {holder: probability}."""
+    return [{h: float(p) for h, p in enumerate(row)} for row in table]

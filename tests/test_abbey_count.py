@@ -1,0 +1,147 @@
+"""The card-by-card count on arrays: float64 against exact integers, and the capped estimate.
+
+Exact counts are checked against the brute-force enumerator in
+``test_abbey_agreement.py``; here the float64 count must give the same
+probabilities as the exact fractions, a cap that never binds must give the
+exact answer, resampling must keep what it promises, and the estimate's
+bound must cover the exact value on fixed positions with fixed seeds.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from abbey_random import corrupted_games
+from hypothesis import assume, given, settings
+
+from deduce.errors import LogError
+from deduce.games.abbey.solver.count.cardwise import Cap, count_by_cards, resample
+from deduce.games.abbey.solver.count.estimate import estimate_histories
+from deduce.games.abbey.solver.count.histories import count_histories
+from deduce.games.abbey.solver.model import build_model
+from deduce.games.abbey.solver.propagate import propagate
+from deduce.games.abbey.solver.timeline import build_timeline
+from deduce.logs.io import read_log
+from deduce.logs.vocabulary.abbey import setup_from_header
+
+checks = settings(deadline=None, max_examples=60, derandomize=True)
+TINY = {"min_cards": 8, "max_cards": 10, "max_deals": 80_000, "max_events": 12}
+CASES = Path(__file__).parent / "data" / "cases"
+
+
+def _drain(work):
+    try:
+        while True:
+            next(work)
+    except StopIteration as finished:
+        return finished.value
+
+
+def _model(setup, events):
+    try:
+        timeline = build_timeline(setup, events, "game")
+    except LogError:
+        assume(False)
+    model = build_model(setup, timeline, events)
+    assume(propagate(model))
+    return model, [t for t in model.tallies if not t.redundant]
+
+
+def _table(total, rows, holders):
+    return np.array([[row.get(h, 0) / total for h in range(holders)] for row in rows],
+                    dtype=float)
+
+
+@checks
+@given(corrupted_games(**TINY))
+def test_float64_counts_give_the_exact_probabilities(game):
+    setup, events, _ = game
+    model, _ = _model(setup, events)
+    exact = count_histories(model, ["cards"], narrowed=True)
+    floats = count_histories(model, ["cards"], narrowed=True, exact=False)
+    assert isinstance(exact.total, int) and isinstance(floats.total, float)
+    assert floats.total == pytest.approx(exact.total, rel=1e-12)
+    for fractions, approx in zip(exact.probabilities(), floats.probabilities()):
+        assert set(fractions) == set(approx)
+        for h, p in fractions.items():
+            assert approx[h] == pytest.approx(float(p), abs=1e-12)
+
+
+@checks
+@given(corrupted_games(**TINY))
+def test_a_cap_that_never_binds_counts_exactly(game):
+    setup, events, _ = game
+    model, tallies = _model(setup, events)
+    exact = _drain(count_by_cards(model.domains, tallies))
+    cap = Cap(10**9, np.random.default_rng(0))
+    capped = _drain(count_by_cards(model.domains, tallies, cap=cap))
+    assert not cap.cut
+    assert capped[0] == pytest.approx(exact[0], rel=1e-12)
+    if exact[0]:
+        holders = 2 + len(setup.players)
+        assert np.allclose(_table(*capped, holders), _table(*exact, holders), atol=1e-12)
+
+
+def test_resampling_keeps_at_most_the_cap_and_is_unbiased():
+    rng = np.random.default_rng(3)
+    weights = rng.pareto(1.5, size=500) + np.r_[np.zeros(50), np.ones(450)]
+    cap = 60
+    sums = []
+    for seed in range(400):
+        kept, factor = resample(weights, cap, np.random.default_rng(seed))
+        assert len(kept) <= cap and np.all(np.diff(kept) > 0)
+        assert np.all(weights[kept] > 0) and np.all(factor >= 1)
+        sums.append(float((weights[kept] * factor).sum()))
+    heaviest = np.argsort(weights)[-5:]
+    assert set(heaviest) <= set(kept)  # the heaviest states are kept surely
+    # the kept weights times their survival factors add up to the total, on average
+    assert np.mean(sums) == pytest.approx(weights.sum(), rel=0.01)
+
+
+def test_few_states_are_kept_as_they_are():
+    weights = np.array([0.0, 2.0, 1.0, 0.5])
+    kept, factor = resample(weights, 5, np.random.default_rng(0))
+    assert kept.tolist() == [1, 2, 3] and factor.tolist() == [1.0, 1.0, 1.0]
+
+
+def _position(name, events):
+    log = read_log(str(CASES / name))
+    setup = setup_from_header(log.header, log.path, None)
+    cut = log.events[:events]
+    model = build_model(setup, build_timeline(setup, cut, log.path), cut)
+    assert propagate(model)
+    return setup, model, [t for t in model.tallies if not t.redundant]
+
+
+@pytest.mark.parametrize(("name", "events"), [("abbey-3p-01.jsonl", 32),
+                                              ("abbey-4p-00.jsonl", 24)])
+def test_the_estimate_s_bound_covers_the_exact_value(name, events):
+    """With a cap that binds, fixed seeds: the bounds hold, the culprit's bound is its own."""
+    setup, model, tallies = _position(name, events)
+    holders = 2 + len(setup.players)
+    total, rows = _drain(count_by_cards(model.domains, tallies, exact=False))
+    exact = _table(total, rows, holders)
+    covered = 0
+    for seed in range(4):
+        found = estimate_histories(model.domains, tallies, holders, float("inf"), seed=seed,
+                                   first_cap=512, last_cap=1024)
+        assert found is not None and not found.exact and found.cap == 1024
+        table = np.array([[row.get(h, 0.0) for h in range(holders)]
+                          for row in found.probabilities])
+        assert found.culprit_error <= found.error
+        covered += (np.abs(table - exact).max() <= found.error
+                    and np.abs(table[:, 0] - exact[:, 0]).max() <= found.culprit_error)
+    assert covered >= 3
+
+
+def test_an_estimate_that_never_cuts_is_exact():
+    setup, model, tallies = _position("abbey-3p-01.jsonl", 12)
+    holders = 2 + len(setup.players)
+    found = estimate_histories(model.domains, tallies, holders, float("inf"))
+    assert found is not None and found.exact and found.error == 0
+    total, rows = _drain(count_by_cards(model.domains, tallies))
+    table = np.array([[row.get(h, 0.0) for h in range(holders)] for row in found.probabilities])
+    assert np.allclose(table, _table(total, rows, holders), atol=1e-12)
+
