@@ -5,6 +5,12 @@ type of the game; a bare ``show`` is the command) or a command of
 :data:`COMMANDS`. A new command is one more entry there. The work is done by
 :mod:`deduce.assist`: the session writes the log, the solver answers, and
 this module only reads lines and prints.
+
+At a terminal the table after each event comes at once, and its chances
+come later from a background process (:mod:`deduce.assist.background`):
+each better table is printed above the prompt, the line being typed drawn
+again under it. With input from a pipe each solve is waited for, so that a
+script gets every table whole (``--background``/``--no-background`` choose).
 """
 
 from __future__ import annotations
@@ -14,13 +20,22 @@ import os
 import signal
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from time import perf_counter
 
 import click
 
-from deduce.assist.compact import compact_tables, contradiction
-from deduce.assist.complete import EVENT, TOPIC, WHY, answer_candidates, candidates, completed
+from deduce.assist.background import LADDER, Refined, Refiner, ladder
+from deduce.assist.compact import compact_tables, computing, contradiction
+from deduce.assist.complete import (
+    EVENT,
+    LINE_EVENT,
+    TOPIC,
+    WHY,
+    answer_candidates,
+    candidates,
+    completed,
+)
 from deduce.assist.live import Inconsistent, solve_live
 from deduce.assist.lock import LogLock
 from deduce.assist.newlog import (
@@ -59,9 +74,14 @@ from .options import COMMAND_SETTINGS, refuse_options
 HISTORY = "~/.deduce_history"
 #: Lines of history kept.
 HISTORY_LENGTH = 1000
+#: Seconds for each solve when it is waited for (piped input, --no-background), and for
+#: ``what-if``, ``suggest``'s exact values and the smallest ``why``: --budget's default.
+WAIT_BUDGET = 2.0
 #: What follows a contradiction in the log: the event that revealed it is kept.
 KEPT = (" Every event is kept (the wrong one may be an earlier line): type `explain` for "
         "why, `undo` to remove the last event.")
+#: What follows a contradiction after an undo, drop, edit or insert.
+EXPLAIN = " Type `explain` for why."
 
 
 class _Quit(Exception):
@@ -84,16 +104,27 @@ class Command:
 
 
 class Repl:
-    """The loop over one session: reads lines, records events, answers commands."""
+    """The loop over one session: reads lines, records events, answers commands.
+
+    ``options``: how a solve that is waited for solves (``budget``: its
+    time). ``budgets``: the ladder of the background refinement; None waits
+    for each solve after an event instead.
+    """
 
     def __init__(self, session: Session, options: SolveOptions, budget: float,
-                 interactive: bool) -> None:
+                 interactive: bool, budgets: tuple[float, ...] | None = None) -> None:
         self.session = session
         self.options = options
         self.budget = budget
         self.interactive = interactive
+        self.budgets = budgets
         self.refused = 0
+        self.refiner: Refiner | None = None
+        self._immediate = options if budgets is None else replace(options, budget=0.0)
         self._solved: tuple[GameLog, Solution | Inconsistent] | None = None
+        self._shown = ""  # the position's short tables, as printed last
+        self._at_prompt = False  # readline is waiting for the line (see read)
+        self._hooked = False  # readline says when it is (see watch_prompt)
         self._warm = game_named(self.session.game).warm()
         self._matches: list[str] = []
 
@@ -102,19 +133,25 @@ class Repl:
         """The log's game."""
         return self.session.game
 
+    @property
+    def prompt(self) -> str:
+        """The prompt of an event line."""
+        return f"{self.game}> "
+
     # ---------------------------------------------------------------- solving and printing
 
     def solution(self, full: bool = False) -> Solution | Inconsistent:
         """The solution of the log as the file holds it now (solved again only if it changed).
 
-        ``full``: an inconsistent log comes with its conflicting lines and their
-        explanation (see :mod:`deduce.assist.live`).
+        The best one shown: in the background mode, at once (a budget of 0),
+        then as refined. ``full``: an inconsistent log comes with its
+        conflicting lines and their explanation (see :mod:`deduce.assist.live`).
         """
         log = self.session.refresh()
         known = self._solved[1] if self._solved is not None and self._solved[0] == log else None
         if known is None or (full and isinstance(known, Inconsistent)):
             known = (solve_log(log, self.options, self._warm) if full
-                     else solve_live(log, self.options, self._warm))
+                     else solve_live(log, self._immediate, self._warm))
             self._solved = (log, known)
         return known
 
@@ -124,12 +161,65 @@ class Repl:
         assert not isinstance(solution, Inconsistent)
         return solution
 
-    def show_compact(self, solution: Solution | Inconsistent, hint: str = "") -> None:
-        """The short tables of a solution, or the one-line contradiction followed by ``hint``."""
-        if solution.consistent:
-            click.echo(render(compact_tables(solution)))
-        else:
-            click.echo(f"{contradiction(solution)}{hint}")
+    def show_compact(self, solution: Solution | Inconsistent, hint: str = "",
+                     pending: bool = False) -> str:
+        """Print the short tables of a solution, or the one-line contradiction and ``hint``.
+
+        ``pending``: its chances are being computed. Returns what was printed.
+        """
+        text = (render(compact_tables(solution, pending)) if solution.consistent
+                else f"{contradiction(solution)}{hint}")
+        click.echo(text)
+        return text
+
+    def show_position(self, hint: str) -> None:
+        """The short tables of the log as the file holds it now, after an event or a change.
+
+        In the background mode they come at once, and a job refines their
+        chances from then on. The job of the position before is cancelled
+        first, so that it takes no time from this solve.
+        """
+        if self.refiner is not None:
+            self.refiner.cancel()
+        solution = self.solution()
+        pending = (self.refiner is not None
+                   and self.refiner.start(self.session.log, self.options, solution))
+        self._shown = self.show_compact(solution, hint, pending)
+
+    def refined(self, result: Refined) -> None:
+        """A background result (the refiner's lock held): printed when it changes the table."""
+        if result.error:
+            self.above_prompt(f"Error: computing the chances stopped: {result.error}", err=True)
+            return
+        assert result.solution is not None
+        self._solved = (result.log, result.solution)
+        text = render(compact_tables(result.solution, pending=not result.last))
+        if text != self._shown:
+            self._shown = text
+            self.above_prompt(text)
+
+    def above_prompt(self, text: str, err: bool = False) -> None:
+        """Print ``text`` between lines: above the prompt, if it waits, drawn again under it.
+
+        (In the refiner's thread: an output that went away shows nothing.)
+        """
+        with contextlib.suppress(OSError):
+            if not self._at_prompt:
+                click.echo(text, err=err)
+                return
+            typed = _typed()
+            click.echo("\r" + " " * (len(self.prompt) + len(typed)) + "\r", nl=False)
+            click.echo(text, err=err)
+            click.echo(self.prompt + typed, nl=False)
+
+    @property
+    def refining(self) -> bool:
+        """Whether the chances of the position shown are being computed in the background."""
+        return self.refiner is not None and self.refiner.worker is not None
+
+    def busy(self) -> contextlib.AbstractContextManager[object]:
+        """Held while a line is handled: a background result waits for the prompt."""
+        return self.refiner.lock if self.refiner is not None else contextlib.nullcontext()
 
     def text(self, event: Event) -> str:
         """An event as ``line N: <line syntax>``."""
@@ -138,22 +228,31 @@ class Repl:
     # ---------------------------------------------------------------- the loop
 
     def run(self) -> None:
-        """Greet, then handle lines until ``quit``, Ctrl-D or the end of the input."""
+        """Greet, then handle lines until ``quit``, Ctrl-D or the end of the input.
+
+        In the background mode, the refiner lives as long as the loop: its
+        worker is gone when this returns, however the loop ended.
+        """
         log = self.session.log
         me = log.header.me or SPECTATOR
         click.echo(f"{self.session.path}: {self.game}, players {' '.join(log.header.players)}, "
                    f"you are {me}; {len(log.events)} events. Type `help` for the commands.")
-        self.show_compact(self.solution(), KEPT)
-        while (line := self.read()) is not None:
-            try:
-                self.handle(line)
-            except _Quit:
-                break
-            except DeduceError as exc:
-                self.refused += 1
-                click.echo(f"Error: {exc}", err=True)
-            except KeyboardInterrupt:
-                click.echo("Interrupted (every recorded event is saved).", err=True)
+        with contextlib.ExitStack() as stack:
+            if self.budgets is not None:
+                self.refiner = stack.enter_context(Refiner(self.refined, self.budgets))
+            with self.busy():
+                self.show_position(KEPT)
+            while (line := self.read()) is not None:
+                with self.busy():
+                    try:
+                        self.handle(line)
+                    except _Quit:
+                        break
+                    except DeduceError as exc:
+                        self.refused += 1
+                        click.echo(f"Error: {exc}", err=True)
+                    except KeyboardInterrupt:
+                        click.echo("Interrupted (every recorded event is saved).", err=True)
         click.echo(f"Saved: {self.session.path}")
 
     def read(self) -> str | None:
@@ -163,15 +262,26 @@ class Repl:
                 if not self.interactive:
                     line = sys.stdin.readline()
                     return line if line else None
-                line = input(f"{self.game}> ")
+                self._at_prompt = not self._hooked  # else readline says when (watch_prompt)
+                line = input(self.prompt)
             except KeyboardInterrupt:
                 click.echo("")
                 continue
             except EOFError:
                 click.echo("")
                 return None
+            finally:
+                self._at_prompt = False
             _remember(line)
             return line
+
+    def watch_prompt(self) -> None:
+        """Have readline say when the prompt is drawn and waits (where it can)."""
+        self._hooked = _on_prompt(self._prompting)
+
+    def _prompting(self) -> None:
+        """Readline drew the prompt and waits for the line."""
+        self._at_prompt = True
 
     def handle(self, line: str) -> None:
         """Record one event line or run one command."""
@@ -200,7 +310,7 @@ class Repl:
         click.echo(f"Recorded {self.text(event)}")
         for warning in rule_warnings(self.session.log, self.options, event.line):
             click.echo(f"Warning: {warning}", err=True)
-        self.show_compact(self.solution(), KEPT)
+        self.show_position(KEPT)
 
     # ---------------------------------------------------------------- completion
 
@@ -250,14 +360,21 @@ def _undo(repl: Repl, args: list[str]) -> None:
     """Remove the last event from the file, then show the tables."""
     event = repl.session.undo()
     click.echo(f"Removed {repl.text(event)}")
-    repl.show_compact(repl.solution(), " Type `explain` for why.")
+    repl.show_position(EXPLAIN)
 
 
 def _line_number(args: list[str], usage: str) -> int:
-    """The LINE argument of ``edit`` and ``drop``."""
+    """The LINE argument of ``drop``, ``edit`` and ``insert``."""
     if not args or not args[0].isdigit():
         raise DeduceError(f"usage: {usage}")
     return int(args[0])
+
+
+def _line_and_event(args: list[str], usage: str) -> tuple[int, str]:
+    """The LINE and EVENT arguments of ``edit`` and ``insert``."""
+    if len(args) < 2:
+        raise DeduceError(f"usage: {usage}")
+    return _line_number(args, usage), " ".join(args[1:])
 
 
 def _drop(repl: Repl, args: list[str]) -> None:
@@ -266,17 +383,22 @@ def _drop(repl: Repl, args: list[str]) -> None:
         raise DeduceError("usage: drop LINE")
     event = repl.session.drop(_line_number(args, "drop LINE"))
     click.echo(f"Removed {repl.text(event)}")
-    repl.show_compact(repl.solution(), " Type `explain` for why.")
+    repl.show_position(EXPLAIN)
 
 
 def _edit(repl: Repl, args: list[str]) -> None:
     """Replace the event on a line, then show the tables."""
-    if len(args) < 2:
-        raise DeduceError("usage: edit LINE EVENT")
-    old, new = repl.session.edit(_line_number(args, "edit LINE EVENT"), " ".join(args[1:]))
+    old, new = repl.session.edit(*_line_and_event(args, "edit LINE EVENT"))
     click.echo(f"Replaced line {old.line}: {show_event(old, repl.game)}\n"
                f"      with {repl.text(new)}")
-    repl.show_compact(repl.solution(), " Type `explain` for why.")
+    repl.show_position(EXPLAIN)
+
+
+def _insert(repl: Repl, args: list[str]) -> None:
+    """Add an event before the one on a line, then show the tables."""
+    event = repl.session.insert(*_line_and_event(args, "insert LINE EVENT"))
+    click.echo(f"Inserted {repl.text(event)} (the lines from there on moved down one)")
+    repl.show_position(EXPLAIN)
 
 
 def _why(repl: Repl, args: list[str]) -> None:
@@ -323,8 +445,9 @@ def _explain(repl: Repl, args: list[str]) -> None:
 
 
 def _show(repl: Repl, args: list[str]) -> None:
-    """The full tables of ``deduce solve``."""
-    click.echo(render(solution_tables(repl.full_solution())))
+    """The full tables of ``deduce solve``, from the solve the short table shows."""
+    tables = solution_tables(repl.full_solution())
+    click.echo(render(computing(tables) if repl.refining else tables))
 
 
 def _suggest(repl: Repl, args: list[str]) -> None:
@@ -353,7 +476,12 @@ COMMANDS: dict[str, Command] = {
     "edit": Command(_edit, "edit LINE EVENT",
                     "Replace the event on LINE with EVENT (line syntax).\n"
                     "The file is rewritten atomically; every other line stays as it was, and "
-                    "the log with it must be valid."),
+                    "the log with it must be valid.", LINE_EVENT),
+    "insert": Command(_insert, "insert LINE EVENT",
+                      "Add a forgotten EVENT (line syntax) before the event now on LINE.\n"
+                      "The file is rewritten atomically; the lines from LINE on move down one, "
+                      "every other line stays as it was, and the log with it must be valid.",
+                      LINE_EVENT),
     "why": Command(_why, "{why}",
                    "Show the events that rule an answer out.\n{why_meaning}\n"
                    "The set is minimal: remove any one of its events and the answer is possible "
@@ -440,6 +568,27 @@ def _use_completer(completer: Callable[[str, int], str | None]) -> None:
         readline.set_completer(completer)
 
 
+def _on_prompt(callback: Callable[[], None]) -> bool:
+    """Have readline call ``callback`` once the prompt is drawn; whether it can."""
+    try:
+        import readline
+    except ImportError:
+        return False
+    if not hasattr(readline, "set_pre_input_hook"):
+        return False
+    readline.set_pre_input_hook(callback)
+    return True
+
+
+def _typed() -> str:
+    """What is typed at the prompt so far (nothing without readline)."""
+    try:
+        import readline
+    except ImportError:
+        return ""
+    return readline.get_line_buffer()
+
+
 def _catch_ctrl_c() -> None:
     """Make Ctrl-C clear the line at the prompt, even if the program started with it ignored.
 
@@ -522,11 +671,19 @@ def _create(path: str, deck: Deck | None, tab: SetupCompleter) -> Session:
 
 @click.command(context_settings=COMMAND_SETTINGS)
 @click.argument("log", required=False)
-@click.option("--budget", type=click.FloatRange(min=0), default=2.0, show_default=True,
-              metavar="SECONDS",
-              help="Abbey: time for each solve after an event (past it the chances are "
-                   "estimated) and for the exact values of `suggest`. Every game: time to "
-                   "look for the smallest `why` answer.")
+@click.option("--budget", type=click.FloatRange(min=0), metavar="SECONDS",
+              help="Abbey: time for the chances after an event, past which they are "
+                   "estimated: the first background step (default: "
+                   f"{', '.join(f'{b:g}' for b in LADDER[:-1])}, then {LADDER[-1]:g} s, "
+                   "while you are idle), or the whole solve when it is waited for (default "
+                   f"{WAIT_BUDGET:g} s). Also the time for `what-if`, for the exact values of "
+                   "`suggest` and, in every game, to look for the smallest `why` answer "
+                   f"(default {WAIT_BUDGET:g} s).")
+@click.option("--background/--no-background", default=None,
+              help="Show the exact candidates at once after each event, and compute the "
+                   "chances in a background process, printed as they improve (the default "
+                   "at a terminal); or wait for each solve (the default with piped input, "
+                   "so that a script gets every table whole).")
 @click.option("--hard", is_flag=True, help="Ignore soft evidence (Rose behaviour, Black Rose "
                                            "claims).")
 @click.option("--deck", "deck_file", metavar="FILE",
@@ -534,8 +691,8 @@ def _create(path: str, deck: Deck | None, tab: SetupCompleter) -> Session:
                    "new log carries it inline in its header.")
 @click.option("--model", "model_file", metavar="FILE",
               help="Rose: behaviour model; Black Rose: claims model.")
-def play(log: str | None, budget: float, hard: bool, deck_file: str | None,
-         model_file: str | None) -> None:
+def play(log: str | None, budget: float | None, background: bool | None, hard: bool,
+         deck_file: str | None, model_file: str | None) -> None:
     """Play along at the table: record events in LOG and see the chances after each one.
 
     LOG is continued if it exists (a .jsonl file in JSON Lines, any other in
@@ -545,6 +702,8 @@ def play(log: str | None, budget: float, hard: bool, deck_file: str | None,
     the exit status is 1 when some line was refused.
     """
     interactive = sys.stdin.isatty()
+    if background is None:
+        background = interactive
     deck = load_deck_file(deck_file) if deck_file else None
     tab = SetupCompleter()
     if interactive:
@@ -559,11 +718,13 @@ def play(log: str | None, budget: float, hard: bool, deck_file: str | None,
                 raise click.UsageError(f"--deck: {path} exists; its header names its deck (a "
                                        "new log carries --deck inline)")
         refuse_options(session.game, "play")
-        options = with_model_file(SolveOptions(budget=budget, hard=hard), session.game,
+        wait = WAIT_BUDGET if budget is None else budget
+        options = with_model_file(SolveOptions(budget=wait, hard=hard), session.game,
                                   model_file)
-        repl = Repl(session, options, budget, interactive)
+        repl = Repl(session, options, wait, interactive, ladder(budget) if background else None)
         if interactive:
             _use_completer(repl.complete)
+            repl.watch_prompt()
             _catch_ctrl_c()
         repl.run()
     if repl.refused and not interactive:

@@ -199,3 +199,59 @@ def test_free_name_never_names_an_existing_file(tmp_path):
     (tmp_path / "game.log").write_text("x")
     (tmp_path / "game-2.log").write_text("x")
     assert free_name(str(tmp_path)) == "game-3.log"
+
+
+def test_insert_puts_the_canonical_line_before_the_event_and_nothing_else(log_file):
+    path = log_file(ABBEY)
+    session = Session(path)
+    event = session.insert(8, "count   bob fat 1   # asked by cai")  # before the show
+    assert _bytes(path) == ABBEY.replace(
+        "show bob", "count bob fat 1 # asked by cai\nshow bob").encode()
+    assert (event.type, event.line, event.note) == ("count", 8, "asked by cai")
+    assert [(e.type, e.line) for e in read_log(path).events] == [
+        ("hand", 6), ("count", 8), ("show", 9)]
+    assert session.log.events[1] == event
+    session.insert(6, "lacks bob gregor")  # before the first event, after the blank line
+    assert _bytes(path) == ABBEY.replace("\nhand ana", "\nlacks bob gregor\nhand ana").replace(
+        "show bob", "count bob fat 1 # asked by cai\nshow bob").encode()
+
+
+def test_insert_into_a_jsonl_log_writes_the_canonical_json_line(log_file):
+    path = log_file(ROSE_JSONL + '{"type": "reveal", "player": "bob", "colour": "blue"}\n',
+                    "g.jsonl")
+    event = Session(path).insert(3, "reveal cai grey")
+    assert _bytes(path) == (ROSE_JSONL + '{"type": "reveal", "player": "cai", "colour": "grey"}\n'
+                            '{"type": "reveal", "player": "bob", "colour": "blue"}\n').encode()
+    assert event.line == 3 and [e.line for e in read_log(path).events] == [2, 3, 4]
+
+
+def test_insert_keeps_crlf_and_the_byte_order_mark(tmp_path):
+    original = "\ufeff" + ABBEY.replace("\n", "\r\n")
+    path = tmp_path / "g.log"
+    path.write_bytes(original.encode())
+    Session(str(path)).insert(8, "lacks bob gregor")
+    assert path.read_bytes() == original.replace(
+        "show bob", "lacks bob gregor\r\nshow bob").encode()
+
+
+DRAWS = "game abbey\nplayers ana bob cai dee\nme ana\n# the pile holds 3\ndraw bob\ndraw cai\n" \
+        "draw dee\n"
+
+
+@pytest.mark.parametrize(("line", "typed", "message"), [
+    (6, "draw bob", "g.log:8: draw from an empty pile"),  # the whole log is checked again
+    (6, "hand bob aymeric", "g.log:6: hand lists 1 card but bob holds 6 at this point"),
+    (5, "has bobb aymeric", "g.log:5: unknown player 'bobb'"),
+    (5, "players ana bob", "g.log:5: not an event line"),
+    (4, "has bob aymeric", "g.log: line 4 holds no event"),  # a comment
+    (1, "has bob aymeric", "g.log: line 1 holds no event"),
+    (9, "has bob aymeric", "g.log: line 9 holds no event"),
+])
+def test_an_insert_that_breaks_the_log_leaves_the_file_alone(log_file, line, typed, message):
+    path = log_file(DRAWS)
+    session = Session(path)
+    with pytest.raises(DeduceError) as caught:
+        session.insert(line, typed)
+    assert str(caught.value).startswith(path.removesuffix("g.log") + message)
+    assert _bytes(path) == DRAWS.encode()
+    assert session.log == read_log(path)

@@ -7,6 +7,7 @@ test uses a temporary HOME and history file.
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import signal
@@ -23,6 +24,10 @@ from deduce.logs.io import read_log
 ROOT = Path(__file__).resolve().parent.parent
 DEDUCE = shutil.which("deduce")
 TIMEOUT = 30
+#: 40 events of a five-player game: the candidates come at once, the exact count takes long.
+SLOW = ROOT / "tests" / "data" / "abbey-5p-slow.log"
+#: The workers are found in /proc.
+PROC = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
 ROSE = ('{"game": "rose", "version": 1, "players": ["ana", "bob", "cai"], "me": "ana"}\n'
         '{"type": "identity", "player": "ana", "colour": "red"}\n')
 
@@ -193,7 +198,8 @@ def test_piped_input_is_read_line_by_line(tmp_path):
     assert "Error: g.log:5: unknown trait 'fatt'" in done.stderr
     assert "Recorded line 5: show cai to ana baldwin\nCulprit: 23 candidates" in done.stdout
     assert "Who holds each card now" in done.stdout
-    assert "Error: unknown command 'foo' (commands: help, undo, drop, edit, why" in done.stderr
+    assert ("Error: unknown command 'foo' (commands: help, undo, drop, edit, insert, why"
+            in done.stderr)
     assert (tmp_path / "g.log").read_text().endswith(
         "me ana\ncount bob fat 1\nshow cai to ana baldwin\n")
 
@@ -231,3 +237,138 @@ def test_what_if_without_an_event_says_how_to_use_it(tmp_path):
     done = _piped(tmp_path, "what-if\n", "g.log")
     assert "usage: what-if EVENT" in done.stdout + done.stderr
     assert "not an event line" not in done.stdout + done.stderr
+
+
+def _workers(pid: int) -> list[int]:
+    """The child processes of ``pid`` (the session's background workers), zombies included."""
+    found = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:  # ended meanwhile
+            continue
+        if int(stat.rpartition(")")[2].split()[1]) == pid:
+            found.append(int(entry))
+    return found
+
+
+def _gone(pid: int) -> bool:
+    """Whether the process ``pid`` is gone: ended and reaped (no zombie left)."""
+    return not os.path.exists(f"/proc/{pid}")
+
+
+def _ended(pid: int) -> bool:
+    """Whether the process ``pid`` ended (gone, or a zombie that some other process must reap)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def _slow_log(tmp_path: Path, lines: int | None = None) -> Path:
+    """The slow log in ``tmp_path`` as ``g.log``: its first ``lines`` lines, or all of them."""
+    path = tmp_path / "g.log"
+    path.write_text("".join(SLOW.read_text().splitlines(keepends=True)[:lines]))
+    return path
+
+
+@PROC
+def test_every_change_cancels_the_running_count_at_once_and_waits_for_nothing(tmp_path):
+    log = _slow_log(tmp_path)
+    child = _spawn(tmp_path, "g.log", "--budget", "600")  # the first count alone takes minutes
+    child.expect_exact("Culprit: 15 candidates (chances: computing…)")
+    child.expect_exact("abbey> ")
+    (worker,) = _workers(child.pid)
+    for line, shown in [
+        ("has cai gregor", ["Recorded line 47: has cai gregor", "Culprit: 14 candidates"]),
+        ("undo", ["Removed line 47: has cai gregor", "Culprit: 15 candidates"]),
+        ("insert 46 has cai gregor", ["Inserted line 46: has cai gregor",
+                                      "Culprit: 14 candidates"]),
+        ("edit 46 has bob konrad", ["Replaced line 46: has cai gregor",
+                                    "with line 46: has bob konrad", "Culprit: 14 candidates"]),
+        ("drop 46", ["Removed line 46: has bob konrad", "Culprit: 15 candidates"]),
+        ("has cai gregor", ["Recorded line 47: has cai gregor", "Culprit: 14 candidates"]),
+    ]:
+        _command(child, line, *shown, "(chances: computing…)")
+        assert _gone(worker)  # killed and reaped before the prompt came back
+        (worker,) = _workers(child.pid)  # and the new position's count runs
+    assert log.read_text() == SLOW.read_text() + "has cai gregor\n"  # on disk at the prompt
+    _command(child, "show", "Culprit: 14 candidates (exact; chances: computing…)",
+             "Who holds each card now")
+    assert _workers(child.pid) == [worker]  # a command that changes nothing cancels nothing
+    child.send("has bo")  # Ctrl-C is the prompt's: it drops the line, the count goes on
+    child.expect_exact("has bo")
+    time.sleep(0.5)  # let readline wait for a key again (see the test above)
+    child.sendintr()
+    child.expect_exact("abbey> ")
+    assert _workers(child.pid) == [worker]
+    _command(child, "quit", "Saved: g.log", prompt="")
+    child.expect(pexpect.EOF)
+    assert _gone(worker)
+    assert "Traceback" not in child.before
+
+
+@PROC
+def test_the_chances_come_above_the_prompt_and_the_last_table_is_the_last_events(tmp_path):
+    _slow_log(tmp_path, 36)  # 30 events: exact within seconds
+    child = _spawn(tmp_path, "g.log")
+    child.logfile_read = screen = io.StringIO()
+    child.expect_exact("Culprit: 16 candidates (chances: computing…)")
+    child.expect_exact("abbey> ")
+    _command(child, "has cai gregor", "Culprit: 15 candidates (chances: computing…)")
+    (stale,) = _workers(child.pid)
+    _command(child, "has bob konrad", "Culprit: 14 candidates (chances: computing…)")
+    assert _gone(stale)
+    child.send("lacks dee")  # the exact chances come while this is typed
+    child.expect_exact("abbey> lacks dee", timeout=4 * TIMEOUT)  # drawn again under them
+    table = child.before.rpartition("Culprit:")[2]
+    assert table.startswith(" 14 candidates") and "%" in table and "computing" not in table
+    _command(child, " hugues", "Recorded line 39: lacks dee hugues")
+    child.sendeof()
+    child.expect_exact("Saved: g.log")
+    child.expect(pexpect.EOF)
+    after = screen.getvalue().partition("Recorded line 38: has bob konrad")[2]
+    assert "15 candidates" not in after and "Traceback" not in screen.getvalue()
+    assert _workers(child.pid) == []
+
+
+@PROC
+def test_a_killed_session_leaves_no_worker_holding_the_log(tmp_path):
+    _slow_log(tmp_path)
+    child = _spawn(tmp_path, "g.log", "--budget", "600")
+    child.expect_exact("abbey> ")
+    (worker,) = _workers(child.pid)
+    child.kill(signal.SIGKILL)
+    child.expect(pexpect.EOF)
+    deadline = time.monotonic() + TIMEOUT
+    while not _ended(worker):  # the worker sees its parent gone and ends
+        assert time.monotonic() < deadline, "the worker outlived its session"
+        time.sleep(0.05)
+    done = _piped(tmp_path, "quit\n", "g.log", "--budget", "0")  # the lock is free again
+    assert done.returncode == 0, done.stderr
+
+
+def test_piped_input_waits_for_each_solve_unless_asked_not_to(tmp_path):
+    _slow_log(tmp_path)
+    waited = _piped(tmp_path, "has cai gregor\n", "g.log", "--budget", "0.1")
+    assert "Recorded line 47: has cai gregor\nCulprit: 14 candidates" in waited.stdout
+    assert "computing" not in waited.stdout
+    done = _piped(tmp_path, "has bob konrad\n", "g.log", "--background")
+    assert done.returncode == 0, done.stderr
+    assert "Recorded line 48: has bob konrad\nCulprit: 13 candidates (chances: computing…)" in (
+        done.stdout)
+    assert "Traceback" not in done.stderr
+
+
+def test_insert_completes_an_event_after_its_line_number(tmp_path):
+    (tmp_path / "g.log").write_text("game abbey\nplayers ana bob cai dee\nme ana\nhas bob conrad\n")
+    child = _spawn(tmp_path, "g.log")
+    child.expect_exact("abbey> ")
+    child.send("ins\t")
+    child.expect_exact("insert ")
+    child.send("4 has b\t")
+    child.expect_exact("4 has bob ")
+    _command(child, "aymeric", "Inserted line 4: has bob aymeric")
+    assert (tmp_path / "g.log").read_text().endswith("me ana\nhas bob aymeric\nhas bob conrad\n")
+    child.sendeof()
+    child.expect(pexpect.EOF)

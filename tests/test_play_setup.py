@@ -116,3 +116,17 @@ def test_edit_and_drop_at_the_prompt(tmp_path):
     assert "line 4 holds no event" in result.output
     assert path.read_bytes().decode() == TEXT.replace(
         "count bob fat 1   # asked in the library\r\n", "").replace("has cai", "lacks cai")
+
+
+def test_insert_at_the_prompt(tmp_path):
+    path = tmp_path / "g.log"
+    path.write_bytes(TEXT.encode())
+    result = CliRunner().invoke(cli, ["play", str(path)], input="insert 7 lacks dee orlando\n"
+                                "insert 4 lacks dee orlando\ninsert 7\nhelp insert\nquit\n")
+    assert "Inserted line 7: lacks dee orlando (the lines from there on moved down one)" in (
+        result.output)
+    assert "line 4 holds no event" in result.output
+    assert "usage: insert LINE EVENT" in result.output
+    assert "Command: insert LINE EVENT" in result.output
+    assert path.read_bytes().decode() == TEXT.replace("has cai", "lacks dee orlando\r\nhas cai")
+    assert [e.line for e in read_log(str(path)).events] == [5, 6, 7, 8]

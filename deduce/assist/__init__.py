@@ -5,6 +5,8 @@
 - :mod:`~deduce.assist.newlog`: the questions a new log asks and its header;
 - :mod:`~deduce.assist.live`: solving after every event, without waiting
   for a contradiction's lines;
+- :mod:`~deduce.assist.background`: the chances refined in a background
+  process while the player is idle;
 - :mod:`~deduce.assist.compact`: the short tables shown after every event;
 - :mod:`~deduce.assist.why`: a minimal set of events that rules an answer out;
 - :mod:`~deduce.assist.minimum`: the search for the smallest such set;

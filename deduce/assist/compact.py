@@ -10,23 +10,49 @@ Each game draws its own (:meth:`deduce.games.protocol.Game.compact_tables`):
 - **blackrose**: the most probable accomplice pairs (at most 5 rows), and
   who can be the Possessed.
 
-An inconsistent log has no table: :func:`contradiction` says so in one line,
-naming the conflicting lines when they are known (see :mod:`~deduce.assist.live`).
+While the chances are still being computed in the background (see
+:mod:`~deduce.assist.background`), a title that would say there was not
+enough time to estimate them says :data:`COMPUTING` instead. An
+inconsistent log has no table: :func:`contradiction` says so in one line,
+naming the conflicting lines when they are known (see
+:mod:`~deduce.assist.live`).
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 from deduce.assist.live import Inconsistent
 from deduce.registry import game_of
-from deduce.report import Table, clash
+from deduce.report import NO_TIME, Table, clash
 from deduce.solving import Solution
 
+#: What a title says of chances not computed yet while a background job computes them.
+COMPUTING = "chances: computing…"
 
-def compact_tables(solution: Solution | Inconsistent) -> list[Table]:
-    """The short tables of a consistent solution (none for an inconsistent one)."""
+
+def compact_tables(solution: Solution | Inconsistent, pending: bool = False) -> list[Table]:
+    """The short tables of a consistent solution (none for an inconsistent one).
+
+    ``pending``: its chances are being computed in the background (see
+    :func:`computing`).
+    """
     if isinstance(solution, Inconsistent) or not solution.consistent:
         return []
-    return game_of(solution).compact_tables(solution)
+    tables = game_of(solution).compact_tables(solution)
+    return computing(tables) if pending else tables
+
+
+def computing(tables: list[Table]) -> list[Table]:
+    """``tables`` as they read while their chances are being computed in the background.
+
+    Where a title says that there was not enough time to estimate the
+    chances (:data:`~deduce.report.NO_TIME`, up to the end of its
+    parenthesis), it says :data:`COMPUTING` instead.
+    """
+    missing = re.compile(re.escape(NO_TIME) + r"[^)]*")
+    return [replace(table, title=missing.sub(COMPUTING, table.title)) for table in tables]
 
 
 def contradiction(solution: Solution | Inconsistent) -> str:

@@ -7,9 +7,10 @@ type, the words come from the position in that event's grammar
 ``mass 1 gave orlando `` the cards and ``got``, ``accuse bob aymeric ``
 ``right`` and ``wrong``. In a word with ``+`` (traits), the part after the
 last ``+`` completes to a trait. After a command, what its argument is
-(:data:`TOPIC`, :data:`EVENT` or :data:`WHY`) decides: ``help`` takes a
-command or an event type, ``what-if`` an event line, ``why`` the game's
-query (:attr:`deduce.games.protocol.Game.why_arguments`).
+(:data:`TOPIC`, :data:`EVENT`, :data:`LINE_EVENT` or :data:`WHY`) decides:
+``help`` takes a command or an event type, ``what-if`` an event line,
+``edit`` and ``insert`` a line number (not completed) and an event line,
+``why`` the game's query (:attr:`deduce.games.protocol.Game.why_arguments`).
 
 A new log's setup questions complete from their own lists
 (:func:`answer_candidates`): the games, the players, and for your hand or
@@ -40,7 +41,7 @@ from deduce.logs.vocabulary.abbey import TRAITS
 from deduce.registry import game as game_named
 
 #: What a command's argument is, for completion (a command without one maps to "").
-TOPIC, EVENT, WHY = "topic", "event", "why"
+TOPIC, EVENT, LINE_EVENT, WHY = "topic", "event", "line-event", "why"
 
 
 @dataclass(frozen=True)
@@ -122,8 +123,11 @@ def _after(words: Sequence[str], game: str, vocab: Vocabulary,
     kind = commands.get(words[0])
     if kind == TOPIC:
         return list(dict.fromkeys([*commands, *types])) if len(words) == 1 else []
-    if kind == EVENT:
-        return list(types) if len(words) == 1 else event_words(game, vocab, words[1:])
+    if kind in (EVENT, LINE_EVENT):
+        event = words[1 if kind == EVENT else 2:]
+        if len(words) == 1 and kind == LINE_EVENT:  # the line number first
+            return []
+        return event_words(game, vocab, event) if event else list(types)
     arguments = game_named(game).why_arguments
     if kind == WHY and len(words) <= len(arguments):
         keys = arguments[len(words) - 1]
@@ -135,8 +139,8 @@ def candidates(line: str, game: str, vocab: Vocabulary, commands: Mapping[str, s
     """The words that complete the last word of ``line`` (the text up to the cursor).
 
     ``commands``: the command names and what their argument is (see
-    :data:`TOPIC`, :data:`EVENT`, :data:`WHY`). Each candidate is the whole
-    word, ready to replace the one being typed.
+    :data:`TOPIC`, :data:`EVENT`, :data:`LINE_EVENT`, :data:`WHY`). Each
+    candidate is the whole word, ready to replace the one being typed.
     """
     words = line.split()
     token = "" if not line or line[-1].isspace() else words.pop()

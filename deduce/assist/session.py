@@ -16,7 +16,10 @@ always types the line syntax; the file keeps its own syntax:
 - :meth:`Session.add` then appends exactly that line, flushed and synced to
   disk before it returns;
 - :meth:`Session.undo` rewrites the file atomically without the last event's
-  line, every other byte unchanged (header, comments, blank lines).
+  line, every other byte unchanged (header, comments, blank lines);
+  :meth:`Session.drop`, :meth:`Session.edit` and :meth:`Session.insert`
+  remove, replace or add one event line anywhere, likewise, once the whole
+  text checks out again.
 """
 
 from __future__ import annotations
@@ -238,6 +241,19 @@ class Session:
         self._rewrite(lines)
         return event
 
+    def _typed_at(self, line: int, typed: str) -> tuple[list[str], str]:
+        """The file's lines, and ``typed`` as the line to put at ``line``, which holds an event.
+
+        The file is read again first. The new line is in the file's syntax,
+        with the line ending of the line there now.
+        """
+        self.refresh()
+        self._event_at(line)
+        new = self.event(typed, line)
+        lines = self.text.split("\n")
+        ending = "\r" if lines[line - 1].endswith("\r") else ""
+        return lines, event_text(new, self.game, self.syntax) + ending
+
     def edit(self, line: int, typed: str) -> tuple[Event, Event]:
         """Replace the event on ``line`` with ``typed`` (line syntax), atomically.
 
@@ -245,14 +261,24 @@ class Session:
         line keeps the file's syntax and line ending. The log with it must be
         valid input, else the file is left as it was.
         """
-        self.refresh()
+        lines, text = self._typed_at(line, typed)
         old = self._event_at(line)
-        new = self.event(typed, line)
-        lines = self.text.split("\n")
-        ending = "\r" if lines[line - 1].endswith("\r") else ""
-        lines[line - 1] = event_text(new, self.game, self.syntax) + ending
+        lines[line - 1] = text
         self._rewrite(lines)
-        return old, self.log.events[[e.line for e in self.log.events].index(line)]
+        return old, self._event_at(line)
+
+    def insert(self, line: int, typed: str) -> Event:
+        """Insert ``typed`` (line syntax) before the event on ``line``, atomically; return it.
+
+        The new event takes ``line``, and every line from there moves down
+        one. Every other byte stays; the new line keeps the file's syntax and
+        line ending. The log with it must be valid input, else the file is
+        left as it was.
+        """
+        lines, text = self._typed_at(line, typed)
+        lines.insert(line - 1, text)
+        self._rewrite(lines)
+        return self._event_at(line)
 
     def undo(self) -> Event:
         """Remove the last event's line from the file, atomically; return that event."""

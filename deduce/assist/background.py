@@ -1,0 +1,285 @@
+"""The chances of a position, refined in a background process while the player is idle.
+
+After each event ``play`` shows at once what is exact (the candidates of the
+SAT closure, from a solve with a budget of 0) and hands the position to a
+:class:`Refiner`. A separate *process* (the solver is CPU-bound Python: in a
+thread it would starve the prompt through the GIL) solves it again with each
+budget of a ladder (:data:`LADDER`), and stops once the chances are exact.
+A watcher thread of this process hands each result that improves on what was
+shown (:func:`better`), and the job's last one, to a callback.
+
+- **A new position supersedes the job at once.** :meth:`Refiner.start`
+  kills the running worker (it is never waited on) and closes its pipe
+  before it starts the next one. Each job carries the log it is for, and
+  only the current job's results are delivered: the result shown last is
+  always the last position's.
+- **The callback runs under** :attr:`Refiner.lock`. Whoever holds it (the
+  prompt, while it handles a line) delays the delivery; a job superseded
+  meanwhile is never delivered.
+- **The worker never speaks.** An error in it (a memory stop, an internal
+  error) comes back as one line (:attr:`Refined.error`); Ctrl-C at the
+  prompt is not its own; it ends with this process, however that ends.
+
+The solve function is injectable (tests give a slow fake); it must be a
+module-level function where processes are spawned rather than forked.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any
+
+from deduce.assist.live import Inconsistent
+from deduce.errors import DeduceError
+from deduce.logs.model import GameLog
+from deduce.solving import Solution, SolveOptions, solve_log
+
+#: The budgets (seconds) a position is solved with in turn, until the chances are exact.
+LADDER = (1.0, 5.0, 30.0)
+#: Seconds between the watcher's looks at the running job.
+POLL_SECONDS = 0.05
+
+#: What a worker runs: a log and its options (with the rung's budget) to a solution.
+SolveFunction = Callable[[GameLog, SolveOptions], Solution]
+
+
+def ladder(first: float | None = None) -> tuple[float, ...]:
+    """The budgets of a job: :data:`LADDER`, or ``first`` then the longer rungs of it."""
+    if first is None:
+        return LADDER
+    return (first, *(rung for rung in LADDER if rung > first))
+
+
+def exact(solution: Solution) -> bool:
+    """Whether every probability of ``solution`` is exact (the spec's top-level ``exact``)."""
+    return bool(solution.to_json().get("exact", True))
+
+
+def better(new: Solution, old: Solution) -> bool:
+    """Whether ``new`` improves on ``old``: exact beats estimated, a smaller error a larger one.
+
+    The error is the spec's top-level bound on every probability (0 when exact).
+    """
+    def rank(solution: Solution) -> tuple[bool, float]:
+        data = solution.to_json()
+        return bool(data.get("exact", True)), -float(data.get("error", 0.0))
+
+    return rank(new) > rank(old)
+
+
+@dataclass(frozen=True)
+class Refined:
+    """What a job delivers: the best solution of ``log`` so far, or the error that stopped it.
+
+    ``budget``: the rung that gave it; ``last``: no more comes from this job.
+    """
+
+    log: GameLog
+    budget: float
+    solution: Solution | None = None
+    error: str = ""
+    last: bool = False
+
+
+@dataclass
+class _Job:
+    """One position being refined: its log (what its results are for), worker, pipe, best."""
+
+    log: GameLog
+    process: BaseProcess
+    reader: Connection
+    best: Solution
+
+
+class Refiner:
+    """Refines the chances of one position at a time in a worker process (module docstring).
+
+    ``deliver`` gets each :class:`Refined` worth showing, in the watcher
+    thread, with :attr:`lock` held. ``budgets``: the ladder; ``solve``: what
+    the worker runs.
+    """
+
+    def __init__(self, deliver: Callable[[Refined], None],
+                 budgets: Sequence[float] = LADDER, solve: SolveFunction = solve_log) -> None:
+        self.deliver = deliver
+        self.budgets = tuple(budgets)
+        self.solve = solve
+        #: Held while a delivery runs; hold it to keep deliveries out (a delayed one is
+        #: dropped if its job is superseded meanwhile).
+        self.lock = threading.RLock()
+        self._context = _context()
+        self._job: _Job | None = None  # the current job: the only one delivered
+        self._closed = False
+        self._watcher = threading.Thread(target=self._watch, name="deduce-refiner",
+                                         daemon=True)
+        self._watcher.start()
+
+    @property
+    def worker(self) -> int | None:
+        """The process id of the running job's worker (None when there is none)."""
+        with self.lock:
+            return self._job.process.pid if self._job is not None else None
+
+    def start(self, log: GameLog, options: SolveOptions,
+              shown: Solution | Inconsistent) -> bool:
+        """Refine ``log``'s chances from now on, ``shown`` being what the player sees.
+
+        The running job, if any, is cancelled first. Returns whether a job
+        started: none when ``shown`` is exact already, or inconsistent.
+        """
+        with self.lock:
+            self.cancel()
+            if self._closed or isinstance(shown, Inconsistent) or not shown.consistent \
+                    or exact(shown):
+                return False
+            reader, writer = self._context.Pipe(duplex=False)
+            process = self._context.Process(
+                target=_refine, args=(writer, log, options, self.budgets, self.solve),
+                name="deduce-refiner", daemon=True)
+            with _ctrl_c_held():  # the worker is born deaf to it (see _detach)
+                process.start()
+                writer.close()  # the worker holds the other end: its end is the pipe's end
+                self._job = _Job(log, process, reader, shown)
+            return True
+
+    def cancel(self) -> None:
+        """Stop the running job at once: its worker is killed and reaped, its results dropped."""
+        with self.lock:
+            job, self._job = self._job, None
+            if job is not None:
+                _end(job)
+
+    def close(self) -> None:
+        """Cancel the running job and stop the watcher (the end of the session)."""
+        with self.lock:
+            self._closed = True
+            self.cancel()
+        if threading.current_thread() is not self._watcher:
+            self._watcher.join()
+
+    def __enter__(self) -> Refiner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _watch(self) -> None:
+        """The watcher thread: look at the current job's pipe until the refiner closes."""
+        while not self._closed:
+            time.sleep(POLL_SECONDS)
+            if not self.lock.acquire(timeout=POLL_SECONDS):  # held: the prompt is busy
+                continue
+            try:
+                job = self._job
+                if job is not None and job.reader.poll(0):
+                    self._receive(job)
+            finally:
+                self.lock.release()
+
+    def _receive(self, job: _Job) -> None:
+        """Take one message of ``job`` (the current job; the lock held) and deliver it."""
+        try:
+            budget, solution, error = pickle.loads(job.reader.recv_bytes())
+        except (EOFError, OSError):  # the worker died without a word (the system killed it)
+            budget, solution, error = 0.0, None, "the worker process died"
+        last = error != "" or budget == self.budgets[-1] or exact(solution)
+        if last:
+            self._job = None
+            _end(job)
+        if error:
+            self.deliver(Refined(job.log, budget, error=error, last=True))
+            return
+        improved = better(solution, job.best)
+        if improved:
+            job.best = solution
+        if improved or last:
+            self.deliver(Refined(job.log, budget, job.best, last=last))
+
+
+def _context() -> Any:
+    """Fork on Linux (a worker starts in milliseconds), spawn elsewhere."""
+    method = "fork" if sys.platform.startswith("linux") else "spawn"
+    return multiprocessing.get_context(method)
+
+
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) back meanwhile; one pressed is delivered at the end.
+
+    A worker started meanwhile starts with it held, until it ignores it.
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # no signal masks (Windows)
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _end(job: _Job) -> None:
+    """Kill ``job``'s worker if it still runs, reap it, and close its pipe."""
+    if job.process.is_alive():
+        job.process.kill()
+    job.process.join()
+    job.process.close()
+    job.reader.close()
+
+
+def _refine(writer: Connection, log: GameLog, options: SolveOptions,
+            budgets: Sequence[float], solve: SolveFunction) -> None:
+    """The worker: solve ``log`` with each budget in turn, send each result, stop once exact.
+
+    Each message is ``(budget, solution, error)``; an error (one line)
+    ends the job.
+    """
+    _detach()
+    for budget in budgets:
+        try:
+            solution = solve(log, replace(options, budget=budget))
+            message = pickle.dumps((budget, solution, ""))
+            done = exact(solution)
+        except Exception as exc:  # a memory stop, an internal error: one line, never a trace
+            message, done = pickle.dumps((budget, None, _one_line(exc))), True
+        try:
+            writer.send_bytes(message)
+        except OSError:  # nobody listens any more
+            return
+        if done:
+            return
+
+
+def _one_line(exc: Exception) -> str:
+    """An error of the worker as one line."""
+    text = " ".join(str(exc).split())
+    if isinstance(exc, DeduceError):
+        return text
+    return f"internal error ({type(exc).__name__}{': ' + text if text else ''})"
+
+
+def _detach() -> None:
+    """In a worker: leave Ctrl-C to the prompt, and end as soon as the parent does."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
+
+
+def _exit_with(sentinel: int) -> None:
+    """Wait for the parent's end (its sentinel is ready), then end this process at once."""
+    multiprocessing.connection.wait([sentinel])
+    os._exit(0)
