@@ -17,8 +17,11 @@ from dataclasses import dataclass
 from math import factorial
 from typing import Any
 
+from hypothesis import assume
 from hypothesis import strategies as st
 
+from deduce.errors import LogError
+from deduce.games.abbey.solver.timeline import build_timeline
 from deduce.logs.model import Event
 from deduce.logs.vocabulary.abbey import TRAIT_GROUPS, TRAITS, AbbeySetup, Deck, deck_from_json
 
@@ -42,6 +45,23 @@ def random_deck(rng: random.Random, n_cards: int) -> Deck:
             "traits": [rng.choice(group) for group in TRAIT_GROUPS.values()]}
            for i in range(n_cards)]
     return deck_from_json(raw, "<random deck>")
+
+
+def finished(work: Any) -> Any:
+    """Drive a counting generator to its end and return its value."""
+    while True:
+        try:
+            next(work)
+        except StopIteration as done:
+            return done.value
+
+
+def timeline_or_skip(setup: AbbeySetup, events: Sequence[Event]) -> Any:
+    """The log's timeline, or skip the example when a corrupted log breaks the public sizes."""
+    try:
+        return build_timeline(setup, events, "game")
+    except LogError:
+        assume(False)
 
 
 def deal_count(n_cards: int, n_players: int, pile: int, hand: int) -> int:

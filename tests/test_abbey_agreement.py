@@ -9,16 +9,15 @@ explanation says the other lines force must hold in every history they allow.
 from __future__ import annotations
 
 import pytest
-from abbey_random import corrupted_games, games
+from abbey_random import corrupted_games, games, timeline_or_skip
 from hypothesis import assume, given, settings
 
-from deduce.errors import LogError
 from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.sat.conflict import Clash, find_clash, minimal_conflict
 from deduce.games.abbey.solver.search.brute import consistent_histories, enumerate_posterior
 from deduce.games.abbey.solver.search.csp import CspEngine
-from deduce.games.abbey.solver.timeline import TRANSFERS, build_timeline
+from deduce.games.abbey.solver.timeline import TRANSFERS
 
 # Derandomized: the same examples on every run, so the suite's time is stable in CI.
 checks = settings(deadline=None, max_examples=60, derandomize=True)
@@ -28,16 +27,8 @@ TINY = {"min_cards": 8, "max_cards": 10, "max_deals": 80_000, "max_events": 12}
 SMALL = {"min_cards": 6, "max_cards": 8, "max_events": 10}
 
 
-def _timeline(setup, events):
-    """The timeline, or skip the example when a corrupted log breaks the public sizes."""
-    try:
-        return build_timeline(setup, events, "game")
-    except LogError:
-        assume(False)
-
-
 def _solve(setup, events):
-    timeline = _timeline(setup, events)
+    timeline = timeline_or_skip(setup, events)
     model = build_model(setup, timeline, events)
     return timeline, model, count_histories(model)
 
@@ -111,7 +102,7 @@ def _conflict(setup, events):
     """The timeline and minimal conflict of an inconsistent log (None when it is consistent)."""
     if enumerate_posterior(setup, events).consistent:
         return None
-    timeline = _timeline(setup, events)
+    timeline = timeline_or_skip(setup, events)
     return timeline, minimal_conflict(setup, timeline, events)
 
 

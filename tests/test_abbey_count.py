@@ -13,10 +13,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from abbey_random import corrupted_games
+from abbey_random import corrupted_games, finished, timeline_or_skip
 from hypothesis import assume, given, settings
 
-from deduce.errors import LogError
 from deduce.games.abbey.solver.count.cardwise import Cap, count_by_cards, resample
 from deduce.games.abbey.solver.count.estimate import estimate_histories
 from deduce.games.abbey.solver.count.histories import count_histories
@@ -31,19 +30,8 @@ TINY = {"min_cards": 8, "max_cards": 10, "max_deals": 80_000, "max_events": 12}
 CASES = Path(__file__).parent / "data" / "cases"
 
 
-def _drain(work):
-    try:
-        while True:
-            next(work)
-    except StopIteration as finished:
-        return finished.value
-
-
 def _model(setup, events):
-    try:
-        timeline = build_timeline(setup, events, "game")
-    except LogError:
-        assume(False)
+    timeline = timeline_or_skip(setup, events)
     model = build_model(setup, timeline, events)
     assume(propagate(model))
     return model, [t for t in model.tallies if not t.redundant]
@@ -74,9 +62,9 @@ def test_float64_counts_give_the_exact_probabilities(game):
 def test_a_cap_that_never_binds_counts_exactly(game):
     setup, events, _ = game
     model, tallies = _model(setup, events)
-    exact = _drain(count_by_cards(model.domains, tallies))
+    exact = finished(count_by_cards(model.domains, tallies))
     cap = Cap(10**9, np.random.default_rng(0))
-    capped = _drain(count_by_cards(model.domains, tallies, cap=cap))
+    capped = finished(count_by_cards(model.domains, tallies, cap=cap))
     assert not cap.cut
     assert capped[0] == pytest.approx(exact[0], rel=1e-12)
     if exact[0]:
@@ -121,7 +109,7 @@ def test_the_estimate_s_bound_covers_the_exact_value(name, events):
     """With a cap that binds, fixed seeds: the bounds hold, the culprit's bound is its own."""
     setup, model, tallies = _position(name, events)
     holders = 2 + len(setup.players)
-    total, rows = _drain(count_by_cards(model.domains, tallies, exact=False))
+    total, rows = finished(count_by_cards(model.domains, tallies, exact=False))
     exact = _table(total, rows, holders)
     covered = 0
     for seed in range(4):
@@ -141,7 +129,7 @@ def test_an_estimate_that_never_cuts_is_exact():
     holders = 2 + len(setup.players)
     found = estimate_histories(model.domains, tallies, holders, float("inf"))
     assert found is not None and found.exact and found.error == 0
-    total, rows = _drain(count_by_cards(model.domains, tallies))
+    total, rows = finished(count_by_cards(model.domains, tallies))
     table = np.array([[row.get(h, 0.0) for h in range(holders)] for row in found.probabilities])
     assert np.allclose(table, _table(total, rows, holders), atol=1e-12)
 

@@ -20,13 +20,14 @@ import pytest
 from abbey_random import (
     corrupted_games,
     corrupted_spectator_games,
+    finished,
     games,
     random_spectator_game,
     spectator_games,
+    timeline_or_skip,
 )
 from hypothesis import assume, given, settings
 
-from deduce.errors import LogError
 from deduce.games.abbey.solver.count import forward
 from deduce.games.abbey.solver.count.forward import count_forward, predict_states
 from deduce.games.abbey.solver.count.histories import count_histories
@@ -34,7 +35,7 @@ from deduce.games.abbey.solver.model import Tally, build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.search.brute import consistent_histories, enumerate_posterior
-from deduce.games.abbey.solver.timeline import TRANSFERS, build_timeline
+from deduce.games.abbey.solver.timeline import TRANSFERS
 from deduce.logs.io import read_log
 from deduce.logs.vocabulary.abbey import setup_from_header
 
@@ -48,26 +49,9 @@ LISTED = {"min_cards": 6, "max_cards": 8, "max_deals": 5_000, "max_events": 8}
 REGRESSION = Path(__file__).parent / "data" / "abbey-spectator-masses.jsonl"
 
 
-def _finish(run):
-    """Drive a counting generator to its end and return its value."""
-    while True:
-        try:
-            next(run)
-        except StopIteration as done:
-            return done.value
-
-
-def _timeline(setup, events):
-    """The timeline, or skip the example when a corrupted log breaks the public sizes."""
-    try:
-        return build_timeline(setup, events, "game")
-    except LogError:
-        assume(False)
-
-
 def _prepared(setup, events):
     """(timeline, propagated model or None, its tallies, SAT supports) of a log."""
-    timeline = _timeline(setup, events)
+    timeline = timeline_or_skip(setup, events)
     model = build_model(setup, timeline, events)
     supports = sat_model(setup, timeline, events).supports()
     if not propagate(model):
@@ -84,7 +68,7 @@ def _forward(setup, events, with_supports=True, exact=True):
     timeline, model, tallies, supports = _prepared(setup, events)
     if model is None or (with_supports and supports is None):
         return timeline, 0 if exact else 0.0, tuple({} for _ in setup.deck.ids)
-    found = _finish(count_forward(model.domains, tallies, timeline,
+    found = finished(count_forward(model.domains, tallies, timeline,
                                   supports if with_supports else None, exact))
     return timeline, *found
 
@@ -169,7 +153,7 @@ def _agrees_with_count_histories(setup, events):
         return
     counts = count_histories(model, max_slices=2_000)
     assume(counts is not None)
-    total, holders = _finish(count_forward(model.domains, tallies, timeline, supports))
+    total, holders = finished(count_forward(model.domains, tallies, timeline, supports))
     assert total == counts.total
     assert holders == counts.holders
 
@@ -226,7 +210,7 @@ def test_narrower_supports_count_the_histories_they_allow(game):
     epoch, card, holder = rng.choice(spots)
     narrower = [[set(holders) for holders in row] for row in supports]
     narrower[epoch][card].discard(holder)
-    total, holders = _finish(count_forward(model.domains, tallies, timeline, narrower))
+    total, holders = finished(count_forward(model.domains, tallies, timeline, narrower))
     after = [i for i, e in enumerate(events) if e.type in TRANSFERS][epoch - 1] + 1 if epoch else 0
     lacks = type(events[0])("lacks", {"player": timeline.holders[holder],
                                       "card": setup.deck.ids[card]}, 0)
@@ -250,7 +234,7 @@ def test_supports_that_strand_a_card_leave_no_history(game):
     epoch, card = stuck[0]
     narrower = [[set(holders) for holders in row] for row in supports]
     narrower[epoch][card] = set()
-    assert _finish(count_forward(model.domains, tallies, timeline, narrower)) == (
+    assert finished(count_forward(model.domains, tallies, timeline, narrower)) == (
         0, tuple({} for _ in setup.deck.ids))
 
 
@@ -277,7 +261,7 @@ def _states_by_epoch(setup, events):
 @given(corrupted_games(**LISTED))
 def test_supports_are_the_holders_consistent_histories_pass_through(game):
     setup, events, _ = game
-    timeline = _timeline(setup, events)
+    timeline = timeline_or_skip(setup, events)
     supports = sat_model(setup, timeline, events).supports()
     states = _states_by_epoch(setup, events)
     if not any(states):
@@ -352,9 +336,9 @@ def test_a_layer_past_max_states_declines(recut, monkeypatch):
     assert model is not None
     peak = max(predict_states(supports, timeline.sizes))
     for cap in (100, 2_000):  # the deal has 1,260 states; a later layer 2,326
-        assert _finish(count_forward(model.domains, tallies, timeline, supports,
+        assert finished(count_forward(model.domains, tallies, timeline, supports,
                                      max_states=cap)) is None
-    assert _finish(count_forward(model.domains, tallies, timeline, supports,
+    assert finished(count_forward(model.domains, tallies, timeline, supports,
                                  max_states=peak)) is not None
 
 
