@@ -144,8 +144,7 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
 
         _check_agreement(CspEngine(model).closure(), possible, log.path, "constraint search")
     exact_until = None if budget is None or engine != "sat" else start + budget * EXACT_SHARE
-    supports = sat.supports() if budget is None or budget > 0 else None
-    counts = (count_histories(model, deadline=exact_until, narrowed=True, supports=supports)
+    counts = (count_histories(model, deadline=exact_until, narrowed=True, supports=sat.supports)
               if budget is None or budget > 0 else None)
     if counts is None and budget is None:  # no deadline: the count ran out of memory
         raise OutOfMemory(f"{log.path}: counting every history exactly needs more than "

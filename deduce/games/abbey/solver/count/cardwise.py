@@ -136,17 +136,33 @@ def count_by_cards(domains: Sequence[Domain], tallies: Sequence[Tally], exact: b
 
 def _count_part(cards: list[int], kept: list[Kept], domains: Sequence[Domain], one: Any,
                 max_states: int | None, cap: Cap | None) -> Part:
-    """One component's count: in the greedy order while it stays small, else annealed.
+    """One component's count: in the greedy order while it stays small, then both orders.
 
     Most positions count in milliseconds in the greedy order, faster than
-    annealing would take; only a count whose layers pass ``QUICK_STATES``
-    starts again in the annealed order.
+    annealing would take. A count whose layers pass ``QUICK_STATES`` goes
+    on in the greedy and the annealed order in turns, the first to finish
+    answering: the annealing's state bound is rough, and now and then its
+    order is the worse one. A capped count takes the annealed order alone.
     """
-    if cap is None and (max_states is None or max_states > QUICK_STATES):
-        quick = yield from _Count(cards, kept, domains, one, QUICK_STATES, None, False).run()
-        if quick is not None:
-            return quick
-    return (yield from _Count(cards, kept, domains, one, max_states, cap, True).run())
+    if cap is not None:
+        return (yield from _Count(cards, kept, domains, one, max_states, cap, True).run())
+    if max_states is not None and max_states <= QUICK_STATES:
+        return (yield from _Count(cards, kept, domains, one, max_states, None, False).run())
+    quick = yield from _Count(cards, kept, domains, one, QUICK_STATES, None, False).run()
+    if quick is not None:
+        return quick
+    runs = [_Count(cards, kept, domains, one, max_states, None, anneal).run()
+            for anneal in (False, True)]
+    turn = 0
+    while runs:
+        turn = (turn + 1) % len(runs)
+        try:
+            next(runs[turn])
+        except StopIteration as done:
+            if done.value is not None:
+                return done.value
+            del runs[turn]
+    return None
 
 
 def _fold(domains: Sequence[Domain], tallies: Sequence[Tally], fixed: dict[int, tuple[int, ...]],

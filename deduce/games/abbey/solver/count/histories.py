@@ -25,7 +25,7 @@ from fractions import Fraction
 from time import perf_counter
 from typing import Any
 
-from deduce.games.abbey.solver.count.cardwise import Holders, count_by_cards
+from deduce.games.abbey.solver.count.cardwise import QUICK_STATES, Holders, count_by_cards
 from deduce.games.abbey.solver.count.epochwise import count_by_epochs, deal_bound
 from deduce.games.abbey.solver.count.forward import Supports, count_forward, predict_states
 from deduce.games.abbey.solver.count.pathwise import count_by_paths
@@ -74,17 +74,22 @@ class Counts:
 def count_histories(model: Model, methods: Sequence[str] = METHODS,
                     max_slices: int | None = None, deadline: float | None = None,
                     narrowed: bool = False, exact: bool = True,
-                    supports: Supports | None = None) -> Counts | None:
+                    supports: Supports | Callable[[], Supports | None] | None = None
+                    ) -> Counts | None:
     """Count the histories of ``model`` (a copy is narrowed first; the argument is untouched).
 
     ``narrowed`` says that ``model`` is already propagated: it is counted
     as it is, without a copy. ``supports`` (the SAT model's
-    :meth:`~deduce.games.abbey.solver.sat.cnf.SatModel.supports`) let the
-    forward filter prune exactly; without them it prunes by the domains.
+    :meth:`~deduce.games.abbey.solver.sat.cnf.SatModel.supports`, or a
+    function that computes them) let the forward filter prune exactly;
+    without them it prunes by the domains.
     ``exact=False`` counts in float64 (the same probabilities to about
     1e-15, faster).
 
-    The method is chosen among ``methods`` as the module docstring says.
+    The card count first has a quick try in its greedy order, within
+    ``QUICK_STATES`` states a layer (most positions end there, before the
+    supports are computed); then the method is chosen among ``methods`` as
+    the module docstring says.
     None comes back when nothing has finished after ``max_slices`` slices
     in all, or by ``deadline`` (a :func:`time.perf_counter` reading), or
     once the process holds more than :func:`~deduce.memory.memory_limit`
@@ -95,14 +100,20 @@ def count_histories(model: Model, methods: Sequence[str] = METHODS,
     if not narrowed and not propagate(model):
         return Counts(0 if exact else 0.0, tuple({} for _ in model.domains))
     tallies = [t for t in model.tallies if not t.redundant]
+    if "cards" in methods:
+        quick = race([count_by_cards(model.domains, tallies, exact, QUICK_STATES)], max_slices,
+                     deadline)
+        if quick is not None:
+            return Counts(*quick)
+    known = supports() if callable(supports) else supports
     timeline = model.timeline
     start: dict[str, Callable[[], Method]] = {
-        "forward": lambda: count_forward(model.domains, tallies, timeline, supports, exact,
+        "forward": lambda: count_forward(model.domains, tallies, timeline, known, exact,
                                          MAX_STATES),
         "cards": lambda: count_by_cards(model.domains, tallies, exact, MAX_STATES),
         "epochs": lambda: count_by_epochs(model.domains, tallies, timeline),
         "paths": lambda: count_by_paths(model.domains, tallies)}
-    for group in _plan(model, tallies, methods, supports):
+    for group in _plan(model, tallies, methods, known):
         found = race([start[m]() for m in group], max_slices, deadline)
         if found is not None:
             return Counts(*found)
