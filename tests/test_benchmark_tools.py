@@ -28,3 +28,18 @@ def test_seats_rotate_by_one_a_game():
     assert seating(lineup, 0) == lineup
     assert seating(lineup, 1) == ("notepad", "random", "solver")
     assert seating(lineup, 3) == lineup
+
+
+def test_usable_chances_are_exact_or_within_a_narrow_bound_that_covers_the_truth():
+    from chances import usable
+
+    def culprit(exact, error, miss=None):
+        part = {"culprit_exact": exact, "culprit_error": error}
+        return part if miss is None else {**part, "culprit_miss": miss}
+
+    assert usable(culprit(True, 0.0), "culprit")
+    assert usable(culprit(False, 0.04, 0.03), "culprit")
+    assert usable(culprit(False, 0.04), "culprit")  # no truth known: the bound alone
+    assert not usable(culprit(False, 0.04, 0.05), "culprit")  # the bound missed the truth
+    assert not usable(culprit(False, 0.06, 0.01), "culprit")  # too wide
+    assert usable({"exact": False, "error": 0.02, "holder_miss": 0.01}, "holders")

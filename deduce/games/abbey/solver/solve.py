@@ -160,12 +160,14 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
 
 def _solution(setup: AbbeySetup, model: Model,
               probabilities: Sequence[Mapping[int, Fraction | float]],
-              error: float | None = None, culprit_error: float = 0.0) -> AbbeySolution:
+              error: float | None = None, culprit_error: float | None = None
+              ) -> AbbeySolution:
     """The solution object from each card's current-holder probabilities.
 
     ``error`` (None: exact) bounds every estimate; ``culprit_error`` the
-    culprit's. A card left one possible holder has it surely, estimate or
-    not: so has the culprit slot when one candidate is left.
+    culprit's (None: the same). A card left one possible holder has it
+    surely, estimate or not: so has the culprit slot when one candidate is
+    left.
     """
     probabilities = [{h: 1 for h in row} if len(row) == 1 else row for row in probabilities]
     if error is not None and all(len(row) == 1 for row in probabilities):
@@ -206,12 +208,12 @@ def _estimate(setup: AbbeySetup, model: Model, sat: SatModel, possible: list[set
         return _solution(setup, model, probabilities, found.error, found.culprit_error)
     if perf_counter() >= deadline:
         even = [{h: 1.0 / len(row) for h in sorted(row)} for row in possible]
-        return _solution(setup, model, even, 1.0, 1.0)
+        return _solution(setup, model, even, 1.0)
     starts = sat.witnesses(possible, CHAINS, Random(seed))
     chains = sample_holders(model, starts, seed, deadline=deadline, moves=ROUND)
     probabilities = [{h: chains.probabilities[card].get(h, 0.0) for h in sorted(holders)}
                      for card, holders in enumerate(possible)]
-    return _solution(setup, model, probabilities, chains.error, chains.error)
+    return _solution(setup, model, probabilities, chains.error)
 
 
 def _check_agreement(other: list[set[int]] | None, possible: list[set[int]], path: str,

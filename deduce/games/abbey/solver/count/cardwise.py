@@ -43,12 +43,14 @@ Holders = tuple[dict[int, Any], ...]
 SLICE = 200
 #: (state, effect) pairs tested at once before a pause: bounds the time between two pauses
 #: and the memory of the temporary tables.
-BLOCK = 1 << 20
+BLOCK = 1 << 19
 #: A count in the greedy card order gives up past this many states per layer, for the
 #: annealed order (see :func:`_count_part`).
 QUICK_STATES = 20_000
 #: Past this many (state, effect) pairs per allowed state, a layer is declined before merging.
-PAIRS_PER_STATE = 8
+PAIRS_PER_STATE = 2
+#: The most bytes the stored layers of one count may hold (the backward pass needs them all).
+STORED_BYTES = 400 * 2**20
 #: Bits of the cursor (the holder of the card being applied), at the bottom of word 0.
 CURSOR_BITS = 4
 #: A card's paths are applied in segments of consecutive transfers, each with at most
@@ -103,7 +105,8 @@ def count_by_cards(domains: Sequence[Domain], tallies: Sequence[Tally], exact: b
 
     It yields after every block of work, so that a caller can stop it or run
     it against another method, and returns ``(total, holders)``, or None
-    once a layer would hold more than ``max_states`` states. ``domains``
+    once a layer would hold more than ``max_states`` states, or its stored
+    layers more than ``STORED_BYTES``. ``domains``
     must already be propagated; ``tallies`` exclude redundant ones.
 
     With a ``cap``, the count is an unbiased estimate in float64 instead:
@@ -392,6 +395,7 @@ class _Count:
         keys = np.zeros((1, words), dtype=np.uint64)
         weights = np.array([self.one], dtype=np.int64 if isinstance(self.one, int) else np.float64)
         layers: list[tuple[Any, ...]] = []
+        stored = 0
         for i in range(n):
             upper, lower, closing, guard = self._checks(i)
             segments = self._segments(i)
@@ -429,6 +433,9 @@ class _Count:
                     return None
                 layers.append((weights, src, eff, dst, segment.end if last else None, ways,
                                factor))
+                stored += sum(a.nbytes for a in (weights, src, eff, dst, factor))
+                if self.cap is None and stored > STORED_BYTES:
+                    return None
                 weights = summed
                 yield
         rows: list[dict[int, Any]] = [{} for _ in self.order]

@@ -41,8 +41,12 @@ FORWARD_STATES = 3_000_000
 #: Up to this bound the forward filter races the card count: the bound is loose (late in
 #: four- and five-player games the layers are often 100 times smaller).
 RACE_STATES = 10**9
-#: The most states a layer of an exact count may hold (about 100 bytes each, all told).
+#: The most states a layer of the forward filter may hold (about 100 bytes each, all told;
+#: its merges go by pieces, so no pause between two slices is long).
 MAX_STATES = 6_000_000
+#: The most states a layer of the card count may hold: each of its layers is merged in one
+#: sort of up to ``PAIRS_PER_STATE`` times as many rows, a pause of about a second here.
+CARD_STATES = 750_000
 #: A counting method at work: it pauses after each slice of work and ends with the total
 #: and the holders, or with None when it declines the model.
 Method = Generator[None, None, "tuple[Any, Holders] | None"]
@@ -110,7 +114,7 @@ def count_histories(model: Model, methods: Sequence[str] = METHODS,
     start: dict[str, Callable[[], Method]] = {
         "forward": lambda: count_forward(model.domains, tallies, timeline, known, exact,
                                          MAX_STATES),
-        "cards": lambda: count_by_cards(model.domains, tallies, exact, MAX_STATES),
+        "cards": lambda: count_by_cards(model.domains, tallies, exact, CARD_STATES),
         "epochs": lambda: count_by_epochs(model.domains, tallies, timeline),
         "paths": lambda: count_by_paths(model.domains, tallies)}
     for group in _plan(model, tallies, methods, known):
