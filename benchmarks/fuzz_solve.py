@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from abbey_fuzz import disagreement, fuzz_log, solve_both  # noqa: E402
+from abbey_fuzz import disagreement, fuzz_log, solve_both
 
-from deduce.cli.options import DEFAULT_BUDGET  # noqa: E402
+from deduce.cli.options import DEFAULT_BUDGET
 
 
 def check(seed: int) -> tuple[int, str | None, float]:
