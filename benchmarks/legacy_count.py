@@ -30,8 +30,9 @@ from collections import defaultdict
 from collections.abc import Generator, Sequence
 
 from deduce.games.abbey.solver.count.epochwise import count_by_epochs, deal_bound
-from deduce.games.abbey.solver.count.histories import EPOCH_DEALS, race
+from deduce.games.abbey.solver.count.histories import EPOCH_DEALS
 from deduce.games.abbey.solver.count.pathwise import count_by_paths
+from deduce.games.abbey.solver.count.turns import race
 from deduce.games.abbey.solver.model import Domain, Model, Tally
 
 Holders = tuple[dict[int, int], ...]

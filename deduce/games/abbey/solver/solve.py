@@ -200,9 +200,7 @@ def _estimate(setup: AbbeySetup, model: Model, sat: SatModel, possible: list[set
     found = estimate_histories(model.domains, tallies, len(model.timeline.holders), deadline,
                                seed, first_deadline=now + FIRST_ROUND_SHARE * (deadline - now))
     if found is not None:
-        probabilities: list[dict[int, Fraction | float]] = [
-            {h: found.probabilities[card].get(h, 0.0) for h in sorted(holders)}
-            for card, holders in enumerate(possible)]
+        probabilities = _over(possible, found.probabilities)
         if found.exact:
             return _solution(setup, model, probabilities)
         return _solution(setup, model, probabilities, found.error, found.culprit_error)
@@ -211,9 +209,14 @@ def _estimate(setup: AbbeySetup, model: Model, sat: SatModel, possible: list[set
         return _solution(setup, model, even, 1.0)
     starts = sat.witnesses(possible, CHAINS, Random(seed))
     chains = sample_holders(model, starts, seed, deadline=deadline, moves=ROUND)
-    probabilities = [{h: chains.probabilities[card].get(h, 0.0) for h in sorted(holders)}
-                     for card, holders in enumerate(possible)]
-    return _solution(setup, model, probabilities, chains.error)
+    return _solution(setup, model, _over(possible, chains.probabilities), chains.error)
+
+
+def _over(possible: list[set[int]], estimated: Sequence[Mapping[int, float]]
+          ) -> list[dict[int, Fraction | float]]:
+    """Estimated probabilities on the exact closure: every possible holder, 0 where none came."""
+    return [{h: estimated[card].get(h, 0.0) for h in sorted(holders)}
+            for card, holders in enumerate(possible)]
 
 
 def _check_agreement(other: list[set[int]] | None, possible: list[set[int]], path: str,

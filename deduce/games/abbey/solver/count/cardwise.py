@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from deduce.games.abbey.solver.count.order import card_order
+from deduce.games.abbey.solver.count.turns import in_turns
 from deduce.games.abbey.solver.model import Domain, Tally
 
 #: Per card, per holder index: the number of histories (an int, or a float when inexact).
@@ -100,7 +101,8 @@ class Kept:
 
 
 def count_by_cards(domains: Sequence[Domain], tallies: Sequence[Tally], exact: bool = True,
-                   max_states: int | None = None, cap: Cap | None = None) -> Work:
+                   max_states: int | None = None, cap: Cap | None = None,
+                   quick: bool = True) -> Work:
     """Count histories in total and per (card, current holder), as a generator.
 
     It yields after every block of work, so that a caller can stop it or run
@@ -108,6 +110,9 @@ def count_by_cards(domains: Sequence[Domain], tallies: Sequence[Tally], exact: b
     once a layer would hold more than ``max_states`` states, or its stored
     layers more than ``STORED_BYTES``. ``domains``
     must already be propagated; ``tallies`` exclude redundant ones.
+
+    ``quick=False`` leaves out the quick try in the greedy order (see
+    :func:`_count_part`), for a caller that made it already.
 
     With a ``cap``, the count is an unbiased estimate in float64 instead:
     no layer keeps more than ``cap.limit`` states (see :meth:`_Count.run`).
@@ -121,7 +126,7 @@ def count_by_cards(domains: Sequence[Domain], tallies: Sequence[Tally], exact: b
         return 0 * one, tuple(holders)
     total = one
     for cards, group in _components(free, kept):
-        found = yield from _count_part(cards, group, domains, one, max_states, cap)
+        found = yield from _count_part(cards, group, domains, one, max_states, cap, quick)
         if found is None:
             return None
         part, rows = found
@@ -138,7 +143,7 @@ def count_by_cards(domains: Sequence[Domain], tallies: Sequence[Tally], exact: b
 
 
 def _count_part(cards: list[int], kept: list[Kept], domains: Sequence[Domain], one: Any,
-                max_states: int | None, cap: Cap | None) -> Part:
+                max_states: int | None, cap: Cap | None, quick: bool = True) -> Part:
     """One component's count: in the greedy order while it stays small, then both orders.
 
     Most positions count in milliseconds in the greedy order, faster than
@@ -151,21 +156,13 @@ def _count_part(cards: list[int], kept: list[Kept], domains: Sequence[Domain], o
         return (yield from _Count(cards, kept, domains, one, max_states, cap, True).run())
     if max_states is not None and max_states <= QUICK_STATES:
         return (yield from _Count(cards, kept, domains, one, max_states, None, False).run())
-    quick = yield from _Count(cards, kept, domains, one, QUICK_STATES, None, False).run()
-    if quick is not None:
-        return quick
+    if quick:
+        found = yield from _Count(cards, kept, domains, one, QUICK_STATES, None, False).run()
+        if found is not None:
+            return found
     runs = [_Count(cards, kept, domains, one, max_states, None, anneal).run()
             for anneal in (False, True)]
-    turn = 0
-    while runs:
-        turn = (turn + 1) % len(runs)
-        try:
-            next(runs[turn])
-        except StopIteration as done:
-            if done.value is not None:
-                return done.value
-            del runs[turn]
-    return None
+    return (yield from in_turns(runs))
 
 
 def _fold(domains: Sequence[Domain], tallies: Sequence[Tally], fixed: dict[int, tuple[int, ...]],
@@ -284,6 +281,7 @@ class _Count:
         self.one = one
         self.max_states = max_states
         self.cap = cap
+        self._completions: dict[tuple[int, int], np.ndarray] = {}
 
     # -------------------------------------------------------------- compiling each card
 
@@ -483,7 +481,17 @@ class _Count:
         return chance
 
     def _completion(self, j: int, i: int) -> np.ndarray:
-        """Tally ``j`` after card ``i``: per value so far, the chance the rest fit its range."""
+        """Tally ``j`` after card ``i``: per value so far, the chance the rest fit its range.
+
+        Computed once per (tally, card): every resampled layer of the card asks again.
+        """
+        found = self._completions.get((j, i))
+        if found is None:
+            found = self._completions[j, i] = self._completion_table(j, i)
+        return found
+
+    def _completion_table(self, j: int, i: int) -> np.ndarray:
+        """:meth:`_completion`, computed."""
         k = self.kept[j]
         pmf = np.ones(1)
         for p in self.able[j]:

@@ -16,7 +16,7 @@ replicates never had to cut a layer is exact.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from time import perf_counter
 
@@ -53,8 +53,7 @@ class Estimate:
 def estimate_histories(domains: Sequence[Domain], tallies: Sequence[Tally], holders: int,
                        deadline: float, seed: int = 0, first_deadline: float | None = None,
                        first_cap: int = FIRST_CAP, last_cap: int | None = None,
-                       replicates: int = REPLICATES,
-                       clock: Callable[[], float] = perf_counter) -> Estimate | None:
+                       replicates: int = REPLICATES) -> Estimate | None:
     """The best estimate finished by ``deadline``, or None when not even one round finished.
 
     The first round must finish by ``first_deadline`` (default: the
@@ -69,19 +68,18 @@ def estimate_histories(domains: Sequence[Domain], tallies: Sequence[Tally], hold
     while True:
         finished, found = _round(domains, tallies, holders, cap, seed, replicates,
                                  deadline if best is not None or first_deadline is None
-                                 else min(deadline, first_deadline), clock)
+                                 else min(deadline, first_deadline))
         if not finished:
             return best
         best = found or best
-        if ((found is not None and found.exact) or clock() >= deadline
+        if ((found is not None and found.exact) or perf_counter() >= deadline
                 or (last_cap is not None and cap >= last_cap)):
             return best
         cap *= 2
 
 
 def _round(domains: Sequence[Domain], tallies: Sequence[Tally], holders: int, cap: int,
-           seed: int, replicates: int, deadline: float,
-           clock: Callable[[], float]) -> tuple[bool, Estimate | None]:
+           seed: int, replicates: int, deadline: float) -> tuple[bool, Estimate | None]:
     """One round of replicates at ``cap``: whether it finished by the deadline, and its estimate.
 
     No estimate when a replicate died (every state it kept had no future):
@@ -93,7 +91,7 @@ def _round(domains: Sequence[Domain], tallies: Sequence[Tally], holders: int, ca
         work = count_by_cards(domains, tallies, cap=limit)
         try:
             while True:
-                if clock() >= deadline:
+                if perf_counter() >= deadline:
                     return False, None
                 next(work)
         except StopIteration as finished:

@@ -19,19 +19,18 @@ going next. Every method is checked against the brute-force enumerator.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from time import perf_counter
 from typing import Any
 
-from deduce.games.abbey.solver.count.cardwise import QUICK_STATES, Holders, count_by_cards
+from deduce.games.abbey.solver.count.cardwise import QUICK_STATES, count_by_cards
 from deduce.games.abbey.solver.count.epochwise import count_by_epochs, deal_bound
 from deduce.games.abbey.solver.count.forward import Supports, count_forward, predict_states
 from deduce.games.abbey.solver.count.pathwise import count_by_paths
+from deduce.games.abbey.solver.count.turns import Method, race
 from deduce.games.abbey.solver.model import Model
 from deduce.games.abbey.solver.propagate import propagate
-from deduce.memory import memory_limit, resident
 
 METHODS = ("forward", "cards", "epochs", "paths")
 #: Past this many possible deal matrices, the epoch-by-epoch method is not raced.
@@ -47,9 +46,6 @@ MAX_STATES = 6_000_000
 #: The most states a layer of the card count may hold: each of its layers is merged in one
 #: sort of up to ``PAIRS_PER_STATE`` times as many rows, a pause of about a second here.
 CARD_STATES = 750_000
-#: A counting method at work: it pauses after each slice of work and ends with the total
-#: and the holders, or with None when it declines the model.
-Method = Generator[None, None, "tuple[Any, Holders] | None"]
 
 
 @dataclass(frozen=True)
@@ -114,7 +110,8 @@ def count_histories(model: Model, methods: Sequence[str] = METHODS,
     start: dict[str, Callable[[], Method]] = {
         "forward": lambda: count_forward(model.domains, tallies, timeline, known, exact,
                                          MAX_STATES),
-        "cards": lambda: count_by_cards(model.domains, tallies, exact, CARD_STATES),
+        "cards": lambda: count_by_cards(model.domains, tallies, exact, CARD_STATES,
+                                        quick=False),  # the quick try was made above
         "epochs": lambda: count_by_epochs(model.domains, tallies, timeline),
         "paths": lambda: count_by_paths(model.domains, tallies)}
     for group in _plan(model, tallies, methods, known):
@@ -143,30 +140,3 @@ def _plan(model: Model, tallies: Sequence[Any], methods: Sequence[str],
         elif bound <= RACE_STATES:
             rest.insert(0, "forward")
     return [group for group in (first, rest) if group]
-
-
-def race(runs: list[Method], max_slices: int | None,
-          deadline: float | None) -> tuple[Any, Holders] | None:
-    """Advance whichever generator has used the least time; the value of the first to finish.
-
-    A method that finishes with None declines the model and leaves the race.
-    """
-    spent = [0.0] * len(runs)
-    slices = 0
-    limit = memory_limit()
-    while runs and ((max_slices is None or slices < max_slices)
-                    and (deadline is None or perf_counter() < deadline)):
-        if limit is not None and (resident() or 0) > limit:
-            return None
-        i = spent.index(min(spent))
-        start = perf_counter()
-        try:
-            next(runs[i])
-        except StopIteration as finished:
-            if finished.value is not None:
-                return finished.value
-            del runs[i], spent[i]
-            continue
-        spent[i] += perf_counter() - start
-        slices += 1
-    return None

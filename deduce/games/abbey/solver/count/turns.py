@@ -1,0 +1,58 @@
+"""Counting methods in turns: the generators of several methods, advanced one slice at a time."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from time import perf_counter
+from typing import Any
+
+from deduce.memory import memory_limit, resident
+
+#: A counting method at work: it pauses after each slice of work and ends with its answer
+#: (the total and the holders), or with None when it declines the model.
+Method = Generator[None, None, Any]
+
+
+def in_turns(runs: list[Method]) -> Method:
+    """The methods as one: each slice advances whichever has used the least time.
+
+    Its answer is the first non-None answer; a method that finishes with
+    None declines the model and leaves the others to go on.
+    """
+    spent = [0.0] * len(runs)
+    while runs:
+        i = spent.index(min(spent))
+        start = perf_counter()
+        try:
+            next(runs[i])
+        except StopIteration as finished:
+            if finished.value is not None:
+                return finished.value
+            del runs[i], spent[i]
+            continue
+        spent[i] += perf_counter() - start
+        yield
+    return None
+
+
+def race(runs: list[Method], max_slices: int | None = None,
+         deadline: float | None = None) -> Any:
+    """The methods :func:`in_turns`, driven to an answer, or None.
+
+    None also when nothing has finished after ``max_slices`` slices in all,
+    or by ``deadline`` (a :func:`time.perf_counter` reading), or once the
+    process holds more than :func:`~deduce.memory.memory_limit` bytes.
+    """
+    work = in_turns(runs)
+    slices = 0
+    limit = memory_limit()
+    while (max_slices is None or slices < max_slices) and (
+            deadline is None or perf_counter() < deadline):
+        if limit is not None and (resident() or 0) > limit:
+            return None
+        try:
+            next(work)
+        except StopIteration as finished:
+            return finished.value
+        slices += 1
+    return None
