@@ -16,9 +16,10 @@ import pytest
 from abbey_random import corrupted_games, finished, timeline_or_skip
 from hypothesis import assume, given, settings
 
-from deduce.games.abbey.solver.count.cardwise import Cap, count_by_cards, resample
+from deduce.games.abbey.solver.count.cardwise import count_by_cards
 from deduce.games.abbey.solver.count.estimate import estimate_histories
 from deduce.games.abbey.solver.count.histories import count_histories
+from deduce.games.abbey.solver.count.resample import Cap, resample
 from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.timeline import build_timeline

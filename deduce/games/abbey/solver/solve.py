@@ -17,15 +17,17 @@ the closure with python-constraint (:mod:`csp`) and checks that it agrees.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 from random import Random
 from time import perf_counter
 from typing import Any, ClassVar
 
 from deduce.errors import DeduceError, OutOfMemory
 from deduce.games.abbey.solver.count.estimate import estimate_histories
+from deduce.games.abbey.solver.count.forward import Supports
 from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.explain import explain_conflict
 from deduce.games.abbey.solver.model import Model, build_model
@@ -144,7 +146,8 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
 
         _check_agreement(CspEngine(model).closure(), possible, log.path, "constraint search")
     exact_until = None if budget is None or engine != "sat" else start + budget * EXACT_SHARE
-    counts = (count_histories(model, deadline=exact_until, narrowed=True, supports=sat.supports)
+    supports = cache(sat.supports)  # the count may ask, and then the estimate
+    counts = (count_histories(model, deadline=exact_until, narrowed=True, supports=supports)
               if budget is None or budget > 0 else None)
     if counts is None and budget is None:  # no deadline: the count ran out of memory
         raise OutOfMemory(f"{log.path}: counting every history exactly needs more than "
@@ -152,7 +155,7 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
                           f"SECONDS to estimate the probabilities instead (or set "
                           f"{VARIABLE}, in megabytes)")
     if counts is None:
-        return _estimate(setup, model, sat, possible, start + (budget or 0), seed)
+        return _estimate(setup, model, sat, supports, possible, start + (budget or 0), seed)
     if engine == "count":
         _check_agreement([set(row) for row in counts.holders], possible, log.path, "exact count")
     return _solution(setup, model, counts.probabilities())
@@ -185,11 +188,13 @@ def _solution(setup: AbbeySetup, model: Model,
                          culprit_error=culprit_error)
 
 
-def _estimate(setup: AbbeySetup, model: Model, sat: SatModel, possible: list[set[int]],
+def _estimate(setup: AbbeySetup, model: Model, sat: SatModel,
+              supports: Callable[[], Supports | None], possible: list[set[int]],
               deadline: float, seed: int) -> AbbeySolution:
     """Probabilities estimated until ``deadline``, over the exact closure.
 
-    ``model`` is propagated already. The capped count goes first; if its
+    ``model`` is propagated already; ``supports`` gives the SAT model's
+    supports. The capped counts go first; if their
     first round does not finish within ``FIRST_ROUND_SHARE`` of the time
     left, Markov chains from SAT witnesses (:mod:`sample`) take the rest of
     it. With no time left at all, the candidates come alone: even chances
@@ -198,7 +203,8 @@ def _estimate(setup: AbbeySetup, model: Model, sat: SatModel, possible: list[set
     now = perf_counter()
     tallies = [t for t in model.tallies if not t.redundant]
     found = estimate_histories(model.domains, tallies, len(model.timeline.holders), deadline,
-                               seed, first_deadline=now + FIRST_ROUND_SHARE * (deadline - now))
+                               seed, first_deadline=now + FIRST_ROUND_SHARE * (deadline - now),
+                               timeline=model.timeline, supports=supports())
     if found is not None:
         probabilities = _over(possible, found.probabilities)
         if found.exact:

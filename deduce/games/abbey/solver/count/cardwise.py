@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from deduce.games.abbey.solver.count.order import card_order
+from deduce.games.abbey.solver.count.resample import Cap, resample
 from deduce.games.abbey.solver.count.turns import in_turns
 from deduce.games.abbey.solver.model import Domain, Tally
 
@@ -75,19 +76,6 @@ def single_path(domain: Domain) -> tuple[int, ...] | None:
     if all(len(nodes) == 1 for nodes in domain.nodes):
         return tuple(next(iter(nodes)) for nodes in domain.nodes)
     return None
-
-
-@dataclass
-class Cap:
-    """How an estimating count caps its layers.
-
-    ``limit``: the most states a layer keeps; ``rng``: the random stream
-    that picks them; ``cut``: set by the count when a layer had to be cut.
-    """
-
-    limit: int
-    rng: np.random.Generator
-    cut: bool = False
 
 
 @dataclass(frozen=True)
@@ -530,37 +518,6 @@ def pass_share(domain: Domain, tally: Tally) -> float:
         hits = (forward[t - 1].get(tally.holder, 0) * backward[t].get(tally.dest, 0)
                 if edge in domain.steps[t - 1] else 0)
     return hits / total if total else 0.0
-
-
-def resample(weights: np.ndarray, cap: int, rng: np.random.Generator
-             ) -> tuple[np.ndarray, np.ndarray]:
-    """Fearnhead and Clifford's resampling: at most ``cap`` states kept, unbiasedly.
-
-    A state of weight ``u`` is kept with chance ``min(1, u / c)``, ``c``
-    chosen so that the chances add up to ``cap``: the heaviest states
-    surely, the others by systematic sampling. Returns the kept indices
-    (ascending) and each one's survival factor, the inverse of its chance.
-    States of weight zero are never kept.
-    """
-    alive = np.flatnonzero(weights > 0)
-    if len(alive) <= cap:
-        return alive, np.ones(len(alive))
-    u = weights[alive]
-    ranked = np.sort(u)[::-1]
-    tail = np.cumsum(ranked[::-1])[::-1]  # tail[k]: the sum of all but the k heaviest
-    k = np.arange(cap)
-    c = tail[k] / (cap - k)
-    sure = int(np.argmax(ranked[k] < c))  # the first k whose own weight is under its c
-    threshold = c[sure]
-    chance = np.minimum(1.0, u / threshold)
-    certain = chance >= 1.0
-    doubtful = np.flatnonzero(~certain)
-    marks = np.cumsum(chance[doubtful])
-    ticks = rng.random() + np.arange(cap - int(certain.sum()))
-    picked = doubtful[np.unique(np.searchsorted(marks, ticks, side="right").clip(
-        max=len(doubtful) - 1))]
-    chosen = np.sort(np.concatenate([np.flatnonzero(certain), picked]))
-    return alive[chosen], 1.0 / chance[chosen]
 
 
 @dataclass(frozen=True)

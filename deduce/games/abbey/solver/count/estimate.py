@@ -1,31 +1,43 @@
-"""Estimated counting, for positions past the exact count: the capped card-by-card count.
+"""Estimated counting, for positions past the exact count: the capped counts.
 
-The card-by-card count (:mod:`cardwise`) is run with a *cap*: a layer past
+Two counts can run with a *cap*: the card-by-card count (:mod:`cardwise`)
+and the forward filter over complete states (:mod:`forward`). A layer past
 ``cap`` states is cut down to ``cap`` by Fearnhead and Clifford's
-resampling, guided by each state's chance to complete, and every kept state
-carries its survival factor, so the total and every marginal stay unbiased
-(see :meth:`cardwise._Count.run`). Independent *replicates* (other random
-streams) give independent estimates: the answer is their summed marginals
-over their summed totals, and its bound their spread: Student's 95%
-half-width over the replicates' own probabilities, and never less than the
-farthest replicate from the answer. Rounds with a doubled cap
-follow while time is left; the last finished round answers. A round whose
-replicates never had to cut a layer is exact.
+resampling (:mod:`resample`), guided by each state's chance to complete,
+and every kept state carries its survival factor, so the total and every
+marginal stay unbiased. The card count's guide looks at each open tally
+alone; the forward filter's (:mod:`lookahead`) at the observations of the
+transfers to come. Late in a game the card count's replicates often die
+(no state they kept has a future) where the forward filter's live on.
+
+Independent *replicates* (other random streams) give independent
+estimates: the answer is their summed marginals over their summed totals,
+and its bound their spread: Student's 95% half-width over the replicates'
+own probabilities, and never less than the farthest replicate from the
+answer. The first round runs both counts; rounds with a doubled cap follow,
+with the count whose bound was smaller, while time is left; the last
+finished round answers. A round whose replicates never had to cut a layer
+is exact.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from time import perf_counter
 
 import numpy as np
 
-from deduce.games.abbey.solver.count.cardwise import Cap, count_by_cards
+from deduce.games.abbey.solver.count.cardwise import Work, count_by_cards
+from deduce.games.abbey.solver.count.forward import Supports, count_forward
+from deduce.games.abbey.solver.count.resample import Cap
 from deduce.games.abbey.solver.model import Domain, Tally
-from deduce.games.abbey.solver.timeline import CULPRIT
+from deduce.games.abbey.solver.timeline import CULPRIT, Timeline
 
+#: The capped counts, by name: card by card (:mod:`cardwise`), and the forward filter over
+#: complete states (:mod:`forward`), which keeps states alive where the other dies.
+METHODS = ("cards", "forward")
 #: Independent replicates per round.
 REPLICATES = 4
 #: The first round's cap; each next round doubles it.
@@ -53,33 +65,63 @@ class Estimate:
 def estimate_histories(domains: Sequence[Domain], tallies: Sequence[Tally], holders: int,
                        deadline: float, seed: int = 0, first_deadline: float | None = None,
                        first_cap: int = FIRST_CAP, last_cap: int | None = None,
-                       replicates: int = REPLICATES) -> Estimate | None:
+                       replicates: int = REPLICATES, timeline: Timeline | None = None,
+                       supports: Supports | None = None,
+                       methods: Sequence[str] = METHODS) -> Estimate | None:
     """The best estimate finished by ``deadline``, or None when not even one round finished.
 
     The first round must finish by ``first_deadline`` (default: the
     deadline), so that a caller can still try something else; no round
     goes past ``last_cap``.
     ``domains`` are propagated and ``tallies`` exclude redundant ones;
-    ``holders`` is the number of holders. Deterministic for a seed (given
-    the rounds that finish).
+    ``holders`` is the number of holders. The first round tries each of
+    ``methods`` (see :data:`METHODS`; ``forward`` needs the ``timeline``,
+    and takes the SAT ``supports`` when given); the next rounds go on with
+    the one whose bound on the culprit (then on every holder) was the
+    smallest. Deterministic for a seed (given the rounds that finish).
     """
-    best = None
+    counts: dict[str, Callable[[Cap], Work]] = {
+        "cards": lambda cap: count_by_cards(domains, tallies, cap=cap)}
+    if timeline is not None:
+        counts["forward"] = lambda cap: count_forward(domains, tallies, timeline, supports,
+                                                      cap=cap)
+    chosen = [m for m in methods if m in counts]
+    best: Estimate | None = None
     cap = first_cap
-    while True:
-        finished, found = _round(domains, tallies, holders, cap, seed, replicates,
-                                 deadline if best is not None or first_deadline is None
-                                 else min(deadline, first_deadline))
-        if not finished:
-            return best
-        best = found or best
-        if ((found is not None and found.exact) or perf_counter() >= deadline
-                or (last_cap is not None and cap >= last_cap)):
+    while chosen:
+        until = (deadline if best is not None or first_deadline is None
+                 else min(deadline, first_deadline))
+        found: dict[str, Estimate] = {}
+        for i, m in enumerate(chosen):  # each method gets an even share of the time left
+            now = perf_counter()
+            finished, estimate = _round(counts[m], len(domains), holders, cap,
+                                        [seed, METHODS.index(m)], replicates,
+                                        now + (until - now) / (len(chosen) - i))
+            if estimate is not None and estimate.exact:
+                return estimate
+            if estimate is not None:
+                found[m] = estimate
+            elif not finished and len(chosen) == 1:
+                return best
+        if not found:
+            if perf_counter() >= until:
+                return best
+        else:
+            method = min(found, key=lambda m: _quality(found[m]))
+            best, chosen = found[method], [method]
+        if perf_counter() >= deadline or (last_cap is not None and cap >= last_cap):
             return best
         cap *= 2
+    return best
 
 
-def _round(domains: Sequence[Domain], tallies: Sequence[Tally], holders: int, cap: int,
-           seed: int, replicates: int, deadline: float) -> tuple[bool, Estimate | None]:
+def _quality(estimate: Estimate) -> tuple[float, float]:
+    """What makes an estimate better: a smaller bound on the culprit, then on every holder."""
+    return estimate.culprit_error, estimate.error
+
+
+def _round(count: Callable[[Cap], Work], cards: int, holders: int, cap: int,
+           seed: list[int], replicates: int, deadline: float) -> tuple[bool, Estimate | None]:
     """One round of replicates at ``cap``: whether it finished by the deadline, and its estimate.
 
     No estimate when a replicate died (every state it kept had no future):
@@ -87,22 +129,24 @@ def _round(domains: Sequence[Domain], tallies: Sequence[Tally], holders: int, ca
     """
     runs = []
     for r in range(replicates):
-        limit = Cap(cap, np.random.default_rng([seed, cap, r]))
-        work = count_by_cards(domains, tallies, cap=limit)
+        limit = Cap(cap, np.random.default_rng([*seed, cap, r]))
+        work = count(limit)
         try:
             while True:
                 if perf_counter() >= deadline:
                     return False, None
                 next(work)
         except StopIteration as finished:
+            if finished.value is None:
+                return True, None
             total, rows = finished.value
         if not limit.cut:  # nothing was resampled: the count is exact, one run is enough
-            counts = _table(rows, len(domains), holders)
+            counts = _table(rows, cards, holders)
             return True, Estimate(_rows(counts / total if total else counts), True, 0.0, 0.0,
                                   cap)
         if not total > 0:
             return True, None
-        runs.append((total, _table(rows, len(domains), holders)))
+        runs.append((total, _table(rows, cards, holders)))
     totals = np.array([total for total, _ in runs])
     counts = np.array([table for _, table in runs])
     table = counts / totals[:, None, None]

@@ -33,7 +33,7 @@ also bounds the memory.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence, Set
+from collections.abc import Callable, Generator, Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -42,6 +42,8 @@ from typing import Any, cast
 
 import numpy as np
 
+from deduce.games.abbey.solver.count.lookahead import Ahead, Lookahead
+from deduce.games.abbey.solver.count.resample import Cap, resample
 from deduce.games.abbey.solver.model import Domain, Tally
 from deduce.games.abbey.solver.timeline import Timeline
 
@@ -85,7 +87,7 @@ def predict_states(supports_or_domains: Supports | Sequence[Domain],
 
 def count_forward(domains: Sequence[Domain], tallies: Sequence[Tally], timeline: Timeline,
                   supports: Supports | None = None, exact: bool = True,
-                  max_states: int | None = None) -> Count:
+                  max_states: int | None = None, cap: Cap | None = None) -> Count:
     """Count histories in total and per (card, current holder), as a generator.
 
     It yields after every slice of work, so that a caller can stop it at a
@@ -98,13 +100,19 @@ def count_forward(domains: Sequence[Domain], tallies: Sequence[Tally], timeline:
     see :meth:`~deduce.games.abbey.solver.sat.cnf.SatModel.supports`) are
     intersected with the domains. Totals are exact integers, or floats with
     ``exact=False``.
+
+    With a ``cap``, the count is an unbiased estimate in float64 instead: no
+    layer keeps more than ``cap.limit`` states. The deal's partial states
+    are resampled on their weight times their exact number of completions
+    (so the deal's total stays exact), a transfer's states on their weight
+    (see :mod:`~deduce.games.abbey.solver.count.resample`).
     """
     allowed = _nodes(domains, len(timeline.sizes))
     if supports is not None:
         allowed = [[set(a) & set(s) for a, s in zip(row, srow, strict=True)]
                    for row, srow in zip(allowed, supports, strict=True)]
     return _Filter(domains, allowed, _observations(tallies, len(timeline.sizes)), timeline,
-                   exact, max_states).run()
+                   exact and cap is None, None if cap is not None else max_states, cap).run()
 
 
 def _nodes(supports_or_domains: Supports | Sequence[Domain], epochs: int) -> list[list[set[int]]]:
@@ -219,7 +227,9 @@ class _FillWalk:
     tally, so that the walk has no dead end. ``moves[i]`` are the moves of
     the ``i``-th card of ``order``: per state, how many and where its first
     one is; per move, the card's holder and the next state. ``total`` is
-    how many complete states there are (a float, exact up to 2**53).
+    how many complete states there are (a float, exact up to 2**53), and
+    ``paths[i]`` how many complete states each walk state before the
+    ``i``-th card leads to (the last entry: after the last card).
     """
 
     def __init__(self, tallies: _FillTallies, allowed: Sequence[Set[int]], order: Sequence[int],
@@ -243,14 +253,17 @@ class _FillWalk:
         live = np.asarray((states[:, holders:] >= tallies.lo).all(axis=1))  # rooms are empty now
         paths: np.ndarray = live.astype(np.float64)  # ways to finish a deal from each state
         self.moves: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+        self.paths = [paths]
         for before, source, holder, after in reversed(built):
             keep = np.flatnonzero(live[after])
             keep = keep[np.argsort(source[keep], kind="stable")]
             counts = np.bincount(source[keep], minlength=before)
             self.moves.append((counts, np.cumsum(counts) - counts, holder[keep], after[keep]))
             paths = np.bincount(source[keep], weights=paths[after[keep]], minlength=before)
+            self.paths.append(paths)
             live = counts > 0
         self.moves.reverse()
+        self.paths.reverse()
         self.total = float(paths[0])
 
 
@@ -368,11 +381,15 @@ class _Filter:
 
     def __init__(self, domains: Sequence[Domain], allowed: list[list[set[int]]],
                  observed: list[list[_Observed]], timeline: Timeline, exact: bool,
-                 max_states: int | None) -> None:
+                 max_states: int | None, cap: Cap | None) -> None:
         self.domains, self.allowed, self.observed = domains, allowed, observed
-        self.timeline, self.exact, self.max_states = timeline, exact, max_states
+        self.timeline, self.exact, self.max_states, self.cap = timeline, exact, max_states, cap
         self.holders = len(timeline.holders)
         self.cards = len(domains)
+        self.lookahead = (Lookahead(domains, allowed, [
+            Ahead(epoch, obs.holder, obs.cards, obs.lo, obs.hi)
+            for epoch, row in enumerate(observed) for obs in row], timeline)
+            if cap is not None else None)
 
     def run(self) -> Count:
         """The filter from the deal to the last epoch, then the last epoch's marginals."""
@@ -385,6 +402,20 @@ class _Filter:
             return None
         return self._marginals(layer)
 
+    def _guide(self, layer: _Layer, epoch: int, known: np.ndarray | None = None) -> np.ndarray:
+        """Each state's look-ahead guide, up to a common factor (see :mod:`lookahead`).
+
+        ``known``: which cards a partial state of the deal has placed.
+        """
+        assert self.lookahead is not None
+        code = layer.code
+        held: list[np.ndarray | int | None] = [
+            None if known is not None and not known[c]
+            else code.only[c] if c in code.only else code.holder(layer.keys, c).astype(np.intp)
+            for c in range(self.cards)]
+        log = self.lookahead.log_guide(epoch, held, len(layer))
+        return np.exp(log - log.max()) if len(log) else log
+
     def _over(self, n: float) -> bool:
         """Whether a layer of ``n`` states is past ``max_states``."""
         return self.max_states is not None and n > self.max_states
@@ -395,7 +426,8 @@ class _Filter:
         """Every state of epoch 0 with weight one, built card by card along a :class:`_FillWalk`.
 
         Each partial state goes on by every move its walk state allows, so
-        none is a dead end.
+        none is a dead end. With a cap, partial states past it are resampled
+        on their weight times their completions.
         """
         allowed = self.allowed[0]
         order, walk = _fill(self.observed[0], allowed, self.timeline.sizes[0])
@@ -404,13 +436,23 @@ class _Filter:
         code = _Code(allowed, self.holders)
         keys = np.zeros((code.words, 1), dtype=np.uint64)
         at = np.zeros(1, dtype=np.intp)  # each partial state's walk state
-        for c, (counts, first, holder, after) in zip(order, walk.moves):
+        weights = np.ones(1, dtype=np.int64 if self.exact else np.float64)
+        for i, (c, (counts, first, holder, after)) in enumerate(zip(order, walk.moves)):
             parent, within = _runs(counts[at])
             move = first[at][parent] + within
             keys = keys[:, parent] + code.column(c)[:, holder[move]]
-            at = after[move]
+            at, weights = after[move], weights[parent]
+            if self.cap is not None and len(at) > self.cap.limit:
+                self.cap.cut = True
+                known = np.zeros(self.cards, dtype=bool)
+                known[order[:i + 1]] = True
+                kept, factor = resample(
+                    weights * walk.paths[i + 1][at] * self._guide(_Layer(keys, weights, code), 0,
+                                                                  known),
+                    self.cap.limit, self.cap.rng)
+                keys, at, weights = keys[:, kept], at[kept], weights[kept] * factor
             yield
-        return _Layer(keys, np.ones(len(at), dtype=np.int64 if self.exact else np.float64), code)
+        return _Layer(keys, weights, code)
 
     # -- transfers --------------------------------------------------------
 
@@ -443,7 +485,7 @@ class _Filter:
         if not len(layer):
             return layer
         weights = self._widened(layer.weights)
-        pile = _Pile(code)
+        pile = _Pile(code, self.cap, lambda layer: self._guide(layer, t))
         for keys, parent in _children(layer.keys, edges):
             children = _Layer(keys, weights[parent], code)
             pile.add(children.select(self._observe(children, t)))
@@ -627,10 +669,14 @@ def _pairs(edge: _Edge, keys: np.ndarray
 
 
 class _Pile:
-    """The pieces of a layer as they come, merged whenever the unmerged rows grow."""
+    """The pieces of a layer as they come, merged whenever the unmerged rows grow.
 
-    def __init__(self, code: _Code) -> None:
-        self.code = code
+    With a cap, the merged rows are resampled down to it.
+    """
+
+    def __init__(self, code: _Code, cap: Cap | None = None,
+                 guide: Callable[[_Layer], np.ndarray] | None = None) -> None:
+        self.code, self.cap, self.guide = code, cap, guide
         self.pieces: list[_Layer] = []
         self.pending = 0
         self.merged = 0
@@ -649,6 +695,11 @@ class _Pile:
             weights = np.concatenate([p.weights for p in self.pieces])
             self.pieces.clear()
             merged = _merge(keys, weights, self.code)
+            if self.cap is not None and len(merged) > self.cap.limit:
+                self.cap.cut = True
+                chance = merged.weights * (self.guide(merged) if self.guide else 1.0)
+                kept, factor = resample(chance, self.cap.limit, self.cap.rng)
+                merged = _Layer(merged.keys[:, kept], merged.weights[kept] * factor, self.code)
             self.pieces, self.pending, self.merged = [merged], 0, len(merged)
         return self.pieces[0]
 

@@ -1,0 +1,144 @@
+"""A look-ahead guide for the capped forward filter: each state's chance to meet the future.
+
+A capped filter keeps the states a resampling picks. Picked by their weight
+alone, most survivors of a late position have no consistent future: the
+count observations still to come rule them out. The guide scores a state by
+an estimate of the chance that its future meets every observation still to
+come, and the resampling picks by weight times guide. Any positive guide
+keeps the estimate unbiased (the survival factors undo it); a good one
+keeps the states that matter.
+
+The estimate treats cards as independent walkers. At each transfer a card
+at ``a`` moves along an edge ``a -> b`` with the chance a random choice of
+the edge's movers gives it (``k`` of ``a``'s ``size`` cards), restricted to
+the steps its domain and the supports allow. ``reach[t][c, a, j]`` is then
+the chance that card ``c``, at ``a`` at epoch ``t``, is with observation
+``j``'s holder at ``j``'s epoch. An observation's count is a sum of such
+Bernoulli variables; its chance to land within bounds is taken from a
+normal law (with continuity correction), and the guide is the product of
+these chances over the observations after the state's epoch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence, Set
+from dataclasses import dataclass
+from math import sqrt
+
+import numpy as np
+
+from deduce.games.abbey.solver.model import Domain
+from deduce.games.abbey.solver.timeline import Timeline
+
+#: The least chance an observation's count is given: a rough law must not call a state dead.
+FLOOR = 1e-4
+#: Observations further than this many transfers ahead are left out of the guide.
+HORIZON = 6
+#: The guide is the product of the chances raised to this power (they are not independent).
+TEMPER = 0.5
+#: The least spread of an observation's count, in cards (a near-certain count is still a guess).
+SPREAD = 0.5
+
+@dataclass(frozen=True)
+class Ahead:
+    """An observation to come: ``lo`` to ``hi`` of ``cards`` with ``holder`` at ``epoch``."""
+
+    epoch: int
+    holder: int
+    cards: tuple[int, ...]
+    lo: int
+    hi: int
+
+
+class Lookahead:
+    """Each state's guide at any epoch, from the observations after it (see module docstring)."""
+
+    def __init__(self, domains: Sequence[Domain], allowed: Sequence[Sequence[Set[int]]],
+                 ahead: Sequence[Ahead], timeline: Timeline) -> None:
+        self.ahead = list(ahead)
+        cards, holders = len(domains), len(timeline.holders)
+        epochs = len(timeline.sizes)
+        member = np.zeros((cards, len(self.ahead)))
+        for j, obs in enumerate(self.ahead):
+            member[list(obs.cards), j] = 1.0
+        self.member = member
+        self.lo = np.array([obs.lo for obs in self.ahead], dtype=np.float64)
+        self.hi = np.array([obs.hi for obs in self.ahead], dtype=np.float64)
+        reach = np.zeros((cards, holders, len(self.ahead)))
+        self.reach: list[np.ndarray] = [reach] * epochs
+        for t in range(epochs - 1, -1, -1):
+            for j, obs in enumerate(self.ahead):
+                if obs.epoch == t:
+                    reach[:, :, j] = 0.0
+                    reach[:, obs.holder, j] = 1.0
+            self.reach[t] = reach
+            if t:
+                reach = np.einsum("cab,cbj->caj", _moves(domains, allowed, timeline, t), reach)
+        self.even = np.array([self.reach[0][c][sorted(holders)].mean(axis=0) if holders
+                              else np.zeros(len(self.ahead))
+                              for c, holders in enumerate(allowed[0])])
+
+    def log_guide(self, epoch: int, held: Sequence[np.ndarray | int | None], rows: int
+                  ) -> np.ndarray:
+        """The log of each of ``rows`` states' guide at ``epoch``, from its cards' holders.
+
+        ``held[card]`` is the card's holder in each state (an array), in every
+        state (an int), or None for a card not placed yet (a deal being
+        built), whose holder is then taken as drawn evenly from its allowed
+        ones at the deal.
+        """
+        later = np.flatnonzero([epoch < obs.epoch <= epoch + HORIZON for obs in self.ahead])
+        if not len(later):
+            return np.zeros(rows)
+        reach = self.reach[epoch][:, :, later]
+        base = np.zeros(len(later))
+        base_spread = np.zeros(len(later))
+        varied = []
+        for c, where in enumerate(held):
+            if not self.member[c, later].any():
+                continue
+            if isinstance(where, np.ndarray):
+                varied.append((c, where))
+                continue
+            p = reach[c][where] if where is not None else self.even[c, later]
+            base += p
+            base_spread += p * (1.0 - p)
+        mean = np.broadcast_to(base, (rows, len(later))).copy()
+        spread = np.broadcast_to(base_spread, (rows, len(later))).copy()
+        for c, where in varied:
+            p = reach[c][where]
+            mean += p
+            spread += p * (1.0 - p)
+        sigma = np.sqrt(np.maximum(spread, SPREAD ** 2))
+        chance = (_phi((self.hi[later] + 0.5 - mean) / sigma)
+                  - _phi((self.lo[later] - 0.5 - mean) / sigma))
+        return TEMPER * np.log(np.maximum(chance, FLOOR)).sum(axis=1)
+
+
+def _moves(domains: Sequence[Domain], allowed: Sequence[Sequence[Set[int]]],
+           timeline: Timeline, t: int) -> np.ndarray:
+    """``moves[card, a, b]``: a card's chance to step ``a -> b`` at transfer ``t``."""
+    holders = len(timeline.holders)
+    sizes = timeline.sizes[t - 1]
+    share = np.eye(holders)
+    for src, dst, k in timeline.transfers[t - 1].moves:
+        chance = k / sizes[src] if sizes[src] else 0.0
+        share[src, dst] += chance
+        share[src, src] -= chance
+    moves = np.zeros((len(domains), holders, holders))
+    for c, domain in enumerate(domains):
+        for a, b in domain.steps[t - 1]:
+            if a in allowed[t - 1][c] and b in allowed[t][c]:
+                moves[c, a, b] = share[a, b]
+    total = moves.sum(axis=2, keepdims=True)
+    return np.divide(moves, total, out=np.zeros_like(moves), where=total > 0)
+
+
+def _phi(x: np.ndarray) -> np.ndarray:
+    """The standard normal distribution function (Abramowitz and Stegun 7.1.26, to 1.5e-7)."""
+    z = np.abs(x) / sqrt(2.0)
+    t = 1.0 / (1.0 + 0.3275911 * z)
+    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741
+                                                       + t * (-1.453152027 + t * 1.061405429))))
+    half = 0.5 * poly * np.exp(-z * z)  # the tail beyond |x|
+    return np.where(x >= 0, 1.0 - half, half)
