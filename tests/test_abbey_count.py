@@ -4,7 +4,8 @@ Exact counts are checked against the brute-force enumerator in
 ``test_abbey_agreement.py``; here the float64 count must give the same
 probabilities as the exact fractions, a cap that never binds must give the
 exact answer, resampling must keep what it promises, and the estimate's
-bound must cover the exact value on fixed positions with fixed seeds.
+bound must cover the exact value on fixed positions with fixed seeds. The
+capped forward filter over complete states is held to the same.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ from hypothesis import assume, given, settings
 
 from deduce.games.abbey.solver.count.cardwise import count_by_cards
 from deduce.games.abbey.solver.count.estimate import estimate_histories
+from deduce.games.abbey.solver.count.forward import count_forward
 from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.count.resample import Cap, resample
 from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.propagate import propagate
+from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.timeline import build_timeline
 from deduce.logs.io import read_log
 from deduce.logs.vocabulary.abbey import setup_from_header
@@ -99,23 +102,58 @@ def _position(name, events):
     log = read_log(str(CASES / name))
     setup = setup_from_header(log.header, log.path, None)
     cut = log.events[:events]
-    model = build_model(setup, build_timeline(setup, cut, log.path), cut)
+    timeline = build_timeline(setup, cut, log.path)
+    model = build_model(setup, timeline, cut)
     assert propagate(model)
-    return setup, model, [t for t in model.tallies if not t.redundant]
+    supports = sat_model(setup, timeline, cut).supports()
+    return setup, model, [t for t in model.tallies if not t.redundant], supports
 
 
+@checks
+@given(corrupted_games(**TINY))
+def test_a_forward_cap_that_never_binds_counts_exactly(game):
+    setup, events, _ = game
+    model, tallies = _model(setup, events)
+    exact = finished(count_by_cards(model.domains, tallies))
+    cap = Cap(10**9, np.random.default_rng(0))
+    capped = finished(count_forward(model.domains, tallies, model.timeline, cap=cap))
+    assert not cap.cut
+    assert capped[0] == pytest.approx(exact[0], rel=1e-12)
+    if exact[0]:
+        holders = 2 + len(setup.players)
+        assert np.allclose(_table(*capped, holders), _table(*exact, holders), atol=1e-12)
+
+
+@pytest.mark.parametrize("with_supports", [True, False])
+def test_the_capped_forward_filter_is_unbiased(with_supports):
+    """A cap that binds at every layer: the mean of many runs is the exact total, within noise."""
+    _, model, tallies, supports = _position("abbey-4p-00.jsonl", 24)
+    supports = supports if with_supports else None
+    exact = finished(count_by_cards(model.domains, tallies, exact=False))[0]
+    totals = []
+    for seed in range(40):
+        cap = Cap(64, np.random.default_rng(seed))
+        totals.append(finished(count_forward(model.domains, tallies, model.timeline, supports,
+                                             cap=cap))[0])
+        assert cap.cut
+    mean, spread = np.mean(totals), np.std(totals, ddof=1) / np.sqrt(len(totals))
+    assert abs(mean - exact) <= 4 * spread and spread < 0.5 * exact
+
+
+@pytest.mark.parametrize("methods", [("cards",), ("forward",), ("cards", "forward")])
 @pytest.mark.parametrize(("name", "events"), [("abbey-3p-01.jsonl", 32),
                                               ("abbey-4p-00.jsonl", 24)])
-def test_the_estimate_s_bound_covers_the_exact_value(name, events):
+def test_the_estimate_s_bound_covers_the_exact_value(name, events, methods):
     """With a cap that binds, fixed seeds: the bounds hold, the culprit's bound is its own."""
-    setup, model, tallies = _position(name, events)
+    setup, model, tallies, supports = _position(name, events)
     holders = 2 + len(setup.players)
     total, rows = finished(count_by_cards(model.domains, tallies, exact=False))
     exact = _table(total, rows, holders)
     covered = 0
     for seed in range(4):
         found = estimate_histories(model.domains, tallies, holders, float("inf"), seed=seed,
-                                   first_cap=512, last_cap=1024)
+                                   first_cap=512, last_cap=1024, methods=methods,
+                                   timeline=model.timeline, supports=supports)
         assert found is not None and not found.exact and found.cap == 1024
         table = np.array([[row.get(h, 0.0) for h in range(holders)]
                           for row in found.probabilities])
@@ -126,7 +164,7 @@ def test_the_estimate_s_bound_covers_the_exact_value(name, events):
 
 
 def test_an_estimate_that_never_cuts_is_exact():
-    setup, model, tallies = _position("abbey-3p-01.jsonl", 12)
+    setup, model, tallies, _ = _position("abbey-3p-01.jsonl", 12)
     holders = 2 + len(setup.players)
     found = estimate_histories(model.domains, tallies, holders, float("inf"))
     assert found is not None and found.exact and found.error == 0

@@ -31,6 +31,7 @@ from hypothesis import assume, given, settings
 from deduce.games.abbey.solver.count import forward
 from deduce.games.abbey.solver.count.forward import count_forward, predict_states
 from deduce.games.abbey.solver.count.histories import count_histories
+from deduce.games.abbey.solver.count.lookahead import Ahead, Lookahead
 from deduce.games.abbey.solver.model import Tally, build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
@@ -354,3 +355,35 @@ def test_one_word_sorts_with_and_without_the_packed_index():
         key = rng.integers(0, 1 << min(bits, 63), 1000, dtype=np.int64).astype(np.uint64)
         ordered, order = forward._sorted(key.copy(), bits)
         assert (ordered == np.sort(key)).all() and (key[order] == ordered).all()
+
+
+
+def _lookahead(setup, events):
+    """(each epoch's states of consistent histories, the filter's look-ahead) of a game.
+
+    The states are ``states[epoch][card]``: the card's holder in each history.
+    """
+    timeline, model, tallies, supports = _prepared(setup, events)
+    assume(model is not None and supports is not None)
+    allowed = [[set(d.nodes[e]) & supports[e][c] for c, d in enumerate(model.domains)]
+               for e in range(len(timeline.sizes))]
+    observed = forward._observations(tallies, len(timeline.sizes))
+    ahead = [Ahead(e, obs.holder, obs.cards, obs.lo, obs.hi)
+             for e, row in enumerate(observed) for obs in row]
+    indices = [0] + [i + 1 for i, e in enumerate(events) if e.type in TRANSFERS]
+    paths = [path for _, path in consistent_histories(setup, events)]
+    states = [[np.array([timeline.holder(path[i][card]) for path in paths], dtype=np.intp)
+               for card in setup.deck.ids] for i in indices]
+    return states, Lookahead(model.domains, allowed, ahead, timeline)
+
+
+@checks
+@given(games(**LISTED))
+def test_the_look_ahead_never_calls_a_consistent_history_dead(game):
+    """At every epoch, the states of consistent histories get a finite guide, at most 1."""
+    setup, events, _ = game
+    states, lookahead = _lookahead(setup, events)
+    assume(len(states[0][0]))
+    for epoch, held in enumerate(states):
+        log = lookahead.log_guide(epoch, held, len(held[0]))
+        assert np.isfinite(log).all() and (log <= 0).all()

@@ -414,7 +414,8 @@ class _Filter:
             else code.only[c] if c in code.only else code.holder(layer.keys, c).astype(np.intp)
             for c in range(self.cards)]
         log = self.lookahead.log_guide(epoch, held, len(layer))
-        return np.exp(log - log.max()) if len(log) else log
+        top = log.max(initial=-np.inf)
+        return np.exp(log - top) if np.isfinite(top) else np.zeros(len(log))
 
     def _over(self, n: float) -> bool:
         """Whether a layer of ``n`` states is past ``max_states``."""

@@ -16,7 +16,10 @@ the chance that card ``c``, at ``a`` at epoch ``t``, is with observation
 ``j``'s holder at ``j``'s epoch. An observation's count is a sum of such
 Bernoulli variables; its chance to land within bounds is taken from a
 normal law (with continuity correction), and the guide is the product of
-these chances over the observations after the state's epoch.
+these chances over the observations of the next ``HORIZON`` transfers,
+tempered. A state whose cards surely break one of them (more cards surely
+counted than allowed, or fewer able to count than needed: the per-card
+chances of 0 and 1 are exact) has no future, and its guide is 0.
 """
 
 from __future__ import annotations
@@ -71,7 +74,7 @@ class Lookahead:
                 if obs.epoch == t:
                     reach[:, :, j] = 0.0
                     reach[:, obs.holder, j] = 1.0
-            self.reach[t] = reach
+            self.reach[t] = reach * member[:, None, :]  # a card counts only where it is named
             if t:
                 reach = np.einsum("cab,cbj->caj", _moves(domains, allowed, timeline, t), reach)
         self.even = np.array([self.reach[0][c][sorted(holders)].mean(axis=0) if holders
@@ -91,8 +94,8 @@ class Lookahead:
         if not len(later):
             return np.zeros(rows)
         reach = self.reach[epoch][:, :, later]
-        base = np.zeros(len(later))
-        base_spread = np.zeros(len(later))
+        # per observation: the expected count, its variance, and the cards sure / able to count
+        base = np.zeros((4, len(later)))
         varied = []
         for c, where in enumerate(held):
             if not self.member[c, later].any():
@@ -100,19 +103,17 @@ class Lookahead:
             if isinstance(where, np.ndarray):
                 varied.append((c, where))
                 continue
-            p = reach[c][where] if where is not None else self.even[c, later]
-            base += p
-            base_spread += p * (1.0 - p)
-        mean = np.broadcast_to(base, (rows, len(later))).copy()
-        spread = np.broadcast_to(base_spread, (rows, len(later))).copy()
+            base += _moments(reach[c][where] if where is not None else self.even[c, later])
+        moments = np.broadcast_to(base[:, None, :], (4, rows, len(later))).copy()
         for c, where in varied:
-            p = reach[c][where]
-            mean += p
-            spread += p * (1.0 - p)
+            moments += _moments(reach[c][where])
+        mean, spread, sure, able = moments
         sigma = np.sqrt(np.maximum(spread, SPREAD ** 2))
         chance = (_phi((self.hi[later] + 0.5 - mean) / sigma)
                   - _phi((self.lo[later] - 0.5 - mean) / sigma))
-        return TEMPER * np.log(np.maximum(chance, FLOOR)).sum(axis=1)
+        log = TEMPER * np.log(np.maximum(chance, FLOOR)).sum(axis=1)
+        dead = ((sure > self.hi[later] + 0.5) | (able < self.lo[later] - 0.5)).any(axis=1)
+        return np.where(dead, -np.inf, log)
 
 
 def _moves(domains: Sequence[Domain], allowed: Sequence[Sequence[Set[int]]],
@@ -132,6 +133,14 @@ def _moves(domains: Sequence[Domain], allowed: Sequence[Sequence[Set[int]]],
                 moves[c, a, b] = share[a, b]
     total = moves.sum(axis=2, keepdims=True)
     return np.divide(moves, total, out=np.zeros_like(moves), where=total > 0)
+
+
+def _moments(p: np.ndarray) -> np.ndarray:
+    """A card's part in each observation's count: mean, variance, surely in, possibly in.
+
+    A chance of exactly 1 or 0 is certain: the card's allowed steps force it.
+    """
+    return np.stack([p, p * (1.0 - p), p >= 1.0 - 1e-9, p > 1e-9]).astype(np.float64)
 
 
 def _phi(x: np.ndarray) -> np.ndarray:
