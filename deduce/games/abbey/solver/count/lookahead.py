@@ -93,21 +93,16 @@ class Lookahead:
         later = np.flatnonzero([epoch < obs.epoch <= epoch + HORIZON for obs in self.ahead])
         if not len(later):
             return np.zeros(rows)
-        reach = self.reach[epoch][:, :, later]
-        # per observation: the expected count, its variance, and the cards sure / able to count
-        base = np.zeros((4, len(later)))
-        varied = []
-        for c, where in enumerate(held):
-            if not self.member[c, later].any():
-                continue
-            if isinstance(where, np.ndarray):
-                varied.append((c, where))
-                continue
-            base += _moments(reach[c][where] if where is not None else self.even[c, later])
-        moments = np.broadcast_to(base[:, None, :], (4, rows, len(later))).copy()
-        for c, where in varied:
-            moments += _moments(reach[c][where])
-        mean, spread, sure, able = moments
+        parts = _moments(self.reach[epoch][:, :, later])  # card, holder, moment, observation
+        even = _moments(self.even[:, later])  # card, moment, observation
+        named = [c for c in range(len(held)) if self.member[c, later].any()]
+        base = sum((parts[c, held[c]] if held[c] is not None else even[c] for c in named
+                    if not isinstance(held[c], np.ndarray)), np.zeros((4, len(later))))
+        moments = np.broadcast_to(base, (rows, 4, len(later))).copy()
+        for c in named:
+            if isinstance(held[c], np.ndarray):
+                moments += parts[c, held[c]]
+        mean, spread, sure, able = moments.transpose(1, 0, 2)
         sigma = np.sqrt(np.maximum(spread, SPREAD ** 2))
         chance = (_phi((self.hi[later] + 0.5 - mean) / sigma)
                   - _phi((self.lo[later] - 0.5 - mean) / sigma))
@@ -138,9 +133,12 @@ def _moves(domains: Sequence[Domain], allowed: Sequence[Sequence[Set[int]]],
 def _moments(p: np.ndarray) -> np.ndarray:
     """A card's part in each observation's count: mean, variance, surely in, possibly in.
 
+    ``p[..., j]`` are chances to count in observation ``j``; the moments come
+    as a new axis before the last.
+
     A chance of exactly 1 or 0 is certain: the card's allowed steps force it.
     """
-    return np.stack([p, p * (1.0 - p), p >= 1.0 - 1e-9, p > 1e-9]).astype(np.float64)
+    return np.stack([p, p * (1.0 - p), p >= 1.0 - 1e-9, p > 1e-9], axis=-2).astype(np.float64)
 
 
 def _phi(x: np.ndarray) -> np.ndarray:
