@@ -14,16 +14,16 @@ Independent *replicates* (other random streams) give independent
 estimates: the answer is their summed marginals over their summed totals,
 and its bound their spread: Student's 95% half-width over the replicates'
 own probabilities, and never less than the farthest replicate from the
-answer. The first round runs both counts; rounds with a doubled cap follow,
-with the count whose bound was smaller, while time is left; the last
-finished round answers. A round whose replicates never had to cut a layer
+answer. The first round runs both counts in turns, and the one with the
+smaller bound goes on alone: rounds with a doubled cap follow while time is
+left; the last finished round answers. A round whose replicates never had to cut a layer
 is exact.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from time import perf_counter
 
@@ -74,11 +74,14 @@ def estimate_histories(domains: Sequence[Domain], tallies: Sequence[Tally], hold
     deadline), so that a caller can still try something else; no round
     goes past ``last_cap``.
     ``domains`` are propagated and ``tallies`` exclude redundant ones;
-    ``holders`` is the number of holders. The first round tries each of
+    ``holders`` is the number of holders. The first round runs each of
     ``methods`` (see :data:`METHODS`; ``forward`` needs the ``timeline``,
-    and takes the SAT ``supports`` when given); the next rounds go on with
-    the one whose bound on the culprit (then on every holder) was the
-    smallest. Deterministic for a seed (given the rounds that finish).
+    and takes the SAT ``supports`` when given) in turns, a slice of work to
+    whichever has used the least time; an exact answer ends it at once,
+    else the estimate whose bound on the culprit (then on every holder) is
+    the smallest, among the methods that finished, answers, and the next
+    rounds go on with its method alone. Deterministic for a seed (given
+    the rounds that finish).
     """
     counts: dict[str, Callable[[Cap], Work]] = {
         "cards": lambda cap: count_by_cards(domains, tallies, cap=cap)}
@@ -91,38 +94,56 @@ def estimate_histories(domains: Sequence[Domain], tallies: Sequence[Tally], hold
     while chosen:
         until = (deadline if best is not None or first_deadline is None
                  else min(deadline, first_deadline))
-        found: dict[str, Estimate] = {}
-        for i, m in enumerate(chosen):  # each method gets an even share of the time left
-            now = perf_counter()
-            finished, estimate = _round(counts[m], len(domains), holders, cap,
-                                        [seed, METHODS.index(m)], replicates,
-                                        now + (until - now) / (len(chosen) - i))
-            if estimate is not None and estimate.exact:
-                return estimate
-            if estimate is not None:
-                found[m] = estimate
-            elif not finished and len(chosen) == 1:
-                return best
-        if not found:
-            if perf_counter() >= until:
-                return best
-        else:
-            method = min(found, key=lambda m: _quality(found[m]))
-            best, chosen = found[method], [method]
+        found = _together({m: _round(counts[m], len(domains), holders, cap,
+                                     [seed, METHODS.index(m)], replicates) for m in chosen},
+                          until)
+        if found is None:
+            return best
+        exact = [e for e in found.values() if e is not None and e.exact]
+        if exact:
+            return exact[0]
+        done = {m: e for m, e in found.items() if e is not None}
+        if done:  # else every method's replicates died: a larger cap
+            method = min(done, key=lambda m: (done[m].culprit_error, done[m].error))
+            best, chosen = done[method], [method]
         if perf_counter() >= deadline or (last_cap is not None and cap >= last_cap):
             return best
         cap *= 2
     return best
 
 
-def _quality(estimate: Estimate) -> tuple[float, float]:
-    """What makes an estimate better: a smaller bound on the culprit, then on every holder."""
-    return estimate.culprit_error, estimate.error
+Round = Generator[None, None, "Estimate | None"]
+
+
+def _together(rounds: dict[str, Round], deadline: float) -> dict[str, Estimate | None] | None:
+    """Rounds run in turns, a slice to whichever has used the least time, to their estimates.
+
+    Stops early at an exact estimate (a round that never had to cut); None
+    when the deadline comes first and no round has finished yet. Past the
+    deadline, the rounds that finished answer.
+    """
+    spent = dict.fromkeys(rounds, 0.0)
+    found: dict[str, Estimate | None] = {}
+    while spent:
+        if perf_counter() >= deadline:
+            return found or None
+        m = min(spent, key=spent.__getitem__)
+        start = perf_counter()
+        try:
+            next(rounds[m])
+        except StopIteration as done:
+            found[m] = done.value
+            del spent[m]
+            if done.value is not None and done.value.exact:
+                break
+            continue
+        spent[m] += perf_counter() - start
+    return found
 
 
 def _round(count: Callable[[Cap], Work], cards: int, holders: int, cap: int,
-           seed: list[int], replicates: int, deadline: float) -> tuple[bool, Estimate | None]:
-    """One round of replicates at ``cap``: whether it finished by the deadline, and its estimate.
+           seed: list[int], replicates: int) -> Round:
+    """One round of replicates at ``cap``, pausing between slices; its estimate.
 
     No estimate when a replicate died (every state it kept had no future):
     its zero says nothing of the log, which has histories.
@@ -130,22 +151,15 @@ def _round(count: Callable[[Cap], Work], cards: int, holders: int, cap: int,
     runs = []
     for r in range(replicates):
         limit = Cap(cap, np.random.default_rng([*seed, cap, r]))
-        work = count(limit)
-        try:
-            while True:
-                if perf_counter() >= deadline:
-                    return False, None
-                next(work)
-        except StopIteration as finished:
-            if finished.value is None:
-                return True, None
-            total, rows = finished.value
+        found = yield from count(limit)
+        if found is None:
+            return None
+        total, rows = found
         if not limit.cut:  # nothing was resampled: the count is exact, one run is enough
             counts = _table(rows, cards, holders)
-            return True, Estimate(_rows(counts / total if total else counts), True, 0.0, 0.0,
-                                  cap)
+            return Estimate(_rows(counts / total if total else counts), True, 0.0, 0.0, cap)
         if not total > 0:
-            return True, None
+            return None
         runs.append((total, _table(rows, cards, holders)))
     totals = np.array([total for total, _ in runs])
     counts = np.array([table for _, table in runs])
@@ -154,8 +168,7 @@ def _round(count: Callable[[Cap], Work], cards: int, holders: int, cap: int,
     spread = np.abs(table - mean).max(axis=0)
     half = STUDENT.get(replicates, 2.0) * table.std(axis=0, ddof=1) / math.sqrt(replicates)
     bound = np.maximum(spread, half)
-    return True, Estimate(_rows(mean), False, float(bound.max()), float(bound[:, CULPRIT].max()),
-                          cap)
+    return Estimate(_rows(mean), False, float(bound.max()), float(bound[:, CULPRIT].max()), cap)
 
 
 def _table(rows: Sequence[dict[int, float]], cards: int, holders: int) -> np.ndarray:
