@@ -4,7 +4,7 @@ The candidate sets (each card's possible current holders, the culprit's
 among them) are always exact: they come from the log's SAT model
 (:mod:`sat`), in milliseconds. Probabilities are exact unless a time budget
 is given and the exact count (:mod:`count`) does not finish within its
-share of it; then they are estimated by the capped count of
+share of it; then they are estimated by the capped counts of
 :mod:`~count.estimate` (``exact`` false, with ``error``, and the culprit's
 own bound), or left out when not even that finished (a budget of 0 asks
 for the candidates alone). An inconsistent log gets a minimal conflict
@@ -43,10 +43,10 @@ from deduce.memory import VARIABLE, memory_limit, size
 ENGINES = ("sat", "count", "csp")
 #: Share of the time budget given to the exact count before estimating instead.
 EXACT_SHARE = 0.6
-#: Share of the time left within which the capped count's first round must finish, or the
+#: Share of the time left within which the capped counts' first round must finish, or the
 #: Markov chains take over.
 FIRST_ROUND_SHARE = 0.3
-#: Independent Markov chains behind an estimate when the capped count is too slow.
+#: Independent Markov chains behind an estimate when the capped counts are too slow.
 CHAINS = 4
 
 
@@ -194,11 +194,11 @@ def _estimate(setup: AbbeySetup, model: Model, sat: SatModel,
     """Probabilities estimated until ``deadline``, over the exact closure.
 
     ``model`` is propagated already; ``supports`` gives the SAT model's
-    supports. The capped counts go first; if their
-    first round does not finish within ``FIRST_ROUND_SHARE`` of the time
-    left, Markov chains from SAT witnesses (:mod:`sample`) take the rest of
-    it. With no time left at all, the candidates come alone: even chances
-    as placeholders, with an error of 1.
+    supports. The capped counts go first; if no capped count finishes its
+    first round within ``FIRST_ROUND_SHARE`` of the time left, Markov
+    chains from SAT witnesses (:mod:`sample`) take the rest of it. With no
+    time left at all, the candidates come alone: even chances as
+    placeholders, with an error of 1.
     """
     now = perf_counter()
     tallies = [t for t in model.tallies if not t.redundant]
