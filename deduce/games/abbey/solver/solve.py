@@ -200,7 +200,10 @@ def _estimate(setup: AbbeySetup, model: Model, sat: SatModel,
     time left at all, the candidates come alone: even chances as
     placeholders, with an error of 1.
     """
+    even = [{h: 1.0 / len(row) for h in sorted(row)} for row in possible]
     now = perf_counter()
+    if now >= deadline:  # the candidates alone (a budget of 0): no SAT supports either
+        return _solution(setup, model, even, 1.0)
     tallies = [t for t in model.tallies if not t.redundant]
     found = estimate_histories(model.domains, tallies, len(model.timeline.holders), deadline,
                                seed, first_deadline=now + FIRST_ROUND_SHARE * (deadline - now),
@@ -211,7 +214,6 @@ def _estimate(setup: AbbeySetup, model: Model, sat: SatModel,
             return _solution(setup, model, probabilities)
         return _solution(setup, model, probabilities, found.error, found.culprit_error)
     if perf_counter() >= deadline:
-        even = [{h: 1.0 / len(row) for h in sorted(row)} for row in possible]
         return _solution(setup, model, even, 1.0)
     starts = sat.witnesses(possible, CHAINS, Random(seed))
     chains = sample_holders(model, starts, seed, deadline=deadline, moves=ROUND)

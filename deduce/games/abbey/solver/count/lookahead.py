@@ -39,6 +39,8 @@ FLOOR = 1e-4
 HORIZON = 6
 #: The guide is the product of the chances raised to this power (they are not independent).
 TEMPER = 0.5
+#: States guided at once (bounds the memory of the moments: rows x 4 x observations).
+ROWS = 1 << 14
 #: The least spread of an observation's count, in cards (a near-certain count is still a guess).
 SPREAD = 0.5
 
@@ -98,11 +100,19 @@ class Lookahead:
         named = [c for c in range(len(held)) if self.member[c, later].any()]
         base = sum((parts[c, held[c]] if held[c] is not None else even[c] for c in named
                     if not isinstance(held[c], np.ndarray)), np.zeros((4, len(later))))
-        moments = np.broadcast_to(base, (rows, 4, len(later))).copy()
-        for c in named:
-            if isinstance(held[c], np.ndarray):
-                moments += parts[c, held[c]]
-        mean, spread, sure, able = moments.transpose(1, 0, 2)
+        varied = [(c, where) for c in named if isinstance(where := held[c], np.ndarray)]
+        log = np.empty(rows)
+        for start in range(0, rows, ROWS):  # a block at a time: rows x moments x observations
+            block = slice(start, start + ROWS)
+            moments = np.broadcast_to(base, (len(log[block]), 4, len(later))).copy()
+            for c, where in varied:
+                moments += parts[c, where[block]]
+            log[block] = self._log_chance(moments.transpose(1, 0, 2), later)
+        return log
+
+    def _log_chance(self, moments: np.ndarray, later: np.ndarray) -> np.ndarray:
+        """The log guide of states from their moments (moment, state, observation)."""
+        mean, spread, sure, able = moments
         sigma = np.sqrt(np.maximum(spread, SPREAD ** 2))
         chance = (_phi((self.hi[later] + 0.5 - mean) / sigma)
                   - _phi((self.lo[later] - 0.5 - mean) / sigma))
