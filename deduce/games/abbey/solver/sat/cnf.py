@@ -297,7 +297,7 @@ class SatModel:
                     self._prefer_unseen(possible, last)
         return possible
 
-    def supports(self, extra: Sequence[int] = ()) -> list[list[set[int]]] | None:
+    def supports(self) -> list[list[set[int]]] | None:
         """Each card's possible holders at every epoch, in a history of the whole log.
 
         ``supports[e][card]`` are the holders the card has at epoch ``e`` in
@@ -307,9 +307,8 @@ class SatModel:
         makes true, at every epoch at once; unit propagation rules some out;
         each literal left costs one solve under the assumption that it is
         true, the solver preferring the literals no model has shown yet.
-        With ``extra`` literals, only the histories in which they hold count.
         """
-        assumed = [*self.assumptions(), *extra]
+        assumed = self.assumptions()
         if not self.solver.solve(assumptions=assumed):
             return None
         places = self._places()
