@@ -105,7 +105,9 @@ def count_forward(domains: Sequence[Domain], tallies: Sequence[Tally], timeline:
     layer keeps more than ``cap.limit`` states. The deal's partial states
     are resampled on their weight times their exact number of completions
     (so the deal's total stays exact), a transfer's states on their weight
-    (see :mod:`~deduce.games.abbey.solver.count.resample`).
+    times the chance that they meet the observations to come (see
+    :mod:`~deduce.games.abbey.solver.count.lookahead` and
+    :mod:`~deduce.games.abbey.solver.count.resample`).
     """
     allowed = _nodes(domains, len(timeline.sizes))
     if supports is not None:
