@@ -101,14 +101,16 @@ class Lookahead:
         base = sum((parts[c, held[c]] if held[c] is not None else even[c] for c in named
                     if not isinstance(held[c], np.ndarray)), np.zeros((4, len(later))))
         varied = [(c, where) for c in named if isinstance(where := held[c], np.ndarray)]
-        log = np.empty(rows)
-        for start in range(0, rows, ROWS):  # a block at a time: rows x moments x observations
+        varied, inverse = _distinct(varied, parts, rows)
+        distinct = len(varied[0][1]) if varied else min(rows, 1)
+        log = np.empty(distinct)
+        for start in range(0, distinct, ROWS):  # a block at a time: rows x moments x observations
             block = slice(start, start + ROWS)
             moments = np.broadcast_to(base, (len(log[block]), 4, len(later))).copy()
             for c, where in varied:
                 moments += parts[c, where[block]]
             log[block] = self._log_chance(moments.transpose(1, 0, 2), later)
-        return log
+        return log[inverse] if inverse is not None else np.broadcast_to(log, rows).copy()
 
     def _log_chance(self, moments: np.ndarray, later: np.ndarray) -> np.ndarray:
         """The log guide of states from their moments (moment, state, observation)."""
@@ -138,6 +140,32 @@ def _moves(domains: Sequence[Domain], allowed: Sequence[Sequence[Set[int]]],
                 moves[c, a, b] = share[a, b]
     total = moves.sum(axis=2, keepdims=True)
     return np.divide(moves, total, out=np.zeros_like(moves), where=total > 0)
+
+
+def _distinct(varied: list[tuple[int, np.ndarray]], parts: np.ndarray, rows: int
+              ) -> tuple[list[tuple[int, np.ndarray]], np.ndarray | None]:
+    """The states that differ in what the guide sees, once each, and where each state is.
+
+    Holders of a card with the same chances in every observation look the
+    same to the guide: each state's view (its cards' classes of holders)
+    is numbered in mixed radix, and one state of each view is kept.
+    Returns the cards' holders in the kept states and, per state, the one
+    that stands for it (None when no card varies). Views too many to
+    number in 64 bits are all kept.
+    """
+    if not varied:
+        return varied, None
+    radix = 1
+    key = np.zeros(rows, dtype=np.uint64)
+    for c, where in varied:
+        flat = parts[c].reshape(len(parts[c]), -1)
+        classes, same = np.unique(flat, axis=0, return_inverse=True)
+        if radix * len(classes) >= 2 ** 63:
+            return varied, np.arange(rows)
+        key += np.uint64(radix) * same.ravel()[where].astype(np.uint64)
+        radix *= len(classes)
+    _, index, inverse = np.unique(key, return_index=True, return_inverse=True)
+    return [(c, where[index]) for c, where in varied], inverse.ravel()
 
 
 def _moments(p: np.ndarray) -> np.ndarray:
