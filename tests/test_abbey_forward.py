@@ -385,8 +385,8 @@ def test_the_look_ahead_never_calls_a_consistent_history_dead(game):
     states, lookahead = _lookahead(setup, events)
     assume(len(states[0][0]))
     for epoch, held in enumerate(states):
-        log = lookahead.log_guide(epoch, held, len(held[0]))
+        log = lookahead.log_guide(epoch, held.__getitem__, len(held[0]))
         assert np.isfinite(log).all() and (log <= 0).all()
-        alone = [lookahead.log_guide(epoch, [where[i:i + 1] for where in held], 1)[0]
+        alone = [lookahead.log_guide(epoch, [where[i:i + 1] for where in held].__getitem__, 1)[0]
                  for i in range(min(len(log), 5))]  # states that look alike share a guide
         assert np.allclose(alone, log[:len(alone)], rtol=1e-12, atol=1e-12)

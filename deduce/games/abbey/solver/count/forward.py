@@ -411,10 +411,12 @@ class _Filter:
         """
         assert self.lookahead is not None
         code = layer.code
-        held: list[np.ndarray | int | None] = [
-            None if known is not None and not known[c]
-            else code.only[c] if c in code.only else code.holder(layer.keys, c).astype(np.intp)
-            for c in range(self.cards)]
+
+        def held(c: int) -> np.ndarray | int | None:
+            if known is not None and not known[c]:
+                return None
+            return code.only[c] if c in code.only else code.holder(layer.keys, c).astype(np.intp)
+
         log = self.lookahead.log_guide(epoch, held, len(layer))
         top = log.max(initial=-np.inf)
         return np.exp(log - top) if np.isfinite(top) else np.zeros(len(log))

@@ -24,7 +24,7 @@ chances of 0 and 1 are exact) has no future, and its guide is 0.
 
 from __future__ import annotations
 
-from collections.abc import Sequence, Set
+from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
 from math import sqrt
 
@@ -83,24 +83,26 @@ class Lookahead:
                               else np.zeros(len(self.ahead))
                               for c, holders in enumerate(allowed[0])])
 
-    def log_guide(self, epoch: int, held: Sequence[np.ndarray | int | None], rows: int
+    def log_guide(self, epoch: int, held: Callable[[int], np.ndarray | int | None], rows: int
                   ) -> np.ndarray:
         """The log of each of ``rows`` states' guide at ``epoch``, from its cards' holders.
 
-        ``held[card]`` is the card's holder in each state (an array), in every
+        ``held(card)`` is the card's holder in each state (an array), in every
         state (an int), or None for a card not placed yet (a deal being
         built), whose holder is then taken as drawn evenly from its allowed
-        ones at the deal.
+        ones at the deal. It is asked only for the cards a coming
+        observation names.
         """
         later = np.flatnonzero([epoch < obs.epoch <= epoch + HORIZON for obs in self.ahead])
         if not len(later):
             return np.zeros(rows)
         parts = _moments(self.reach[epoch][:, :, later])  # card, holder, moment, observation
         even = _moments(self.even[:, later])  # card, moment, observation
-        named = [c for c in range(len(held)) if self.member[c, later].any()]
-        base = sum((parts[c, held[c]] if held[c] is not None else even[c] for c in named
-                    if not isinstance(held[c], np.ndarray)), np.zeros((4, len(later))))
-        varied = [(c, where) for c in named if isinstance(where := held[c], np.ndarray)]
+        named = {int(c): held(int(c)) for c in np.flatnonzero(self.member[:, later].any(axis=1))}
+        base = sum((parts[c, where] if where is not None else even[c]
+                    for c, where in named.items() if not isinstance(where, np.ndarray)),
+                   np.zeros((4, len(later))))
+        varied = [(c, where) for c, where in named.items() if isinstance(where, np.ndarray)]
         varied, inverse = _distinct(varied, parts, rows)
         distinct = len(varied[0][1]) if varied else min(rows, 1)
         log = np.empty(distinct)
