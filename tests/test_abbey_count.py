@@ -18,7 +18,7 @@ from abbey_random import corrupted_games, finished, timeline_or_skip
 from hypothesis import assume, given, settings
 
 from deduce.games.abbey.solver.count.cardwise import count_by_cards
-from deduce.games.abbey.solver.count.estimate import estimate_histories
+from deduce.games.abbey.solver.count.estimate import STUDENT, Replicate, estimate_histories, pool
 from deduce.games.abbey.solver.count.forward import count_forward
 from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.count.resample import Cap, resample
@@ -153,6 +153,51 @@ def test_the_estimate_s_bound_covers_the_exact_value(name, events, methods):
         covered += (np.abs(table - exact).max() <= found.error
                     and np.abs(table[:, 0] - exact[:, 0]).max() <= found.culprit_error)
     assert covered >= 3
+
+
+def _replicate(cap, total, culprit_share):
+    """A cut replicate of one card and two holders (the culprit slot, 0, and one other)."""
+    return Replicate(cap, total, np.array([[culprit_share * total, (1 - culprit_share) * total]]),
+                     True)
+
+
+def test_pooled_replicates_weigh_by_cap_and_bound_by_their_spread_within_rounds():
+    """Two steady rounds: the answer weighs each replicate by its cap; the bound by hand."""
+    first = [_replicate(1, 10.0, p) for p in (0.2, 0.4)]
+    second = [_replicate(2, 10.0, p) for p in (0.3, 0.5)]
+    found = pool(first + second, 2)
+    assert not found.exact and found.cap == 2
+    assert found.probabilities[0][0] == pytest.approx((0.2 + 0.4 + 2 * 0.3 + 2 * 0.5) / 6)
+    # Per unit of cap: 1 * (0.1^2 + 0.1^2) + 2 * (0.1^2 + 0.1^2) over 4 - 2 degrees of freedom,
+    # then over the 6 units of cap pooled.
+    half = STUDENT[1] * np.sqrt(0.06 / 2 / 6)
+    assert found.culprit_error == pytest.approx(half)
+    assert found.error == pytest.approx(half)
+
+
+def test_a_round_whose_totals_scatter_is_judged_alone_and_never_narrower_than_its_replicates():
+    """Totals with a heavy tail: the round does not pool, and the farthest replicate bounds it."""
+    steady = [_replicate(1, 10.0, p) for p in (0.5, 0.5, 0.5)]
+    wild = [_replicate(2, total, p) for total, p in ((1.0, 0.9), (1.0, 0.9), (50.0, 0.1))]
+    found = pool(steady + wild, 2)
+    mean = (0.9 + 0.9 + 50 * 0.1) / 52
+    assert found.probabilities[0][0] == pytest.approx(mean)  # the steady round left out
+    assert found.culprit_error >= 0.9 - mean
+
+
+def test_a_round_cut_short_after_one_replicate_pools_with_the_steady_rounds():
+    """The deadline left one replicate of the last cap: it joins the answer, not the spread."""
+    steady = [_replicate(1, 10.0, p) for p in (0.2, 0.4)]
+    found = pool([*steady, _replicate(4, 10.0, 0.3)], 2)
+    assert found.probabilities[0][0] == pytest.approx((0.2 + 0.4 + 4 * 0.3) / 6)
+    assert found.culprit_error == pytest.approx(STUDENT[0] * np.sqrt(0.02 / 1 / 6))
+    assert pool([_replicate(4, 10.0, 0.3)], 2).culprit_error == 1.0
+
+
+def test_an_uncut_replicate_is_exact():
+    exact = Replicate(8, 4.0, np.array([[1.0, 3.0]]), False)
+    found = pool([_replicate(4, 10.0, 0.9), exact], 2)
+    assert found.exact and found.error == 0 and found.probabilities[0] == {0: 0.25, 1: 0.75}
 
 
 def test_an_estimate_that_never_cuts_is_exact():

@@ -1,9 +1,12 @@
-"""Estimated probabilities by Markov chain Monte Carlo over complete histories.
+"""Draws of complete histories by Markov chain Monte Carlo, for the bots and the advisor.
 
-Used only when the exact count does not finish within the time budget. The
-chain walks over complete histories (one path per card); every history it
-visits agrees with every event, and, as all consistent histories are equally
-likely (see :mod:`model`), its target is the uniform distribution over them.
+The bots and the advisor weigh their choices over a few draws of the
+current holders. The chain walks over complete histories (one path per
+card); every history it visits agrees with every event, and, as all
+consistent histories are equally likely (see :mod:`model`), its target is
+the uniform distribution over them. (The chances ``solve`` shows come from
+the counts of :mod:`count`, exact or capped: late in a game these chains
+mix too slowly to bound them.)
 
 Each move is a block Gibbs step. It picks a few cards at random (the
 *block*) and keeps every other card's path. The block's paths together make
@@ -25,36 +28,23 @@ holder, and the move is kept when the history stays consistent (a
 Metropolis step with a symmetric proposal).
 
 Several independent chains start from different witnesses (histories found
-by the SAT model, :mod:`sat`); the estimate is their mean, and the error bound a 95%
-Student-t half-width from their spread, never less than one over the square
-root of the moves that changed something. It is a statistical bound, not a
-certainty.
+by the SAT model, :mod:`sat`) and share the draws.
 """
 
 from __future__ import annotations
 
-import math
 import random
-import statistics
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from itertools import permutations
-from time import perf_counter
 
 from deduce.games.abbey.solver.model import Model, Path
 
 State = tuple[int, ...]  # the block's holders at one epoch, card by card
 
-#: Student t, 97.5% quantile, by degrees of freedom (chains - 1).
-T_975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
-         9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131}
-
 #: Cards redrawn together by one block move.
 BLOCK = 4
 #: Share of moves that are cheap pair moves rather than block redraws.
 PAIR_SHARE = 0.9
-#: Moves each chain makes before the chains take turns again.
-ROUND = 100
 
 
 class Chain:
@@ -76,14 +66,9 @@ class Chain:
         self.at_epoch: list[list[int]] = [[] for _ in range(self.epochs)]
         for j, tally in enumerate(self.tallies):
             self.at_epoch[tally.time].append(j)
-        self.moves = 0
-        self.changed = 0
-        self.since = [0] * len(self.paths)  # move at which each card's holder last changed
-        self.time_at: list[dict[int, int]] = [{} for _ in self.paths]
 
     def step(self) -> None:
         """One move: mostly a cheap pair move, sometimes a block redraw."""
-        self.moves += 1
         if len(self.free) < 2:
             return
         roll = self.rng.random()
@@ -95,7 +80,6 @@ class Chain:
                      else self.rng.sample(self.free, min(BLOCK, len(self.free))))
             drawn = self._draw(block) if len(block) > 1 else None
         if drawn is not None and any(new != self.paths[c] for c, new in zip(block, drawn)):
-            self.changed += 1
             self._apply(block, drawn)
 
     def _hands_block(self) -> list[int]:
@@ -208,82 +192,13 @@ class Chain:
         return True
 
     def _apply(self, block: Sequence[int], drawn: Sequence[Path]) -> None:
-        """Install the block's new paths, keeping tallies and time shares up to date."""
+        """Install the block's new paths, keeping the tallies up to date."""
         for c, path in zip(block, drawn):
             old = self.paths[c]
             for j in self.of_card[c]:
                 tally = self.tallies[j]
                 self.value[j] += tally.hit(path) - tally.hit(old)
-            if path[-1] != old[-1]:
-                holder, row = old[-1], self.time_at[c]
-                row[holder] = row.get(holder, 0) + self.moves - self.since[c]
-                self.since[c] = self.moves
             self.paths[c] = path
-
-    def shares(self) -> list[dict[int, float]]:
-        """Share of moves so far that each card spent with each current holder."""
-        out = []
-        for card, row in enumerate(self.time_at):
-            total = dict(row)
-            holder = self.paths[card][-1]
-            total[holder] = total.get(holder, 0) + self.moves - self.since[card]
-            out.append({h: k / self.moves for h, k in total.items() if k} if self.moves else
-                       {holder: 1.0})
-        return out
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """Estimated current-holder probabilities with a bound on their error."""
-
-    probabilities: list[dict[int, float]]
-    error: float
-    moves: int
-    changed: int
-
-
-def estimate(chains: Sequence[Chain]) -> Estimate:
-    """Combine independent chains: the mean share, and a 95% half-width from their spread."""
-    shares = [chain.shares() for chain in chains]
-    n_cards = len(shares[0]) if shares else 0
-    probabilities: list[dict[int, float]] = []
-    error = 0.0
-    for card in range(n_cards):
-        holders = sorted({h for s in shares for h in s[card]})
-        row = {}
-        for h in holders:
-            values = [s[card].get(h, 0.0) for s in shares]
-            row[h] = statistics.fmean(values)
-            if len(values) > 1:
-                half = T_975[min(len(values) - 1, max(T_975))] * statistics.stdev(values)
-                error = max(error, half / math.sqrt(len(values)))
-        probabilities.append(row)
-    accepted = sum(c.changed for c in chains)
-    # Chains stuck in one place agree perfectly; never claim more than the moves made support.
-    error = max(error, 1 / math.sqrt(accepted)) if len(chains) > 1 and accepted else 1.0
-    return Estimate(probabilities, min(error, 1.0), sum(c.moves for c in chains), accepted)
-
-
-def sample_holders(model: Model, starts: Sequence[Sequence[Path]], seed: int = 0,
-                   deadline: float | None = None, moves: int = 2_000) -> Estimate:
-    """Run one chain from each start, ``moves`` moves each and then on until ``deadline``.
-
-    ``model`` must be propagated and every start a complete consistent
-    history of it. The same seed, starts and moves give the same estimate;
-    a deadline adds moves as time allows: a round starts only when the last
-    one would still end before it.
-    """
-    chains = _chains(model, starts, seed)
-    done = 0
-    last = 0.0
-    while done < moves or (deadline is not None and perf_counter() + last < deadline):
-        start = perf_counter()
-        for chain in chains:
-            for _ in range(ROUND):
-                chain.step()
-        done += ROUND
-        last = perf_counter() - start
-    return estimate(chains)
 
 
 def sample_histories(model: Model, starts: Sequence[Sequence[Path]], count: int,
@@ -292,7 +207,7 @@ def sample_histories(model: Model, starts: Sequence[Sequence[Path]], count: int,
 
     Each chain makes ``burn`` moves first, then records its state every
     ``thin`` moves; the draws are (approximately) uniform over the
-    consistent histories, like the chains behind :func:`sample_holders`.
+    consistent histories.
     """
     chains = _chains(model, starts, seed)
     for chain in chains:

@@ -21,7 +21,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
-from random import Random
 from time import perf_counter
 from typing import Any, ClassVar
 
@@ -32,8 +31,7 @@ from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.explain import explain_conflict
 from deduce.games.abbey.solver.model import Model, build_model
 from deduce.games.abbey.solver.propagate import propagate
-from deduce.games.abbey.solver.sample import ROUND, sample_holders
-from deduce.games.abbey.solver.sat.cnf import SatModel, Warm
+from deduce.games.abbey.solver.sat.cnf import Warm
 from deduce.games.abbey.solver.sat.conflict import find_clash, minimal_conflict
 from deduce.games.abbey.solver.timeline import CULPRIT, build_timeline
 from deduce.logs.model import GameLog
@@ -43,11 +41,6 @@ from deduce.memory import VARIABLE, memory_limit, size
 ENGINES = ("sat", "count", "csp")
 #: Share of the time budget given to the exact count before estimating instead.
 EXACT_SHARE = 0.6
-#: Share of the time left within which the capped counts' first round must finish, or the
-#: Markov chains take over.
-FIRST_ROUND_SHARE = 0.3
-#: Independent Markov chains behind an estimate when the capped counts are too slow.
-CHAINS = 4
 
 
 @dataclass(frozen=True)
@@ -155,7 +148,7 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
                           f"SECONDS to estimate the probabilities instead (or set "
                           f"{VARIABLE}, in megabytes)")
     if counts is None:
-        return _estimate(setup, model, sat, supports, possible, start + (budget or 0), seed)
+        return _estimate(setup, model, supports, possible, start + (budget or 0), seed)
     if engine == "count":
         _check_agreement([set(row) for row in counts.holders], possible, log.path, "exact count")
     return _solution(setup, model, counts.probabilities())
@@ -188,36 +181,29 @@ def _solution(setup: AbbeySetup, model: Model,
                          culprit_error=culprit_error)
 
 
-def _estimate(setup: AbbeySetup, model: Model, sat: SatModel,
+def _estimate(setup: AbbeySetup, model: Model,
               supports: Callable[[], Supports | None], possible: list[set[int]],
               deadline: float, seed: int) -> AbbeySolution:
-    """Probabilities estimated until ``deadline``, over the exact closure.
+    """Probabilities estimated by the capped counts until ``deadline``, over the exact closure.
 
     ``model`` is propagated already; ``supports`` gives the SAT model's
-    supports. The capped counts go first; if no capped count finishes its
-    first round within ``FIRST_ROUND_SHARE`` of the time left, Markov
-    chains from SAT witnesses (:mod:`sample`) take the rest of it. With no
-    time left at all, the candidates come alone: even chances as
-    placeholders, with an error of 1.
+    supports. When the capped counts give no estimate in time, or no time
+    is left at all (a budget of 0: the SAT supports are not even
+    computed), the candidates come alone: even chances as placeholders,
+    with an error of 1.
     """
     even = [{h: 1.0 / len(row) for h in sorted(row)} for row in possible]
-    now = perf_counter()
-    if now >= deadline:  # the candidates alone (a budget of 0): no SAT supports either
+    if perf_counter() >= deadline:
         return _solution(setup, model, even, 1.0)
     tallies = [t for t in model.tallies if not t.redundant]
     found = estimate_histories(model.domains, tallies, len(model.timeline.holders), deadline,
-                               seed, first_deadline=now + FIRST_ROUND_SHARE * (deadline - now),
-                               timeline=model.timeline, supports=supports())
-    if found is not None:
-        probabilities = _over(possible, found.probabilities)
-        if found.exact:
-            return _solution(setup, model, probabilities)
-        return _solution(setup, model, probabilities, found.error, found.culprit_error)
-    if perf_counter() >= deadline:
+                               seed, timeline=model.timeline, supports=supports())
+    if found is None:
         return _solution(setup, model, even, 1.0)
-    starts = sat.witnesses(possible, CHAINS, Random(seed))
-    chains = sample_holders(model, starts, seed, deadline=deadline, moves=ROUND)
-    return _solution(setup, model, _over(possible, chains.probabilities), chains.error)
+    probabilities = _over(possible, found.probabilities)
+    if found.exact:
+        return _solution(setup, model, probabilities)
+    return _solution(setup, model, probabilities, found.error, found.culprit_error)
 
 
 def _over(possible: list[set[int]], estimated: Sequence[Mapping[int, float]]

@@ -11,27 +11,36 @@ transfers to come. Late in a game the card count's replicates often die
 (no state they kept has a future) where the forward filter's live on.
 
 Independent *replicates* (other random streams) give independent
-estimates: the answer is their summed marginals over their summed totals,
-and its bound their spread: Student's 95% half-width over the replicates'
-own probabilities, and never less than the farthest replicate from the
-answer. The first round runs both counts in turns, and the one with the
-smaller bound goes on alone: rounds with a doubled cap follow while time is
-left; the last finished round answers. A round whose replicates never had to cut a layer
-is exact.
+estimates, in rounds of :data:`REPLICATES`, each round with twice the cap
+of the one before. The first round runs both counts in turns; the one with
+the smaller bound goes on alone while time is left. The answer pools every
+replicate of that count: each one's estimated counts, weighted by its cap,
+over their weighted totals (a round the deadline cuts short gives the
+replicates it finished). Its bound is Student's 95% half-width, from the
+replicates' own probabilities: their variance is taken to shrink as one
+over the cap (a replicate with twice the cap counts as two), estimated
+from each replicate's distance to its round's mean, with as many degrees of
+freedom as replicates less rounds. Only rounds whose totals are steady pool
+(:data:`STEADY`): a round whose totals scatter has a heavy tail, the rare
+replicates that find most of the histories are usually missing from it, and
+its spread understates its error. A last round like that answers alone,
+its bound never less than its farthest replicate from the answer. A round
+whose replicate never had to cut a layer is exact.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from time import perf_counter
+from typing import Literal
 
 import numpy as np
 
 from deduce.games.abbey.solver.count.cardwise import Work, count_by_cards
 from deduce.games.abbey.solver.count.forward import Supports, count_forward
 from deduce.games.abbey.solver.count.resample import Cap
+from deduce.games.abbey.solver.count.turns import each_in_turns
 from deduce.games.abbey.solver.model import Domain, Tally
 from deduce.games.abbey.solver.timeline import CULPRIT, Timeline
 
@@ -42,8 +51,14 @@ METHODS = ("cards", "forward")
 REPLICATES = 4
 #: The first round's cap; each next round doubles it.
 FIRST_CAP = 1 << 12
-#: Student's t at 97.5% for REPLICATES - 1 degrees of freedom.
-STUDENT = {2: 12.706, 3: 4.303, 4: 3.182, 5: 2.776, 6: 2.571, 8: 2.365}
+#: The most a round's totals may vary (their standard deviation over their mean) for it to
+#: pool with others: past it, the replicates' law has a heavy tail, which their spread
+#: understates (the rare replicates that find most of the histories are missing).
+STEADY = 1.0
+#: Student's t at 97.5%, by degrees of freedom (past the last: the last, which is wider).
+STUDENT = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201,
+           2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074,
+           2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
 
 
 @dataclass(frozen=True)
@@ -51,8 +66,8 @@ class Estimate:
     """Each card's current-holder probabilities, with bounds (95% confidence).
 
     ``error`` bounds every probability, ``culprit_error`` the culprit
-    slot's; both are 0 when ``exact``. ``cap`` is the cap of the round that
-    answered.
+    slot's; both are 0 when ``exact``. ``cap`` is the cap of the last round
+    pooled.
     """
 
     probabilities: list[dict[int, float]]
@@ -62,26 +77,37 @@ class Estimate:
     cap: int
 
 
-def estimate_histories(domains: Sequence[Domain], tallies: Sequence[Tally], holders: int,
-                       deadline: float, seed: int = 0, first_deadline: float | None = None,
-                       first_cap: int = FIRST_CAP, last_cap: int | None = None,
-                       replicates: int = REPLICATES, timeline: Timeline | None = None,
-                       supports: Supports | None = None,
-                       methods: Sequence[str] = METHODS) -> Estimate | None:
-    """The best estimate finished by ``deadline``, or None when not even one round finished.
+@dataclass(frozen=True)
+class Replicate:
+    """One capped run: its cap, estimated total and counts (``table[card, holder]``).
 
-    The first round must finish by ``first_deadline`` (default: the
-    deadline), so that a caller can still try something else; no round
-    goes past ``last_cap``.
-    ``domains`` are propagated and ``tallies`` exclude redundant ones;
-    ``holders`` is the number of holders. The first round runs each of
-    ``methods`` (see :data:`METHODS`; ``forward`` needs the ``timeline``,
-    and takes the SAT ``supports`` when given) in turns, a slice of work to
-    whichever has used the least time; an exact answer ends it at once,
-    else the estimate whose bound on the culprit (then on every holder) is
-    the smallest, among the methods that finished, answers, and the next
-    rounds go on with its method alone. Deterministic for a seed (given
-    the rounds that finish).
+    ``cut``: whether it resampled a layer (if not, it is exact).
+    """
+
+    cap: int
+    total: float
+    table: np.ndarray
+    cut: bool
+
+
+def estimate_histories(domains: Sequence[Domain], tallies: Sequence[Tally], holders: int,
+                       deadline: float, seed: int = 0, first_cap: int = FIRST_CAP,
+                       last_cap: int | None = None, replicates: int = REPLICATES,
+                       timeline: Timeline | None = None, supports: Supports | None = None,
+                       methods: Sequence[str] = METHODS) -> Estimate | None:
+    """The best estimate by ``deadline``, or None when none could be made by then.
+
+    An estimate needs two replicates of one cap at least. No round goes
+    past ``last_cap``. ``domains`` are propagated and
+    ``tallies`` exclude redundant ones; ``holders`` is the number of
+    holders. The first round runs each of ``methods`` (see :data:`METHODS`;
+    ``forward`` needs the ``timeline``, and takes the SAT ``supports`` when
+    given) in turns, a slice of work to whichever has used the least time;
+    an exact answer ends it at once, else the method whose estimate has the
+    smallest bound on the culprit (then on every holder), among those that
+    finished, goes on alone, and its replicates of every round are pooled
+    (module docstring), those of a round the deadline cut short included.
+    Deterministic for a seed (given the replicates that finish).
     """
     counts: dict[str, Callable[[Cap], Work]] = {
         "cards": lambda cap: count_by_cards(domains, tallies, cap=cap)}
@@ -89,86 +115,129 @@ def estimate_histories(domains: Sequence[Domain], tallies: Sequence[Tally], hold
         counts["forward"] = lambda cap: count_forward(domains, tallies, timeline, supports,
                                                       cap=cap)
     chosen = [m for m in methods if m in counts]
+    kept: dict[str, list[Replicate]] = {m: [] for m in chosen}
     best: Estimate | None = None
     cap = first_cap
     while chosen:
-        until = (deadline if best is not None or first_deadline is None
-                 else min(deadline, first_deadline))
-        found = _together({m: _round(counts[m], len(domains), holders, cap,
-                                     [seed, METHODS.index(m)], replicates) for m in chosen},
-                          until)
-        if found is None:
-            return best
-        exact = [e for e in found.values() if e is not None and e.exact]
+        runs: dict[str, list[Replicate]] = {m: [] for m in chosen}
+        ended = _together([_round(counts[m], len(domains), holders, cap,
+                                  [seed, METHODS.index(m)], replicates, runs[m])
+                           for m in chosen], deadline)
+        done = {m: pool(kept[m] + runs[m], holders) for i, m in enumerate(chosen)
+                if ended.get(i) == "exact"
+                or (ended.get(i) != "died" and _freedom(kept[m] + runs[m]) > 0)}
+        exact = [e for e in done.values() if e.exact]
         if exact:
             return exact[0]
-        done = {m: e for m, e in found.items() if e is not None}
         if done:  # else every method's replicates died: a larger cap
             method = min(done, key=lambda m: (done[m].culprit_error, done[m].error))
             best, chosen = done[method], [method]
+            kept[method] += runs[method]
         if perf_counter() >= deadline or (last_cap is not None and cap >= last_cap):
             return best
         cap *= 2
     return best
 
 
-Round = Generator[None, None, "Estimate | None"]
+#: How a round ended: a replicate never had to cut (it is exact), every replicate finished,
+#: or one died.
+Ending = Literal["exact", "done", "died"]
+Round = Generator[None, None, Ending]
 
 
-def _together(rounds: dict[str, Round], deadline: float) -> dict[str, Estimate | None] | None:
-    """Rounds run in turns, a slice to whichever has used the least time, to their estimates.
+def _together(rounds: list[Round], deadline: float) -> dict[int, Ending]:
+    """Rounds run in turns (:func:`~turns.each_in_turns`) until ``deadline``; how each ended.
 
-    Stops early at an exact estimate (a round that never had to cut); None
-    when the deadline comes first and no round has finished yet. Past the
-    deadline, the rounds that finished answer.
+    Stops early at an exact replicate. A round cut off by the deadline is
+    missing; the replicates it finished are in its list already.
     """
-    spent = dict.fromkeys(rounds, 0.0)
-    found: dict[str, Estimate | None] = {}
-    while spent:
-        if perf_counter() >= deadline:
-            return found or None
-        m = min(spent, key=spent.__getitem__)
-        start = perf_counter()
-        try:
-            next(rounds[m])
-        except StopIteration as done:
-            found[m] = done.value
-            del spent[m]
-            if done.value is not None and done.value.exact:
+    found: dict[int, Ending] = {}
+    if perf_counter() < deadline:
+        for _ in each_in_turns(rounds, found, lambda ending: ending == "exact"):
+            if perf_counter() >= deadline:
                 break
-            continue
-        spent[m] += perf_counter() - start
     return found
 
 
 def _round(count: Callable[[Cap], Work], cards: int, holders: int, cap: int,
-           seed: list[int], replicates: int) -> Round:
-    """One round of replicates at ``cap``, pausing between slices; its estimate.
+           seed: list[int], replicates: int, runs: list[Replicate]) -> Round:
+    """One round of replicates at ``cap`` into ``runs``, pausing between slices.
 
-    No estimate when a replicate died (every state it kept had no future):
-    its zero says nothing of the log, which has histories.
+    It stops after a replicate that never had to cut (it is exact), and
+    when a replicate died (every state it kept had no future: its zero
+    says nothing of the log, which has histories, and the round is void).
     """
-    runs = []
     for r in range(replicates):
         limit = Cap(cap, np.random.default_rng([*seed, cap, r]))
         found = yield from count(limit)
         if found is None:
-            return None
+            return "died"
         total, rows = found
-        if not limit.cut:  # nothing was resampled: the count is exact, one run is enough
-            counts = _table(rows, cards, holders)
-            return Estimate(_rows(counts / total if total else counts), True, 0.0, 0.0, cap)
+        if not limit.cut:
+            runs[:] = [Replicate(cap, total, _table(rows, cards, holders), False)]
+            return "exact"
         if not total > 0:
-            return None
-        runs.append((total, _table(rows, cards, holders)))
-    totals = np.array([total for total, _ in runs])
-    counts = np.array([table for _, table in runs])
-    table = counts / totals[:, None, None]
-    mean = counts.sum(axis=0) / totals.sum()
-    spread = np.abs(table - mean).max(axis=0)
-    half = STUDENT.get(replicates, 2.0) * table.std(axis=0, ddof=1) / math.sqrt(replicates)
-    bound = np.maximum(spread, half)
-    return Estimate(_rows(mean), False, float(bound.max()), float(bound[:, CULPRIT].max()), cap)
+            return "died"
+        runs.append(Replicate(cap, total, _table(rows, cards, holders), True))
+    return "done"
+
+
+def pool(runs: Sequence[Replicate], holders: int) -> Estimate:
+    """The estimate of replicates of one count, pooled (module docstring).
+
+    A round is the replicates of one cap. An uncut replicate is exact and
+    answers alone. The rounds pool from the last (the largest cap) back to
+    the first whose totals are not steady (see :data:`STEADY`); if the
+    last round of two replicates or more is not steady, it is judged alone,
+    and its bound is never less than its farthest replicate from the
+    answer. A round of one replicate (cut short by the deadline) shows no
+    spread: it pools with the rounds around it, or not at all.
+    """
+    uncut = [run for run in runs if not run.cut]
+    if uncut:
+        run = uncut[0]
+        return Estimate(_rows(run.table / run.total if run.total else run.table), True, 0.0,
+                        0.0, run.cap)
+    rounds = [[run for run in runs if run.cap == cap]
+              for cap in sorted({run.cap for run in runs}, reverse=True)]
+    judged = [r for r in rounds if len(r) > 1]  # a lone replicate shows no spread
+    alone = bool(judged) and not _steady(judged[0])
+    used = judged[:1] if alone else []
+    for r in rounds if not alone else ():
+        if len(r) > 1 and not _steady(r):
+            break
+        used.append(r)
+    runs = [run for r in used for run in r]
+    caps = np.array([run.cap for run in runs], dtype=np.float64)
+    totals = np.array([run.total for run in runs])
+    tables = np.array([run.table for run in runs])
+    mean = (caps[:, None, None] * tables).sum(axis=0) / (caps * totals).sum()
+    own = tables / totals[:, None, None]
+    squares = np.zeros_like(mean)
+    for r in used:
+        same = caps == r[0].cap
+        squares += r[0].cap * ((own[same] - own[same].mean(axis=0)) ** 2).sum(axis=0)
+    freedom = _freedom(runs)
+    if freedom < 1:  # one replicate a round: no spread to bound it by
+        bound = np.ones_like(mean)
+    else:
+        t = STUDENT[min(freedom, len(STUDENT)) - 1]
+        bound = np.minimum(t * np.sqrt(squares / freedom / caps.sum()), 1.0)
+    if alone:
+        bound = np.maximum(bound, np.abs(own - mean).max(axis=0))
+    return Estimate(_rows(mean), False, float(bound.max()), float(bound[:, CULPRIT].max()),
+                    int(caps.max()))
+
+
+def _freedom(runs: Sequence[Replicate]) -> int:
+    """The degrees of freedom of replicates' spread: their number less their rounds (caps)."""
+    return len(runs) - len({run.cap for run in runs})
+
+
+def _steady(runs: Sequence[Replicate]) -> bool:
+    """Whether a round's totals vary by at most :data:`STEADY` of their mean."""
+    totals = np.array([run.total for run in runs])
+    return len(runs) > 1 and bool(totals.std(ddof=1) <= STEADY * totals.mean())
 
 
 def _table(rows: Sequence[dict[int, float]], cards: int, holders: int) -> np.ndarray:

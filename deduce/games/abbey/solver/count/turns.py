@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Sequence
 from time import perf_counter
 from typing import Any
 
@@ -19,20 +19,34 @@ def in_turns(runs: list[Method]) -> Method:
     Its answer is the first non-None answer; a method that finishes with
     None declines the model and leaves the others to go on.
     """
-    spent = [0.0] * len(runs)
-    while runs:
-        i = spent.index(min(spent))
+    found: dict[int, Any] = {}
+    yield from each_in_turns(runs, found, lambda answer: answer is not None)
+    return next((answer for answer in found.values() if answer is not None), None)
+
+
+def each_in_turns(runs: Sequence[Method], found: dict[int, Any],
+                  final: Callable[[Any], bool]) -> Generator[None, None, None]:
+    """Every method in turns, each slice to whichever has used the least time.
+
+    Each answer goes into ``found`` (by the method's index) as soon as its
+    method finishes, so that a caller who stops early keeps them; the
+    methods end when all have finished, or at once after an answer that is
+    ``final``.
+    """
+    spent = dict.fromkeys(range(len(runs)), 0.0)
+    while spent:
+        i = min(spent, key=spent.__getitem__)
         start = perf_counter()
         try:
             next(runs[i])
         except StopIteration as finished:
-            if finished.value is not None:
-                return finished.value
-            del runs[i], spent[i]
+            found[i] = finished.value
+            del spent[i]
+            if final(finished.value):
+                return
             continue
         spent[i] += perf_counter() - start
         yield
-    return None
 
 
 def race(runs: list[Method], max_slices: int | None = None,
