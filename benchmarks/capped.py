@@ -20,15 +20,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from chances import simulated
+from chances import at_positions, position
 from tabulate import tabulate
 
 from deduce.games.abbey.solver.count.estimate import estimate_histories
-from deduce.games.abbey.solver.model import build_model
-from deduce.games.abbey.solver.propagate import propagate
-from deduce.games.abbey.solver.sat.cnf import sat_model
-from deduce.games.abbey.solver.timeline import build_timeline
-from deduce.logs.vocabulary.abbey import setup_from_header
 
 METHODS = (("cards",), ("forward",), ("cards", "forward"))
 
@@ -44,25 +39,15 @@ def main() -> None:
     rows = []
     bounds: dict[str, list[float]] = {"+".join(m): [] for m in METHODS}
     with tempfile.TemporaryDirectory() as tmp:
-        logs = {}
-        for spec in args.positions:
-            players, game, k = (int(x) for x in spec.split(":"))
-            if players not in logs:
-                logs[players] = simulated(players, args.games, args.seed, Path(tmp))
-            log = logs[players][game]
-            setup = setup_from_header(log.header, log.path)
-            events = log.events[:k]
-            timeline = build_timeline(setup, events, log.path)
-            model = build_model(setup, timeline, events)
-            assert propagate(model)
-            supports = sat_model(setup, timeline, events).supports()
-            tallies = [t for t in model.tallies if not t.redundant]
+        for spec, log, k in at_positions(args.positions, args.games, args.seed, Path(tmp)):
+            at = position(log, k)
             row: list[object] = [spec]
             for methods in METHODS:
                 start = time.perf_counter()
-                found = estimate_histories(model.domains, tallies, len(timeline.holders),
-                                           start + args.seconds, seed=k, timeline=timeline,
-                                           supports=supports, methods=methods)
+                found = estimate_histories(at.model.domains, at.tallies,
+                                           len(at.timeline.holders), start + args.seconds,
+                                           seed=k, timeline=at.timeline, supports=at.supports,
+                                           methods=methods)
                 bound = 1.0 if found is None else found.culprit_error
                 bounds["+".join(methods)].append(bound)
                 row.append("-" if found is None else f"{bound:.3f} (cap {found.cap})")

@@ -37,7 +37,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import replace
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,40 @@ def simulated(players: int, games: int, seed: int, folder: Path) -> list[GameLog
         truth = json.loads((game / "truth.json").read_text())
         logs.append(read_log(game / f"{truth['players'][0]}.jsonl"))
     return logs
+
+
+def at_positions(specs: Sequence[str], games: int, seed: int, folder: Path
+                 ) -> Iterator[tuple[str, GameLog, int]]:
+    """Each ``PLAYERS:GAME:EVENTS`` spec as (spec, the log of :func:`simulated`, events)."""
+    logs: dict[int, list[GameLog]] = {}
+    for spec in specs:
+        players, game, k = (int(x) for x in spec.split(":"))
+        if players not in logs:
+            logs[players] = simulated(players, games, seed, folder)
+        yield spec, logs[players][game], k
+
+
+@dataclass(frozen=True)
+class Position:
+    """The first events of a log, modelled: propagated, with the SAT supports of every epoch."""
+
+    setup: Any
+    timeline: Any
+    model: Any
+    supports: Any
+    tallies: list[Any]
+
+
+def position(log: GameLog, k: int) -> Position:
+    """The position of the first ``k`` events of ``log``, as the capped counts take it."""
+    setup = setup_from_header(log.header, log.path)
+    events = log.events[:k]
+    timeline = build_timeline(setup, events, log.path)
+    model = build_model(setup, timeline, events)
+    assert propagate(model)
+    supports = sat_model(setup, timeline, events).supports()
+    return Position(setup, timeline, model, supports,
+                    [t for t in model.tallies if not t.redundant])
 
 
 def _probabilities(counts: Any, holders: tuple[str, ...], ids: tuple[str, ...]

@@ -1,8 +1,8 @@
 """Two estimators of the culprit probabilities, given the same seconds, against the exact count.
 
-- ``chains``: what ``deduce solve --budget`` does past the exact count:
-  four Markov chains from SAT witnesses spread over the candidates
-  (:func:`deduce.games.abbey.solver.solve._estimate`), with their 95% bound.
+- ``capped``: what ``deduce solve --budget`` does past the exact count: the
+  capped counts (:func:`deduce.games.abbey.solver.solve._estimate`), with
+  their 95% bound.
 - ``importance``: Rao-Blackwellised importance sampling. It draws which
   card each transfer moved, transfer by transfer, uniformly among the cards
   that the SAT model says can still move there (so no draw is wasted),
@@ -132,12 +132,12 @@ def main() -> None:
             sat = sat_model(setup, timeline, events)
             possible = sat.closure()
             assert possible is not None
-            chains = _estimate(setup, model, sat, possible, time.perf_counter() + seconds,
-                               args.seed)
-            found = {setup.deck.ids.index(c): float(p) for c, p in chains.culprit.items()}
+            capped = _estimate(setup, model, sat.supports, possible,
+                               time.perf_counter() + seconds, args.seed)
+            found = {setup.deck.ids.index(c): float(p) for c, p in capped.culprit.items()}
             error = max(abs(truth[c] - found.get(c, 0.0)) for c in truth)
-            print(f"{seen} events, {seconds:g} s: chains culprit error {error:.3f} "
-                  f"(bound {chains.error:.3f})")
+            print(f"{seen} events, {seconds:g} s: capped culprit error {error:.3f} "
+                  f"(bound {capped.culprit_bound:.3f})")
             drawn, ess = importance(model, sat, seconds, args.seed)
             error = max(abs(truth[c] - drawn.get(c, 0.0)) for c in truth)
             print(f"{seen} events, {seconds:g} s: importance culprit error {error:.3f} "

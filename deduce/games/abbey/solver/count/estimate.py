@@ -179,6 +179,7 @@ def _round(count: Callable[[Cap], Work], cards: int, holders: int, cap: int,
         if not total > 0:
             return "died"
         runs.append(Replicate(cap, total, _table(rows, cards, holders), True))
+        yield  # a pause between replicates: a deadline may end the round before the next
     return "done"
 
 

@@ -29,9 +29,9 @@ def each_in_turns(runs: Sequence[Method], found: dict[int, Any],
     """Every method in turns, each slice to whichever has used the least time.
 
     Each answer goes into ``found`` (by the method's index) as soon as its
-    method finishes, so that a caller who stops early keeps them; the
-    methods end when all have finished, or at once after an answer that is
-    ``final``.
+    method finishes, so that a caller who stops early keeps them; it pauses
+    after every slice, a method's last one included. The methods end when
+    all have finished, or at once after an answer that is ``final``.
     """
     spent = dict.fromkeys(range(len(runs)), 0.0)
     while spent:
@@ -44,8 +44,8 @@ def each_in_turns(runs: Sequence[Method], found: dict[int, Any],
             del spent[i]
             if final(finished.value):
                 return
-            continue
-        spent[i] += perf_counter() - start
+        else:
+            spent[i] += perf_counter() - start
         yield
 
 
