@@ -211,6 +211,26 @@ def test_an_exhausted_budget_gives_a_labelled_estimate_with_exact_candidates(mon
     assert unlimited.exact and all(isinstance(p, Fraction) for p in unlimited.culprit.values())
 
 
+@pytest.mark.parametrize(("budget", "share"), [(1.0, 0.8), (2.0, 0.8), (5.0, 0.6), (30.0, 0.6)])
+def test_a_short_budget_goes_to_the_exact_count(monkeypatch, budget, share):
+    """Up to 2 s no estimate would come in time: the exact count gets 80% of the budget."""
+    setup, events, _ = random_game(random.Random(7), min_cards=9, max_cards=9,
+                                   max_deals=80_000, max_events=12)
+    monkeypatch.setattr("deduce.games.abbey.solver.solve.setup_from_header", lambda *a: setup)
+    seen = []
+    real = count_histories
+
+    def spy(model, **options):
+        seen.append(options["deadline"])
+        return real(model)
+
+    monkeypatch.setattr("deduce.games.abbey.solver.solve.count_histories", spy)
+    clock = iter([100.0])
+    monkeypatch.setattr("deduce.games.abbey.solver.solve.perf_counter", lambda: next(clock, 100.0))
+    assert solve_abbey(_log(setup, events), budget=budget).exact
+    assert seen == [pytest.approx(100.0 + share * budget)]
+
+
 def test_an_inconsistent_log_is_a_conflict_whatever_the_budget(monkeypatch):
     setup, events, truth = random_game(random.Random(3), min_cards=8, max_cards=8,
                                        max_deals=80_000, max_events=8)

@@ -41,6 +41,11 @@ from deduce.memory import VARIABLE, memory_limit, size
 ENGINES = ("sat", "count", "csp")
 #: Share of the time budget given to the exact count before estimating instead.
 EXACT_SHARE = 0.6
+#: Budgets up to ``SHORT_BUDGET`` seconds give the exact count ``SHORT_SHARE`` instead: the
+#: capped counts' first round takes longer than what is left of them, so an estimate would
+#: not come in time (``benchmarks/README.md``: no estimate within 1 s was ever usable that
+#: was not exact). The rest is the margin for the exact count's last slice.
+SHORT_BUDGET, SHORT_SHARE = 2.0, 0.8
 
 
 @dataclass(frozen=True)
@@ -138,7 +143,8 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
         )
 
         _check_agreement(CspEngine(model).closure(), possible, log.path, "constraint search")
-    exact_until = None if budget is None or engine != "sat" else start + budget * EXACT_SHARE
+    exact_until = (None if budget is None or engine != "sat"
+                   else start + budget * (SHORT_SHARE if budget <= SHORT_BUDGET else EXACT_SHARE))
     supports = cache(sat.supports)  # the count may ask, and then the estimate
     counts = (count_histories(model, deadline=exact_until, narrowed=True, supports=supports)
               if budget is None or budget > 0 else None)
