@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
+from itertools import takewhile
 from time import perf_counter
 from typing import Literal
 
@@ -203,11 +204,7 @@ def pool(runs: Sequence[Replicate], holders: int) -> Estimate:
               for cap in sorted({run.cap for run in runs}, reverse=True)]
     judged = [r for r in rounds if len(r) > 1]  # a lone replicate shows no spread
     alone = bool(judged) and not _steady(judged[0])
-    used = judged[:1] if alone else []
-    for r in rounds if not alone else ():
-        if len(r) > 1 and not _steady(r):
-            break
-        used.append(r)
+    used = judged[:1] if alone else list(takewhile(lambda r: len(r) < 2 or _steady(r), rounds))
     runs = [run for r in used for run in r]
     caps = np.array([run.cap for run in runs], dtype=np.float64)
     totals = np.array([run.total for run in runs])
@@ -215,9 +212,9 @@ def pool(runs: Sequence[Replicate], holders: int) -> Estimate:
     mean = (caps[:, None, None] * tables).sum(axis=0) / (caps * totals).sum()
     own = tables / totals[:, None, None]
     squares = np.zeros_like(mean)
-    for r in used:
-        same = caps == r[0].cap
-        squares += r[0].cap * ((own[same] - own[same].mean(axis=0)) ** 2).sum(axis=0)
+    for cap in {run.cap for run in runs}:
+        same = own[caps == cap]
+        squares += cap * ((same - same.mean(axis=0)) ** 2).sum(axis=0)
     freedom = _freedom(runs)
     if freedom < 1:  # one replicate a round: no spread to bound it by
         bound = np.ones_like(mean)

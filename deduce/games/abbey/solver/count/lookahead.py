@@ -55,6 +55,23 @@ class Ahead:
     hi: int
 
 
+@dataclass(frozen=True)
+class _View:
+    """What the guide looks at from one epoch, the same for every state there.
+
+    ``later``: the observations within the horizon; ``parts`` and ``even``:
+    each card's moments in them, by holder and for an unplaced card;
+    ``named``: the cards they name; ``classes``: each named card's holders
+    that look alike (see :func:`_distinct`).
+    """
+
+    later: np.ndarray
+    parts: np.ndarray
+    even: np.ndarray
+    named: list[int]
+    classes: dict[int, tuple[np.ndarray, int]]
+
+
 class Lookahead:
     """Each state's guide at any epoch, from the observations after it (see module docstring)."""
 
@@ -82,6 +99,7 @@ class Lookahead:
         self.even = np.array([self.reach[0][c][sorted(holders)].mean(axis=0) if holders
                               else np.zeros(len(self.ahead))
                               for c, holders in enumerate(allowed[0])])
+        self._views: dict[int, _View | None] = {}
 
     def log_guide(self, epoch: int, held: Callable[[int], np.ndarray | int | None], rows: int
                   ) -> np.ndarray:
@@ -93,17 +111,16 @@ class Lookahead:
         ones at the deal. It is asked only for the cards a coming
         observation names.
         """
-        later = np.flatnonzero([epoch < obs.epoch <= epoch + HORIZON for obs in self.ahead])
-        if not len(later):
+        view = self._view(epoch)
+        if view is None:
             return np.zeros(rows)
-        parts = _moments(self.reach[epoch][:, :, later])  # card, holder, moment, observation
-        even = _moments(self.even[:, later])  # card, moment, observation
-        named = {int(c): held(int(c)) for c in np.flatnonzero(self.member[:, later].any(axis=1))}
-        base = sum((parts[c, where] if where is not None else even[c]
+        parts, later = view.parts, view.later
+        named = {c: held(c) for c in view.named}
+        base = sum((parts[c, where] if where is not None else view.even[c]
                     for c, where in named.items() if not isinstance(where, np.ndarray)),
                    np.zeros((4, len(later))))
         varied = [(c, where) for c, where in named.items() if isinstance(where, np.ndarray)]
-        varied, inverse = _distinct(varied, parts, rows)
+        varied, inverse = _distinct(varied, view.classes, rows)
         distinct = len(varied[0][1]) if varied else min(rows, 1)
         log = np.empty(distinct)
         for start in range(0, distinct, ROWS):  # a block at a time: rows x moments x observations
@@ -113,6 +130,23 @@ class Lookahead:
                 moments += parts[c, where[block]]
             log[block] = self._log_chance(moments.transpose(1, 0, 2), later)
         return log[inverse] if inverse is not None else np.broadcast_to(log, rows).copy()
+
+    def _view(self, epoch: int) -> _View | None:
+        """What the guide looks at from ``epoch`` (None: no observation within the horizon)."""
+        if epoch not in self._views:
+            later = np.flatnonzero([epoch < obs.epoch <= epoch + HORIZON for obs in self.ahead])
+            view = None
+            if len(later):
+                parts = _moments(self.reach[epoch][:, :, later])
+                named = [int(c) for c in np.flatnonzero(self.member[:, later].any(axis=1))]
+                classes = {}
+                for c in named:  # holders with the same chances in every observation
+                    found, same = np.unique(parts[c].reshape(len(parts[c]), -1), axis=0,
+                                            return_inverse=True)
+                    classes[c] = (same.ravel(), len(found))
+                view = _View(later, parts, _moments(self.even[:, later]), named, classes)
+            self._views[epoch] = view
+        return self._views[epoch]
 
     def _log_chance(self, moments: np.ndarray, later: np.ndarray) -> np.ndarray:
         """The log guide of states from their moments (moment, state, observation)."""
@@ -144,28 +178,28 @@ def _moves(domains: Sequence[Domain], allowed: Sequence[Sequence[Set[int]]],
     return np.divide(moves, total, out=np.zeros_like(moves), where=total > 0)
 
 
-def _distinct(varied: list[tuple[int, np.ndarray]], parts: np.ndarray, rows: int
-              ) -> tuple[list[tuple[int, np.ndarray]], np.ndarray | None]:
+def _distinct(varied: list[tuple[int, np.ndarray]], classes: dict[int, tuple[np.ndarray, int]],
+              rows: int) -> tuple[list[tuple[int, np.ndarray]], np.ndarray | None]:
     """The states that differ in what the guide sees, once each, and where each state is.
 
     Holders of a card with the same chances in every observation look the
-    same to the guide: each state's view (its cards' classes of holders)
-    is numbered in mixed radix, and one state of each view is kept.
-    Returns the cards' holders in the kept states and, per state, the one
-    that stands for it (None when no card varies). Views too many to
-    number in 64 bits are all kept.
+    same to the guide (``classes[card]``: each holder's class, and how many
+    classes): each state's view (its cards' classes of holders) is numbered
+    in mixed radix, and one state of each view is kept. Returns the cards'
+    holders in the kept states and, per state, the one that stands for it
+    (None when no card varies). Views too many to number in 64 bits are
+    all kept.
     """
     if not varied:
         return varied, None
     radix = 1
     key = np.zeros(rows, dtype=np.uint64)
     for c, where in varied:
-        flat = parts[c].reshape(len(parts[c]), -1)
-        classes, same = np.unique(flat, axis=0, return_inverse=True)
-        if radix * len(classes) >= 2 ** 63:
+        same, count = classes[c]
+        if radix * count >= 2 ** 63:
             return varied, np.arange(rows)
-        key += np.uint64(radix) * same.ravel()[where].astype(np.uint64)
-        radix *= len(classes)
+        key += np.uint64(radix) * same[where].astype(np.uint64)
+        radix *= count
     _, index, inverse = np.unique(key, return_index=True, return_inverse=True)
     return [(c, where[index]) for c, where in varied], inverse.ravel()
 
