@@ -209,3 +209,42 @@ def test_an_estimate_that_never_cuts_is_exact():
     table = np.array([[row.get(h, 0.0) for h in range(holders)] for row in found.probabilities])
     assert np.allclose(table, _table(total, rows, holders), atol=1e-12)
 
+
+
+def test_each_round_but_the_last_is_reported_as_it_is_made():
+    """Rounds at caps 256, 512 and 1024: the first two come on the way, each pooling the ones
+    before; the answer is the third, the same as without a listener."""
+    setup, model, tallies, supports = _position("abbey-4p-00.jsonl", 24)
+    holders = 2 + len(setup.players)
+    made = []
+    found = estimate_histories(model.domains, tallies, holders, float("inf"), first_cap=256,
+                               last_cap=1024, methods=("forward",), timeline=model.timeline,
+                               supports=supports, progress=made.append)
+    assert [e.cap for e in made] == [256, 512] and not any(e.exact for e in made)
+    alone = estimate_histories(model.domains, tallies, holders, float("inf"), first_cap=256,
+                               last_cap=1024, methods=("forward",), timeline=model.timeline,
+                               supports=supports)
+    assert found == alone and found.cap == 1024
+
+
+def test_rounds_past_the_largest_cap_keep_it_with_streams_of_their_own(monkeypatch):
+    """At the largest cap the rounds go on at it, each with new random streams."""
+    monkeypatch.setattr("deduce.games.abbey.solver.count.estimate.MOST_CAP", 512)
+    setup, model, tallies, supports = _position("abbey-4p-00.jsonl", 24)
+    holders = 2 + len(setup.players)
+    made = []
+
+    class Enough(Exception):
+        pass
+
+    def listen(estimate):
+        made.append(estimate)
+        if len(made) == 4:
+            raise Enough
+
+    with pytest.raises(Enough):
+        estimate_histories(model.domains, tallies, holders, float("inf"), first_cap=256,
+                           methods=("forward",), timeline=model.timeline, supports=supports,
+                           progress=listen)
+    assert [e.cap for e in made] == [256, 512, 512, 512]
+    assert len({e.probabilities[0].get(0) for e in made}) == 4  # new replicates each round

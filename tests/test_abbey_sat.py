@@ -20,6 +20,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from deduce.errors import LogError
+from deduce.games.abbey.solver.count.estimate import Estimate
 from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.model import build_model, is_history
 from deduce.games.abbey.solver.propagate import propagate
@@ -211,9 +212,13 @@ def test_an_exhausted_budget_gives_a_labelled_estimate_with_exact_candidates(mon
     assert unlimited.exact and all(isinstance(p, Fraction) for p in unlimited.culprit.values())
 
 
-@pytest.mark.parametrize(("budget", "share"), [(1.0, 0.8), (2.0, 0.8), (5.0, 0.6), (30.0, 0.6)])
+@pytest.mark.parametrize(("budget", "share"), [(1.0, 0.8), (2.0, 0.8), (5.0, 0.6), (30.0, 0.6),
+                                               (120.0, 20 / 120)])
 def test_a_short_budget_goes_to_the_exact_count(monkeypatch, budget, share):
-    """Up to 2 s no estimate would come in time: the exact count gets 80% of the budget."""
+    """Up to 2 s no estimate would come in time: the exact count gets 80% of the budget.
+
+    Past 2 s it gets 60%, and never more than 20 s.
+    """
     setup, events, _ = random_game(random.Random(7), min_cards=9, max_cards=9,
                                    max_deals=80_000, max_events=12)
     monkeypatch.setattr("deduce.games.abbey.solver.solve.setup_from_header", lambda *a: setup)
@@ -228,6 +233,29 @@ def test_a_short_budget_goes_to_the_exact_count(monkeypatch, budget, share):
     monkeypatch.setattr("deduce.games.abbey.solver.solve.perf_counter", lambda: 100.0)
     assert solve_abbey(_log(setup, events), budget=budget).exact
     assert seen == [pytest.approx(100.0 + share * budget)]
+
+
+def test_the_estimates_on_the_way_reach_the_listener_as_solutions(monkeypatch):
+    """An exact count that gives up, two rounds of estimates: the first comes on the way."""
+    setup, events, _ = random_game(random.Random(7), min_cards=9, max_cards=9,
+                                   max_deals=80_000, max_events=12)
+    monkeypatch.setattr("deduce.games.abbey.solver.solve.setup_from_header", lambda *a: setup)
+    exact = solve_abbey(_log(setup, events))
+    names = _timeline(setup, events).holders
+    even = [{h: 1.0 / len(row) for h, name in enumerate(names) if name in row}
+            for row in exact.holders.values()]
+
+    def rounds(*args, progress=None, **options):
+        progress(Estimate(even, False, 0.3, 0.2, 4096))
+        return Estimate(even, False, 0.1, 0.05, 8192)
+
+    monkeypatch.setattr("deduce.games.abbey.solver.solve.count_histories", lambda *a, **k: None)
+    monkeypatch.setattr("deduce.games.abbey.solver.solve.estimate_histories", rounds)
+    made = []
+    answer = solve_abbey(_log(setup, events), budget=10.0, progress=made.append)
+    assert [(s.error, s.culprit_bound) for s in made] == [(0.3, 0.2)]
+    assert (answer.error, answer.culprit_bound) == (0.1, 0.05)
+    assert made[0].holders == answer.holders and set(made[0].culprit) == set(exact.culprit)
 
 
 def test_an_inconsistent_log_is_a_conflict_whatever_the_budget(monkeypatch):

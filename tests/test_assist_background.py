@@ -60,6 +60,14 @@ def _then_forever(log: GameLog, options: SolveOptions) -> Solution:
     raise AssertionError("never reached")
 
 
+def _narrowing(log: GameLog, options: SolveOptions) -> Solution:
+    """Estimates on the way (0.4, a worse 0.6, 0.2), then an answer within 0.1."""
+    assert options.progress is not None
+    for error in (0.4, 0.6, 0.2):
+        options.progress(_estimate(error))
+    return _estimate(0.1)
+
+
 def _forever(log: GameLog, options: SolveOptions) -> Solution:
     _mark(log, options)
     time.sleep(10 * PATIENCE)
@@ -118,11 +126,12 @@ def test_the_ladder_starts_at_the_players_budget():
     assert ladder(LADDER[-1] + 1) == (LADDER[-1] + 1,)
 
 
-def test_exact_beats_an_estimate_and_a_smaller_error_a_larger_one():
+def test_exact_beats_an_estimate_and_a_much_narrower_bound_a_wider_one():
     assert better(EXACT, _estimate(0.01))
     assert not better(_estimate(0.01), EXACT)
     assert better(_estimate(0.2), _estimate(0.5))
     assert not better(_estimate(0.5), _estimate(0.5))
+    assert not better(_estimate(0.4), _estimate(0.5))  # not a third narrower: not worth a table
     assert not better(EXACT, EXACT)
 
 
@@ -138,6 +147,17 @@ def test_each_rung_that_improves_is_delivered_and_the_job_stops_once_exact(tmp_p
         assert refiner.worker is None
     assert not os.path.exists(f"{log.path}.rung-30")  # exact at 5: no longer rung
     assert len(delivered.results) == 2
+
+
+def test_the_estimates_on_the_way_are_delivered_as_they_come(tmp_path):
+    delivered = Delivered()
+    with Refiner(delivered, (1, 120), _narrowing) as refiner:
+        refiner.start(_log(tmp_path), SolveOptions(), _estimate(1.0))
+        results = delivered.wait(4)
+        # per rung: 0.4 and 0.2 improve (0.6 does not); the rung's answer 0.1 too, once
+        assert [(r.budget, r.solution.error, r.last) for r in results] == [
+            (1, 0.4, False), (1, 0.2, False), (1, 0.1, False), (120, 0.1, True)]
+        assert refiner.worker is None
 
 
 def test_a_result_that_improves_nothing_is_delivered_only_as_the_last_word(tmp_path):

@@ -5,8 +5,10 @@ SAT closure, from a solve with a budget of 0) and hands the position to a
 :class:`Refiner`. A separate *process* (the solver is CPU-bound Python: in a
 thread it would starve the prompt through the GIL) solves it again with each
 budget of a ladder (:data:`LADDER`), and stops once the chances are exact.
-A watcher thread of this process hands each result that improves on what was
-shown (:func:`better`), and the job's last one, to a callback.
+Within a rung it sends every estimate as soon as it is made (the Abbey's
+capped counts, round by round), not only the rung's answer. A watcher
+thread of this process hands each result that improves on what was shown
+(:func:`better`), and the job's last one, to a callback.
 
 - **A new position supersedes the job at once.** :meth:`Refiner.start`
   kills the running worker (it is never waited on) and closes its pipe
@@ -45,8 +47,10 @@ from deduce.errors import DeduceError
 from deduce.logs.model import GameLog
 from deduce.solving import Solution, SolveOptions, solve_log
 
-#: The budgets (seconds) a position is solved with in turn, until the chances are exact.
-LADDER = (1.0, 5.0, 30.0)
+#: The budgets (seconds) a position is solved with in turn, until the chances are exact: a
+#: quick rung for the exact count, then a long one whose estimates show as they come (every
+#: rung starts afresh, so a middle one would only delay the long one).
+LADDER = (1.0, 120.0)
 #: Seconds between the watcher's looks at the running job.
 POLL_SECONDS = 0.05
 
@@ -66,16 +70,25 @@ def exact(solution: Solution) -> bool:
     return bool(solution.to_json().get("exact", True))
 
 
+#: How much narrower an estimate's bound must be than the one shown for it to be shown
+#: (a long refinement makes a new estimate every few seconds: most would change nothing).
+NARROWER = 2 / 3
+
+
 def better(new: Solution, old: Solution) -> bool:
-    """Whether ``new`` improves on ``old``: exact beats estimated, a smaller error a larger one.
+    """Whether ``new`` improves on ``old``: exact beats estimated, a narrower bound a wider one.
 
-    The error is the spec's top-level bound on every probability (0 when exact).
+    The bound is the spec's top-level error on every probability (0 when
+    exact); an estimate must bring it down to :data:`NARROWER` of the old
+    one at least.
     """
-    def rank(solution: Solution) -> tuple[bool, float]:
+    def error(solution: Solution) -> float:
         data = solution.to_json()
-        return bool(data.get("exact", True)), -float(data.get("error", 0.0))
+        return 0.0 if data.get("exact", True) else float(data.get("error", 0.0))
 
-    return rank(new) > rank(old)
+    if exact(new) or exact(old):
+        return exact(new) and not exact(old)
+    return error(new) <= NARROWER * error(old)
 
 
 @dataclass(frozen=True)
@@ -190,10 +203,10 @@ class Refiner:
     def _receive(self, job: _Job) -> None:
         """Take one message of ``job`` (the current job; the lock held) and deliver it."""
         try:
-            budget, solution, error = pickle.loads(job.reader.recv_bytes())
+            budget, solution, error, final = pickle.loads(job.reader.recv_bytes())
         except (EOFError, OSError):  # the worker died without a word (the system killed it)
-            budget, solution, error = 0.0, None, "the worker process died"
-        last = error != "" or budget == self.budgets[-1] or exact(solution)
+            budget, solution, error, final = 0.0, None, "the worker process died", True
+        last = error != "" or (final and budget == self.budgets[-1]) or exact(solution)
         if last:
             self._job = None
             _end(job)
@@ -242,22 +255,30 @@ def _refine(writer: Connection, log: GameLog, options: SolveOptions,
             budgets: Sequence[float], solve: SolveFunction) -> None:
     """The worker: solve ``log`` with each budget in turn, send each result, stop once exact.
 
-    Each message is ``(budget, solution, error)``; an error (one line)
-    ends the job.
+    Each message is ``(budget, solution, error, final)``: ``final`` marks a
+    rung's answer, the others are its estimates on the way. An error (one
+    line) ends the job.
     """
     _detach()
+
+    def send(budget: float, solution: Solution | None, error: str = "",
+             final: bool = True) -> None:
+        try:
+            writer.send_bytes(pickle.dumps((budget, solution, error, final)))
+        except OSError:  # nobody listens any more: the job is over
+            os._exit(0)
+
     for budget in budgets:
+        def on_the_way(made: Solution, budget: float = budget) -> None:
+            send(budget, made, final=False)
+
         try:
-            solution = solve(log, replace(options, budget=budget))
-            message = pickle.dumps((budget, solution, ""))
-            done = exact(solution)
+            solution = solve(log, replace(options, budget=budget, progress=on_the_way))
         except Exception as exc:  # a memory stop, an internal error: one line, never a trace
-            message, done = pickle.dumps((budget, None, _one_line(exc))), True
-        try:
-            writer.send_bytes(message)
-        except OSError:  # nobody listens any more
+            send(budget, None, _one_line(exc))
             return
-        if done:
+        send(budget, solution)
+        if exact(solution):
             return
 
 

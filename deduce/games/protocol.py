@@ -44,6 +44,9 @@ class SolveOptions:
     :func:`~deduce.games.abbey.solver.solve.solve_abbey`); ``hard`` drops soft
     evidence (Rose behaviour, Black Rose claims); ``model`` replaces the
     game's bundled soft-evidence model (read by :meth:`Game.load`).
+    ``progress``, when given, gets each better solution found on the way
+    to the answer of a long solve (the Abbey's estimates, round by round);
+    the games that answer at once never call it.
     """
 
     deck: Deck | None = None
@@ -52,6 +55,7 @@ class SolveOptions:
     budget: float | None = None
     seed: int = 0
     model: Any = None
+    progress: Callable[[Any], None] | None = None
 
 
 @dataclass(frozen=True)

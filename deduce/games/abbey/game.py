@@ -89,7 +89,7 @@ class Abbey:
     def solve(self, log: GameLog, options: SolveOptions,  # noqa: D102
               warm: Warm | None = None) -> AbbeySolution:
         return solve_abbey(log, options.deck, options.engine, budget=options.budget,
-                           seed=options.seed, warm=warm)
+                           seed=options.seed, warm=warm, progress=options.progress)
 
     def tables(self, solution: AbbeySolution) -> list[Table]:  # noqa: D102
         return report.tables(solution)

@@ -25,7 +25,7 @@ from time import perf_counter
 from typing import Any, ClassVar
 
 from deduce.errors import DeduceError, OutOfMemory
-from deduce.games.abbey.solver.count.estimate import estimate_histories
+from deduce.games.abbey.solver.count.estimate import Estimate, estimate_histories
 from deduce.games.abbey.solver.count.forward import Supports
 from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.explain import explain_conflict
@@ -46,6 +46,10 @@ EXACT_SHARE = 0.6
 #: not come in time (``benchmarks/README.md``: no estimate within 1 s was ever usable that
 #: was not exact). The rest is the margin for the exact count's last slice.
 SHORT_BUDGET, SHORT_SHARE = 2.0, 0.8
+#: The most seconds the exact count gets of any budget: past them, the rest goes to the
+#: estimate (a long budget, such as ``play``'s refinement while the player is idle, then
+#: shows estimates in seconds, not after minutes of a count that may never end).
+EXACT_MOST = 20.0
 
 
 @dataclass(frozen=True)
@@ -111,7 +115,8 @@ class AbbeySolution:
 
 def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
                 budget: float | None = None, seed: int = 0,
-                warm: Warm | None = None) -> AbbeySolution:
+                warm: Warm | None = None,
+                progress: Callable[[AbbeySolution], None] | None = None) -> AbbeySolution:
     """Solve a validated abbey log.
 
     ``engine`` is one of :data:`ENGINES` (see the module docstring). With
@@ -119,6 +124,8 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
     of it and, if it cannot finish, the probabilities are estimated (seeded
     by ``seed``) until the budget is spent. ``warm`` keeps the SAT model
     from one position of a log to the next (see :class:`~deduce.games.abbey.solver.sat.cnf.Warm`).
+    ``progress`` gets each estimate that comes before the answer (one per
+    round of the capped counts, each better founded than the last).
     """
     if engine not in ENGINES:
         raise DeduceError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
@@ -144,7 +151,8 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
 
         _check_agreement(CspEngine(model).closure(), possible, log.path, "constraint search")
     exact_until = (None if budget is None or engine != "sat"
-                   else start + budget * (SHORT_SHARE if budget <= SHORT_BUDGET else EXACT_SHARE))
+                   else start + min(EXACT_MOST, budget * (SHORT_SHARE if budget <= SHORT_BUDGET
+                                                          else EXACT_SHARE)))
     supports = cache(sat.supports)  # the count may ask, and then the estimate
     counts = (count_histories(model, deadline=exact_until, narrowed=True, supports=supports)
               if budget is None or budget > 0 else None)
@@ -154,7 +162,8 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
                           f"SECONDS to estimate the probabilities instead (or set "
                           f"{VARIABLE}, in megabytes)")
     if counts is None:
-        return _estimate(setup, model, supports, possible, start + (budget or 0), seed)
+        return _estimate(setup, model, supports, possible, start + (budget or 0), seed,
+                         progress)
     if engine == "count":
         _check_agreement([set(row) for row in counts.holders], possible, log.path, "exact count")
     return _solution(setup, model, counts.probabilities())
@@ -189,27 +198,34 @@ def _solution(setup: AbbeySetup, model: Model,
 
 def _estimate(setup: AbbeySetup, model: Model,
               supports: Callable[[], Supports | None], possible: list[set[int]],
-              deadline: float, seed: int) -> AbbeySolution:
+              deadline: float, seed: int,
+              progress: Callable[[AbbeySolution], None] | None = None) -> AbbeySolution:
     """Probabilities estimated by the capped counts until ``deadline``, over the exact closure.
 
     ``model`` is propagated already; ``supports`` gives the SAT model's
     supports. When the capped counts give no estimate in time, or no time
     is left at all (a budget of 0: the SAT supports are not even
     computed), the candidates come alone: even chances as placeholders,
-    with an error of 1.
+    with an error of 1. ``progress`` gets the estimates made on the way.
     """
     even = [{h: 1.0 / len(row) for h in sorted(row)} for row in possible]
     if perf_counter() >= deadline:
         return _solution(setup, model, even, 1.0)
     tallies = [t for t in model.tallies if not t.redundant]
+
+    def solution(found: Estimate) -> AbbeySolution:
+        probabilities = _over(possible, found.probabilities)
+        if found.exact:
+            return _solution(setup, model, probabilities)
+        return _solution(setup, model, probabilities, found.error, found.culprit_error)
+
     found = estimate_histories(model.domains, tallies, len(model.timeline.holders), deadline,
-                               seed, timeline=model.timeline, supports=supports())
+                               seed, timeline=model.timeline, supports=supports(),
+                               progress=None if progress is None
+                               else lambda made: progress(solution(made)))
     if found is None:
         return _solution(setup, model, even, 1.0)
-    probabilities = _over(possible, found.probabilities)
-    if found.exact:
-        return _solution(setup, model, probabilities)
-    return _solution(setup, model, probabilities, found.error, found.culprit_error)
+    return solution(found)
 
 
 def _over(possible: list[set[int]], estimated: Sequence[Mapping[int, float]]

@@ -12,7 +12,7 @@ transfers to come. Late in a game the card count's replicates often die
 
 Independent *replicates* (other random streams) give independent
 estimates, in rounds of :data:`REPLICATES`, each round with twice the cap
-of the one before. The first round runs both counts in turns; the one with
+of the one before, up to :data:`MOST_CAP`. The first round runs both counts in turns; the one with
 the smaller bound goes on alone while time is left. The answer pools every
 replicate of that count: each one's estimated counts, weighted by its cap,
 over their weighted totals (a round the deadline cuts short gives the
@@ -50,8 +50,11 @@ from deduce.games.abbey.solver.timeline import CULPRIT, Timeline
 METHODS = ("cards", "forward")
 #: Independent replicates per round.
 REPLICATES = 4
-#: The first round's cap; each next round doubles it.
+#: The first round's cap; each next round doubles it, up to ``MOST_CAP``.
 FIRST_CAP = 1 << 12
+#: The largest cap: later rounds keep it (a layer's merge holds about a hundred bytes a row,
+#: and a state can have hundreds of children: past it, a long estimate would pass 1 GB).
+MOST_CAP = 1 << 17
 #: The most a round's totals may vary (their standard deviation over their mean) for it to
 #: pool with others: past it, the replicates' law has a heavy tail, which their spread
 #: understates (the rare replicates that find most of the histories are missing).
@@ -95,11 +98,13 @@ def estimate_histories(domains: Sequence[Domain], tallies: Sequence[Tally], hold
                        deadline: float, seed: int = 0, first_cap: int = FIRST_CAP,
                        last_cap: int | None = None, replicates: int = REPLICATES,
                        timeline: Timeline | None = None, supports: Supports | None = None,
-                       methods: Sequence[str] = METHODS) -> Estimate | None:
+                       methods: Sequence[str] = METHODS,
+                       progress: Callable[[Estimate], None] | None = None) -> Estimate | None:
     """The best estimate by ``deadline``, or None when none could be made by then.
 
-    An estimate needs two replicates of one cap at least. No round goes
-    past ``last_cap``. ``domains`` are propagated and
+    An estimate needs two replicates of one cap at least. Each round
+    doubles the cap up to :data:`MOST_CAP`, and the rounds after it keep
+    it; none goes past ``last_cap``. ``domains`` are propagated and
     ``tallies`` exclude redundant ones; ``holders`` is the number of
     holders. The first round runs each of ``methods`` (see :data:`METHODS`;
     ``forward`` needs the ``timeline``, and takes the SAT ``supports`` when
@@ -109,6 +114,8 @@ def estimate_histories(domains: Sequence[Domain], tallies: Sequence[Tally], hold
     finished, goes on alone, and its replicates of every round are pooled
     (module docstring), those of a round the deadline cut short included.
     Deterministic for a seed (given the replicates that finish).
+    ``progress`` is called with the estimate of every round but the last
+    (each pools all the rounds before it), as soon as it is made.
     """
     counts: dict[str, Callable[[Cap], Work]] = {
         "cards": lambda cap: count_by_cards(domains, tallies, cap=cap)}
@@ -118,11 +125,12 @@ def estimate_histories(domains: Sequence[Domain], tallies: Sequence[Tally], hold
     chosen = [m for m in methods if m in counts]
     kept: dict[str, list[Replicate]] = {m: [] for m in chosen}
     best: Estimate | None = None
-    cap = first_cap
+    cap, again = first_cap, 0  # again: the rounds at this cap before (their streams differ)
     while chosen:
         runs: dict[str, list[Replicate]] = {m: [] for m in chosen}
         ended = _together([_round(counts[m], len(domains), holders, cap,
-                                  [seed, METHODS.index(m)], replicates, runs[m])
+                                  [seed, METHODS.index(m), *([again] if again else [])],
+                                  replicates, runs[m])
                            for m in chosen], deadline)
         done = {m: pool(kept[m] + runs[m], holders) for i, m in enumerate(chosen)
                 if ended.get(i) == "exact"
@@ -136,7 +144,10 @@ def estimate_histories(domains: Sequence[Domain], tallies: Sequence[Tally], hold
             kept[method] += runs[method]
         if perf_counter() >= deadline or (last_cap is not None and cap >= last_cap):
             return best
-        cap *= 2
+        if progress is not None and done and best is not None:
+            progress(best)
+        grown = min(2 * cap, max(cap, MOST_CAP))
+        cap, again = grown, (again + 1 if grown == cap else 0)
     return best
 
 
