@@ -20,7 +20,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from chances import at_positions
+from chances import at_positions, position_arguments
 
 from deduce.assist.background import LADDER, Refined, Refiner
 from deduce.solving import SolveOptions, solve_log
@@ -31,10 +31,7 @@ SHOWN = 0.10
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", nargs="+", required=True,
-                        help="PLAYERS:GAME:EVENTS (GAME counts from 0)")
-    parser.add_argument("--games", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=1)
+    position_arguments(parser)
     parser.add_argument("--seconds", type=float, default=45.0)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:

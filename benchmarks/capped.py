@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from chances import at_positions, position
+from chances import at_positions, position, position_arguments
 from tabulate import tabulate
 
 from deduce.games.abbey.solver.count.estimate import estimate_histories
@@ -30,10 +30,7 @@ METHODS = (("cards",), ("forward",), ("cards", "forward"))
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", nargs="+", required=True,
-                        help="PLAYERS:GAME:EVENTS (GAME counts from 0)")
-    parser.add_argument("--games", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=1)
+    position_arguments(parser)
     parser.add_argument("--seconds", type=float, default=20.0)
     args = parser.parse_args()
     rows = []

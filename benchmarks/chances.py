@@ -71,6 +71,14 @@ def simulated(players: int, games: int, seed: int, folder: Path) -> list[GameLog
     return logs
 
 
+def position_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that name positions for :func:`at_positions`: --positions, --games, --seed."""
+    parser.add_argument("--positions", nargs="+", required=True,
+                        help="PLAYERS:GAME:EVENTS (GAME counts from 0)")
+    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+
+
 def at_positions(specs: Sequence[str], games: int, seed: int, folder: Path
                  ) -> Iterator[tuple[str, GameLog, int]]:
     """Each ``PLAYERS:GAME:EVENTS`` spec as (spec, the log of :func:`simulated`, events)."""

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from chances import Position, at_positions, position
+from chances import Position, at_positions, position, position_arguments
 from tabulate import tabulate
 
 from deduce.games.abbey.solver.count import forward
@@ -318,10 +318,7 @@ def _merges(rows: int, distinct: int) -> list[object]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", nargs="+", required=True,
-                        help="PLAYERS:GAME:EVENTS (GAME counts from 0)")
-    parser.add_argument("--games", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=1)
+    position_arguments(parser)
     parser.add_argument("--cap", type=int, default=0, help="0: the exact count")
     parser.add_argument("--hash", action="store_true", help="also time a compiled hash merge")
     args = parser.parse_args()

@@ -27,7 +27,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-from chances import Position, at_positions, position
+from chances import Position, at_positions, position, position_arguments
 from tabulate import tabulate
 
 from deduce.games.abbey.solver.count.estimate import STEADY, Replicate, pool
@@ -108,12 +108,9 @@ def judge(truth: np.ndarray, runs: dict[int, list[Replicate | None]]) -> dict[st
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", nargs="+", required=True,
-                        help="PLAYERS:GAME:EVENTS (GAME counts from 0)")
+    position_arguments(parser)
     parser.add_argument("--caps", type=int, nargs="+", default=[256, 512, 1024, 2048])
     parser.add_argument("--replicates", type=int, default=160)
-    parser.add_argument("--games", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
