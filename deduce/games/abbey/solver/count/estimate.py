@@ -12,8 +12,8 @@ transfers to come. Late in a game the card count's replicates often die
 
 Independent *replicates* (other random streams) give independent
 estimates, in rounds of :data:`REPLICATES`, each round with twice the cap
-of the one before, up to :data:`MOST_CAP`. The first round runs both counts in turns; the one with
-the smaller bound goes on alone while time is left. The answer pools every
+of the one before, up to :data:`MOST_CAP`. The first round runs both counts
+in turns; the one with the smaller bound goes on alone while time is left. The answer pools every
 replicate of that count: each one's estimated counts, weighted by its cap,
 over their weighted totals (a round the deadline cuts short gives the
 replicates it finished). Its bound is Student's 95% half-width, from the
