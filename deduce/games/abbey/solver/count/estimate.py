@@ -10,22 +10,22 @@ alone; the forward filter's (:mod:`lookahead`) at the observations of the
 transfers to come. Late in a game the card count's replicates often die
 (no state they kept has a future) where the forward filter's live on.
 
-Independent *replicates* (other random streams) give independent
-estimates, in rounds of :data:`REPLICATES`, each round with twice the cap
-of the one before, up to :data:`MOST_CAP`. The first round runs both counts
-in turns; the one with the smaller bound goes on alone while time is left. The answer pools every
-replicate of that count: each one's estimated counts, weighted by its cap,
-over their weighted totals (a round the deadline cuts short gives the
-replicates it finished). Its bound is Student's 95% half-width, from the
-replicates' own probabilities: their variance is taken to shrink as one
-over the cap (a replicate with twice the cap counts as two), estimated
-from each replicate's distance to its round's mean, with as many degrees of
-freedom as replicates less rounds. Only rounds whose totals are steady pool
-(:data:`STEADY`): a round whose totals scatter has a heavy tail, the rare
-replicates that find most of the histories are usually missing from it, and
-its spread understates its error. A last round like that answers alone,
-its bound never less than its farthest replicate from the answer. A round
-whose replicate never had to cut a layer is exact.
+Independent *replicates* (other random streams) give independent estimates,
+in rounds of :data:`REPLICATES`, each round with twice the cap of the one
+before, up to :data:`MOST_CAP`. The first round runs both counts in turns;
+the one with the smaller bound goes on alone while time is left. The answer
+pools every replicate of that count: each one's estimated counts, weighted
+by its cap, over their weighted totals (a round the deadline cuts short
+gives the replicates it finished). Its bound is Student's 95% half-width,
+from the replicates' own probabilities: their variance is taken to shrink
+as one over the cap (a replicate with twice the cap counts as two),
+estimated from each replicate's distance to its round's mean, with as many
+degrees of freedom as replicates less rounds. Only rounds whose totals are
+steady pool (:data:`STEADY`): a round whose totals scatter has a heavy
+tail, the rare replicates that find most of the histories are usually
+missing from it, and its spread understates its error. A last round like
+that answers alone, its bound never less than its farthest replicate from
+the answer. A round whose replicate never had to cut a layer is exact.
 """
 
 from __future__ import annotations
