@@ -47,7 +47,7 @@ def decide(obs: Observation, legal, seed: int = 0):
 def test_every_bot_plays_100_games_without_an_illegal_move(players):
     """apply_action raises on an illegal action, so finishing every game is the test."""
     game = RoseGame.create(players)
-    lineup = (["monk", "solver", "random"] * 2)[:players]
+    lineup = (["monk", "solver", "random", "bluffer"] * 2)[:players]
     for index in range(1, 101):
         state = play(game, index, 7, lineup[index % players:] + lineup[:index % players])
         assert state.is_terminal() and len(state.guesses) == players
@@ -68,6 +68,24 @@ def test_the_monk_bot_helps_its_own_monk_and_harms_the_others():
     assert own not in decide(bonus, options)
     awkward = replace(obs, decision="awkward", context={"points": 4})
     assert decide(awkward, list(COLOURS)) != own
+
+
+def _own_help_share(bot: str) -> float:
+    """Of 40 four-player games of ``bot``, the share of choices about a player's own monk
+    that help it."""
+    helped = about_own = 0
+    for record in simulate(record_game, RoseGame.create(4), 40, 11, (bot,) * 4):
+        truth = record.truth["identities"]
+        log = samples(record)[0].log
+        for event in log.events:
+            if event.type == "points" and truth[event.get("player")] == event.get("monk"):
+                about_own += 1
+                helped += event.get("n") < 0
+    return helped / about_own
+
+
+def test_the_bluffer_helps_its_own_monk_less_often_than_the_monk_bot():
+    assert _own_help_share("bluffer") < _own_help_share("monk") - 0.05
 
 
 def test_move_values_follow_the_rules_actions():

@@ -16,6 +16,10 @@
   hard facts only (the best joint guess of :func:`solve_rose` with ``hard``).
 - ``solver``: the ``monk`` player whose seventh-day guesses weigh the
   behaviour of the others too (the solver with its behaviour model).
+- ``bluffer``: the ``monk`` player that decides half its choices for its
+  decoy (:data:`Bluffer.BLUFF`), so that it promotes another colour as often
+  as its own. No model is fitted to it: it is there to test the soft
+  evidence against a style it was not fitted to.
 - ``random``: any legal action, uniformly.
 """
 
@@ -160,6 +164,12 @@ class SolverBot(Monk):
     SOFT = True
 
 
+class Bluffer(Monk):
+    """The ``monk`` player that plays for its decoy as often as for its own monk."""
+
+    BLUFF = 0.5
+
+
 #: The bots by name, for ``deduce.games.simulate.play_game``.
 BOTS: dict[str, Callable[[RoseGame, int], Bot]] = {
-    "monk": Monk, "solver": SolverBot, "random": random_bot}
+    "monk": Monk, "solver": SolverBot, "random": random_bot, "bluffer": Bluffer}
