@@ -210,7 +210,6 @@ def test_an_estimate_that_never_cuts_is_exact():
     assert np.allclose(table, _table(total, rows, holders), atol=1e-12)
 
 
-
 def test_each_round_but_the_last_is_reported_as_it_is_made():
     """Rounds at caps 256, 512 and 1024: the first two come on the way, each pooling the ones
     before; the answer is the third, the same as without a listener."""

@@ -78,17 +78,19 @@ NARROWER = 2 / 3
 def better(new: Solution, old: Solution) -> bool:
     """Whether ``new`` improves on ``old``: exact beats estimated, a narrower bound a wider one.
 
-    The bound is the spec's top-level error on every probability (0 when
-    exact); an estimate must bring it down to :data:`NARROWER` of the old
-    one at least.
+    The bound is the spec's top-level error on every probability; an
+    estimate must bring it down to :data:`NARROWER` of the old one at least.
     """
-    def error(solution: Solution) -> float:
-        data = solution.to_json()
-        return 0.0 if data.get("exact", True) else float(data.get("error", 0.0))
+    (new_exact, new_error), (old_exact, old_error) = _rank(new), _rank(old)
+    if new_exact or old_exact:
+        return new_exact and not old_exact
+    return new_error <= NARROWER * old_error
 
-    if exact(new) or exact(old):
-        return exact(new) and not exact(old)
-    return error(new) <= NARROWER * error(old)
+
+def _rank(solution: Solution) -> tuple[bool, float]:
+    """A solution's top-level ``exact`` and ``error`` (0 when exact), read once."""
+    data = solution.to_json()
+    return bool(data.get("exact", True)), float(data.get("error", 0.0))
 
 
 @dataclass(frozen=True)
