@@ -155,7 +155,7 @@ def test_check_with_the_solve_finds_the_culprit_and_no_failure():
     assert check.calibration.positions + check.estimated.positions == scored
     assert (check.estimated.error > 0) == (check.estimated.positions > 0)
     assert check.after_catch == 0  # notepad bots never catch
-    assert sum(n for n, _, _ in check.calibration.bins) >= check.calibration.positions
+    assert sum(n for n, _, _ in check.calibration.bins.bins) >= check.calibration.positions
     # the culprit is indeed the only candidate of the log cut where the check says so
     assert check.determined is not None and check.determined % 10 == 0
     log = parse_jsonl(game.log_text("ana", state.logs[0][:check.determined]), "ana.jsonl")
@@ -185,8 +185,8 @@ def test_calibration_scores_by_hand():
     assert both.positions == 2
     assert both.brier == pytest.approx(0 + (0.25 + 0.5625 + 0.0625))
     assert both.favourite == pytest.approx(1.0)  # a sure hit, then a miss (a led alone)
-    assert both.bins[9] == (1, 1.0, 1) and both.bins[5] == (1, 0.5, 0)
-    assert both.bins[2] == (2, 0.5, 1)
+    assert both.bins.bins[9] == (1, 1.0, 1) and both.bins.bins[5] == (1, 0.5, 0)
+    assert both.bins.bins[2] == (2, 0.5, 1)
     assert both.uniform == pytest.approx(0 + 2 / 3)  # 1 - 1/k for k equal candidates
     assert both.expected == pytest.approx(1.5)  # the favourites' chances: 1, then 0.5
     tie = Calibration().add({"a": 0.5, "b": 0.5}, "b", error=0.02)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from deduce.games.abbey.solver.solve import AbbeySolution
 from deduce.games.abbey.solver.timeline import holder_names
+from deduce.games.reliability import reliability_rows
 from deduce.logs.vocabulary.abbey import TRAITS
 from deduce.report import (
     Table,
@@ -168,7 +169,4 @@ def _calibration_table(data: dict[str, Any], kind: str) -> Table:
         f"{100 * data['favourite_share']:.1f}%, {100 * data['expected_favourite_share']:.1f}% "
         f"predicted)",
         ["chance", "candidates", "mean chance", "were the culprit"],
-        [[row["decile"], row["candidates"],
-          "" if row["mean_probability"] is None else f"{100 * row['mean_probability']:.1f}%",
-          "" if row["culprit_share"] is None else f"{100 * row['culprit_share']:.1f}%"]
-         for row in data["reliability"]])
+        reliability_rows(data["reliability"], "culprit_share"))

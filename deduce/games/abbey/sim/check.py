@@ -43,13 +43,12 @@ from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import Warm
 from deduce.games.abbey.solver.solve import AbbeySolution, solve_abbey
 from deduce.games.abbey.solver.timeline import CULPRIT, build_timeline, holder_names
+from deduce.games.reliability import Reliability
 from deduce.games.simulate import run_games
 from deduce.logs.jsonl import parse_jsonl
 from deduce.logs.model import GameLog
 from deduce.logs.vocabulary.abbey import setup_from_header
 from deduce.workers import Workers
-
-DECILES = 10
 
 
 @dataclass(frozen=True)
@@ -62,9 +61,9 @@ class Calibration:
     positions whose most probable suspect was the culprit (a tie of ``k``
     counts ``1/k``), and ``expected``: the same as the chances predicted it
     (the sum of the favourite's chance); ``error``: the sum of each
-    position's error bound (0 for exact chances); ``bins[d]``: for
-    candidates whose probability fell in decile ``d``, how many, their summed
-    probability and how many were the culprit.
+    position's error bound (0 for exact chances); ``bins``: the
+    reliability table of the candidates' chances (see
+    :mod:`deduce.games.reliability`).
     """
 
     positions: int = 0
@@ -73,7 +72,7 @@ class Calibration:
     favourite: float = 0.0
     expected: float = 0.0
     error: float = 0.0
-    bins: tuple[tuple[int, float, int], ...] = ((0, 0.0, 0),) * DECILES
+    bins: Reliability = Reliability()
 
     def add(self, culprit: dict[str, float], truth: str, error: float = 0.0) -> Calibration:
         """The calibration with one more position (``culprit``: the candidates' chances)."""
@@ -82,21 +81,16 @@ class Calibration:
         uniform = 1 - 1 / len(culprit) if truth in culprit else 1 + 1 / len(culprit)
         top = max(culprit.values())
         leaders = [c for c, p in culprit.items() if p == top]
-        bins = [list(b) for b in self.bins]
-        for card, p in culprit.items():
-            row = bins[min(int(p * DECILES), DECILES - 1)]
-            row[0], row[1], row[2] = row[0] + 1, row[1] + p, row[2] + (card == truth)
         return Calibration(self.positions + 1, self.brier + brier, self.uniform + uniform,
                            self.favourite + (truth in leaders) / len(leaders),
                            self.expected + top, self.error + error,
-                           tuple((int(n), float(s), int(h)) for n, s, h in bins))
+                           self.bins.add(culprit, truth))
 
     def __add__(self, other: Calibration) -> Calibration:
         return Calibration(self.positions + other.positions, self.brier + other.brier,
                            self.uniform + other.uniform, self.favourite + other.favourite,
                            self.expected + other.expected, self.error + other.error,
-                           tuple((a[0] + b[0], a[1] + b[1], a[2] + b[2])
-                                 for a, b in zip(self.bins, other.bins, strict=True)))
+                           self.bins + other.bins)
 
     def to_json(self) -> dict[str, Any]:
         """Brier scores, favourite shares and the reliability table, as ``check --json`` prints."""
@@ -106,10 +100,7 @@ class Calibration:
                 "favourite_share": round(self.favourite / n, 4),
                 "expected_favourite_share": round(self.expected / n, 4),
                 "mean_error": round(self.error / n, 4),
-                "reliability": [{"decile": f"{10 * d}-{10 * d + 10}%", "candidates": count,
-                                 "mean_probability": round(total / count, 4) if count else None,
-                                 "culprit_share": round(hits / count, 4) if count else None}
-                                for d, (count, total, hits) in enumerate(self.bins)]}
+                "reliability": self.bins.to_json("culprit_share")}
 
 
 @dataclass(frozen=True)
