@@ -45,7 +45,7 @@ class Reliability:
                                  for a, b in zip(self.bins, other.bins, strict=True)))
 
     def to_json(self, true_key: str = "true_share") -> list[dict[str, Any]]:
-        """Per decile: how many answers, their mean chance, the share that came true (``true_key``)."""
+        """Per decile: answers, their mean chance, the share that came true (key ``true_key``)."""
         return [{"decile": f"{10 * d}-{10 * d + 10}%", "candidates": count,
                  "mean_probability": round(total / count, 4) if count else None,
                  true_key: round(hits / count, 4) if count else None}
