@@ -48,7 +48,8 @@ def test_fit_recovers_the_rates_the_games_were_drawn_from():
     rng = random.Random(3)
     fitted = fit([synthetic_sample(rng) for _ in range(2000)])
     for role, rate in TRUE_RATES.items():
-        assert abs(fitted.false_rate[role] - rate) < 0.03, (role, fitted.false_rate[role])
+        found = fitted.levels[0].false_rate[role]
+        assert abs(found - rate) < 0.03, (role, found)
     assert fitted.fitted.startswith("fitted on 2000 games (")
 
 
@@ -57,11 +58,12 @@ def test_fit_is_the_smoothed_share_of_false_claims():
                      Claim("bob", "s2", True)], {"ana": "investigator", "bob": "possessed"},
                     ("s1", "s2"))
     model = fit([sample])
-    assert model.false_rate == {"investigator": 2 / 4, "possessed": 2 / 3, "rector": 1 / 2}
+    assert model.levels[0].false_rate == {"investigator": 2 / 4, "possessed": 2 / 3,
+                                          "rector": 1 / 2}
     assert model.fitted == ("fitted on 1 games (2 by the investigator, 1 by the possessed, "
                             "0 by the rector): share of false claims per role with add-one "
                             "smoothing")
-    assert fit([]).false_rate == {"investigator": 0.5, "possessed": 0.5, "rector": 0.5}
+    assert fit([]).levels[0].false_rate == {"investigator": 0.5, "possessed": 0.5, "rector": 0.5}
 
 
 def test_fit_needs_every_claimers_role():
@@ -78,22 +80,21 @@ def test_claims_roles_and_likelihood():
     assert not made[0].is_true(("s2", "s3")) and made[0].is_true(("s1", "s2"))
     assert [role_of(p, "bob", "cai") for p in ("ana", "bob", "cai")] == [
         "investigator", "possessed", "rector"]
-    rates = {"investigator": Fraction(1, 10), "possessed": Fraction(1, 2),
-             "rector": Fraction(1, 4)}
-    assert likelihood(rates, made, Hidden("s2", "s3", "bob"), "cai") == Fraction(1, 2 * 4)
-    assert likelihood(rates, made, Hidden("s2", "s4", None), "cai") == Fraction(1, 10) * 3 / 4
+    model = ClaimsModel.single({"investigator": 0.125, "possessed": 0.5, "rector": 0.25})
+    assert likelihood(model, made, Hidden("s2", "s3", "bob"), "cai") == Fraction(1, 2 * 4)
+    assert likelihood(model, made, Hidden("s2", "s4", None), "cai") == Fraction(1, 8) * 3 / 4
 
 
 def test_the_bot_fitted_model_is_the_named_model_bots():
     model = load_model_file("bots")
     assert model.fitted.startswith("fitted on") and "seed 1000" in model.fitted
-    assert model.false_rate["investigator"] < 0.01 < model.false_rate["possessed"] < 0.5
-    assert model.false_rate["rector"] == 0.5  # the Rector bots make no claims
-    assert model.exact()["possessed"] == Fraction(model.false_rate["possessed"])
+    rates = model.levels[0].false_rate
+    assert rates["investigator"] < 0.01 < rates["possessed"] < 0.5
+    assert rates["rector"] == 0.5  # the Rector bots make no claims
 
 
 def test_one_claim_of_the_default_model_moves_the_odds_at_most_15_fold():
-    rates = default_model().exact()
+    rates = {r: Fraction(v) for r, v in default_model().levels[0].false_rate.items()}
     # the likelihood of one claim, true or false, under any role of its author
     values = [r for r in rates.values()] + [1 - r for r in rates.values()]
     assert max(values) / min(values) == 15  # from even odds: at most 15/16 = 93.75%
@@ -114,7 +115,8 @@ def test_one_claim_never_moves_a_pair_past_95_percent():
 
 
 def test_model_file_round_trip(tmp_path):
-    model = ClaimsModel({"investigator": 0.1, "possessed": 0.25, "rector": 0.75}, "by hand")
+    model = ClaimsModel.single({"investigator": 0.1, "possessed": 0.25, "rector": 0.75},
+                               "by hand")
     path = tmp_path / "m.json"
     path.write_text(json.dumps(model.to_json()), encoding="utf-8")
     assert load_model_file(str(path)) == model
@@ -124,7 +126,7 @@ def test_model_file_round_trip(tmp_path):
     ('{"false_rate": {,}}', "m.json:1: claims file is not valid JSON"),
     ("[]", "m.json:1: claims file must be an object"),
     ('{"rates": {}}',
-     "m.json:1: unknown key 'rates' in claims file (expected: fitted, false_rate)"),
+     "m.json:1: unknown key 'rates' in claims file (expected: fitted, levels, concentration)"),
     ('{"fitted": 3, "false_rate": {}}', "m.json:1: 'fitted' must be a string"),
     ('{"false_rate": {"investigator": 0.1, "possessed": 0.5}}',
      "m.json:1: 'false_rate' must be an object with exactly the keys investigator, possessed, "

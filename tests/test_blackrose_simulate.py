@@ -90,8 +90,9 @@ def test_the_check_finds_no_failure_and_claims_help():
 
 def test_the_fit_finds_the_possessed_lies_and_investigators_do_not():
     model = fit(claim_samples(state) for state in games(4, 60, seed=5))
-    assert model.false_rate["investigator"] < 0.05
-    assert 0.25 < model.false_rate["possessed"] < 0.75
+    rates = model.levels[0].false_rate
+    assert rates["investigator"] < 0.05
+    assert 0.25 < rates["possessed"] < 0.75
 
 
 def test_cli_simulates_and_checks_blackrose(tmp_path):

@@ -17,8 +17,8 @@ from deduce.cli.main import cli
 from deduce.cli.status import EXIT_INCONSISTENT
 from deduce.errors import DeduceError
 from deduce.games.blackrose.advisor import advise, binary_entropy, draw_information
-from deduce.games.blackrose.brute import brute_joint, weighted_states
-from deduce.games.blackrose.claims import ClaimsModel, default_model
+from deduce.games.blackrose.brute import brute_joint, brute_styles, weighted_states
+from deduce.games.blackrose.claims import ClaimsModel, Level
 from deduce.games.blackrose.csp import (
     FIRST,
     SECOND,
@@ -59,14 +59,15 @@ def only(log: GameLog, lines: set[int]) -> GameLog:
 
 
 @st.composite
-def blackrose_logs(draw: st.DrawFn, max_events: int = 9, honest: bool | None = None) -> GameLog:
-    """3-5 players; if honest (None: drawn), every hard event is true of a drawn truth.
+def blackrose_logs(draw: st.DrawFn, max_events: int = 9, honest: bool | None = None,
+                   sizes: tuple[int, ...] = (3, 4, 5)) -> GameLog:
+    """``sizes``: the player counts; if honest (None: drawn), every hard event is true.
 
     Claims are always random. Dishonest events are random too, but a role event rarely
     names the Rector and a goal never asks more innocent dead than there are dead, so that
     most conflicts are not one event on its own.
     """
-    players = NAMES[:draw(st.integers(3, 5))]
+    players = NAMES[:draw(st.sampled_from(sizes))]
     rector = draw(st.sampled_from(players))
     me = draw(st.sampled_from([None, *players]))
     seats = [p for p in players if p != rector]
@@ -111,8 +112,15 @@ def blackrose_logs(draw: st.DrawFn, max_events: int = 9, honest: bool | None = N
 
 
 rates = st.floats(0.01, 0.99)
-models = st.builds(lambda e, lam, r: ClaimsModel({"investigator": e, "possessed": lam,
-                                                  "rector": r}), rates, rates, rates)
+role_rates = st.builds(lambda e, lam, r: {"investigator": e, "possessed": lam, "rector": r},
+                       rates, rates, rates)
+models = st.builds(ClaimsModel.single, role_rates)
+#: Two or three levels, independent or exchangeable (the brute force sums every vector).
+mixtures = st.builds(
+    lambda levels, concentration: ClaimsModel(
+        tuple(Level(f"l{i}", r, p) for i, (r, p) in enumerate(levels)), concentration),
+    st.lists(st.tuples(role_rates, st.floats(0.05, 1)), min_size=2, max_size=3),
+    st.one_of(st.none(), st.floats(0.1, 5)))
 
 
 def marginals(joint: dict[Hidden, Fraction]) -> tuple[dict, dict, dict]:
@@ -159,11 +167,28 @@ def test_soft_solution_is_the_brute_force(log, model):
     assert solution.weighed == sum(e.type == "claim" for e in log.events)
 
 
+@settings(fast, max_examples=40)
+@given(blackrose_logs(max_events=7, sizes=(3, 4)), mixtures)
+def test_levels_summed_out_are_the_brute_force_exactly(log, model):
+    """The brute force sums every (pair, role deal, level vector of every player)."""
+    solution = solve_blackrose(log, model=model)
+    expected = brute_joint(log, model)
+    assume(expected is not None)
+    assert solution.joint == expected
+    styles = brute_styles(log, model)
+    claimers = {e.get("player") for e in log.events if e.type == "claim"}
+    assert set(solution.styles) == claimers
+    for player, row in solution.styles.items():
+        assert row == {level.name: p for level, p in zip(model.levels,
+                                                         styles[player].values())}
+    assert list(solution.styles) == [p for p in log.header.players if p in claimers]
+
+
 @settings(fast, max_examples=60)
 @given(blackrose_logs())
 def test_half_rates_are_the_hard_solution_exactly(log):
     # every claim then weighs 1/2 whatever the state
-    half = solve_blackrose(log, model=ClaimsModel(dict.fromkeys(ROLES, 0.5)))
+    half = solve_blackrose(log, model=ClaimsModel.single(dict.fromkeys(ROLES, 0.5)))
     hard = solve_blackrose(log, hard=True)
     assert (half.joint, half.conflict) == (hard.joint, hard.conflict)
 
@@ -283,23 +308,23 @@ def test_a_goal_with_every_dead_innocent_rules_the_dead_out():
 def test_a_claim_contradicted_by_a_proof_points_at_its_author():
     log = blackrose("ana bob cai dee", "dee", "ana", "role ana investigator", "proof s1 by ana",
                     "claim bob s1 guilty")
-    model = default_model()
-    eps, lam = model.false_rate["investigator"], model.false_rate["possessed"]
-    soft = solve_blackrose(log).possessed
+    eps, lam = 0.0625, 0.5
+    model = ClaimsModel.single({"investigator": eps, "possessed": lam, "rector": 0.5})
+    soft = solve_blackrose(log, model=model).possessed
     assert math.isclose(soft["bob"], lam / (lam + eps), rel_tol=1e-12)
     assert math.isclose(soft["cai"], eps / (lam + eps), rel_tol=1e-12)
     hard = solve_blackrose(log, hard=True).possessed
     assert hard == {"bob": Fraction(1, 2), "cai": Fraction(1, 2)}
     assert soft["bob"] > hard["bob"]
-    assert solve_blackrose(log).pairs == solve_blackrose(log, hard=True).pairs
+    assert solve_blackrose(log, model=model).pairs == solve_blackrose(log, hard=True).pairs
 
 
 def test_a_trusted_claim_tilts_the_pairs():
     # ana is a real investigator and says s1 is guilty: pairs with s1 weigh 1 - ε, others ε.
     log = blackrose("ana bob cai", "cai", "bob", "role ana investigator", "claim ana s1 guilty")
     eps = Fraction(0.1)
-    solution = solve_blackrose(log, model=ClaimsModel({"investigator": 0.1, "possessed": 0.5,
-                                                       "rector": 0.5}))
+    solution = solve_blackrose(log, model=ClaimsModel.single({"investigator": 0.1,
+                                                              "possessed": 0.5, "rector": 0.5}))
     total = 6 * (1 - eps) + 15 * eps
     assert solution.pairs[("s1", "s2")] == (1 - eps) / total
     assert solution.pairs[("s2", "s3")] == eps / total
@@ -445,9 +470,8 @@ def test_cli_json_hard_and_model(log_file):
     path = log_file(SOFT_LOG)
     soft = json.loads(CliRunner().invoke(cli, ["solve", path, "--json"]).output)
     hard = json.loads(CliRunner().invoke(cli, ["solve", path, "--json", "--hard"]).output)
-    rates = default_model().false_rate  # bob's claim is false whatever the pair
-    lie, slip = rates["possessed"], rates["investigator"]
-    assert soft["possessed"]["bob"] == pytest.approx(lie / (lie + 2 * slip))
+    assert soft == solve_blackrose(parse_log(SOFT_LOG, path)).to_json()
+    assert soft["possessed"]["bob"] > 1 / 3  # bob's claim is false whatever the pair
     assert hard["possessed"] == dict.fromkeys(["ana", "bob", "cai"], 1 / 3)
     assert list(hard) == ["game", "consistent", "exact", "accomplices", "suspects", "possessed"]
     model = log_file(json.dumps({"false_rate": {"investigator": 0.25, "possessed": 0.75,

@@ -107,7 +107,7 @@ def advise(log: GameLog, unseen: int, model: ClaimsModel | None = None,
     claims model (default: the bundled one); ``hard``: ignore the claims. An
     inconsistent log is an error.
     """
-    solution = solve_blackrose(log, hard=hard, model=model)
+    solution = solve_blackrose(log, hard=hard, model=model, styles=False)
     if not solution.consistent:
         raise DeduceError(f"{log.path}: the log is inconsistent (lines "
                           f"{', '.join(map(str, solution.conflict))}): no advice")

@@ -30,6 +30,15 @@ Rector play the same documented policies.
   Event when that digs towards a Goal; kills a living innocent each night
   (at random); answers a Serment by putting the glanced Proofs at the bottom
   of the pile; always shuffles the Graveyard after Profanation.
+- ``liar``: plays like ``advised``, except that its Possessed lies on every
+  claim, where the lie can mislead: first it calls innocent the unproved
+  suspect its own solver (claims weighed) gives the highest chance of being
+  an accomplice, shielding who it believes likely guilty (a lie whenever that
+  suspect is one); once it has shielded every unproved suspect, it calls a
+  suspect it saw a Proof of guilty (a sure lie, framing an innocent). Its
+  investigators are honest, as an advised one: lying would only mislead
+  their own side. Nothing is fitted to it: it is there to test the liar
+  model against a Possessed who plays otherwise than the fitted one.
 - ``random``: any legal action, uniformly.
 """
 
@@ -89,7 +98,7 @@ class Advised:
 
     def _solve(self, obs: Observation, hard: bool) -> BlackRoseSolution:
         log = parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl")
-        return solve_blackrose(log, hard=hard, model=bots_model())
+        return solve_blackrose(log, hard=hard, model=bots_model(), styles=False)
 
     # ------------------------------------------------------- investigators
 
@@ -199,6 +208,22 @@ class Cautious(Advised):
     ADVISED = False
 
 
+class Liar(Advised):
+    """The advised player, but a Possessed who lies on every claim (module docstring)."""
+
+    def _possessed_claim(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+        mine = {(e["suspect"], e["innocent"]) for e in obs.log
+                if e["type"] == "claim" and e["player"] == obs.player}
+        known = proved(obs)
+        chances = self._solve(obs, hard=False).suspects
+        shield = [s for s in self.game.suspects
+                  if s not in known and (s, True) not in mine and chances.get(s)]
+        if shield:
+            return max(shield, key=lambda s: chances[s]), True
+        frame = [s for s in known if (s, False) not in mine]
+        return (rng.choice(frame), False) if frame else None
+
+
 #: The bots by name, for ``deduce.games.simulate.play_game``.
 BOTS: dict[str, Callable[[BlackRoseGame, int], Bot]] = {
-    "advised": Advised, "cautious": Cautious, "random": random_bot}
+    "advised": Advised, "cautious": Cautious, "liar": Liar, "random": random_bot}

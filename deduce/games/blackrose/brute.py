@@ -14,8 +14,16 @@ keeps each deal equally likely) is weighted by
   pair; ``accuse``: the pair is the accused two exactly when ``correct``;
   ``kill``: the suspect joins the dead; ``goal``: at least ``k`` of the dead
   are not in the pair (each failure weighs 0);
-- unless ``model`` is None, for each ``claim`` the chance of its truth value
-  under the dealt role's rate (``1 - rate`` when true, ``rate`` when false).
+- unless ``model`` is None, a sum over every vector of levels of the
+  players (``itertools.product``, one level per player, the Rector too):
+  the vector's prior times, for each ``claim``, the chance of its truth
+  value under its author's level and dealt role (``1 - rate`` when true,
+  ``rate`` when false). The vector's prior comes from its definition:
+  independent levels, the product of the levels' priors; exchangeable ones
+  (``concentration`` ``A``), the Dirichlet-multinomial chance of the vector,
+  ``Γ(A) / Γ(A + n) · Π_l Γ(α_l + n_l) / Γ(α_l)`` with ``α_l = A · prior_l``,
+  written as rising factorials. Players without claims are summed like
+  anyone (the solver leaves them out).
 
 Deals with the Possessed card at the same place (or hidden) are then summed
 into one :class:`~deduce.games.blackrose.csp.Hidden` state.
@@ -26,7 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
-from itertools import combinations, permutations
+from itertools import combinations, permutations, product
 
 from deduce.games.blackrose.claims import ClaimsModel
 from deduce.games.blackrose.csp import ROLE_CARDS, Hidden
@@ -48,37 +56,80 @@ def _holds(event: Event, pair: tuple[str, str], roles: Mapping[str, str],
     return True
 
 
-def _weight(log: GameLog, pair: tuple[str, str], roles: Mapping[str, str],
-            model: ClaimsModel | None) -> Fraction:
-    """The likelihood of the log's events for one pair and one role deal."""
-    dead: set[str] = set()
+def _rising(x: Fraction, n: int) -> Fraction:
+    """``x (x + 1) ... (x + n - 1)``."""
+    return math.prod((x + i for i in range(n)), start=Fraction(1))
+
+
+def level_prior(model: ClaimsModel, vector: tuple[int, ...]) -> Fraction:
+    """The prior of one vector of levels (indexes into ``model.levels``), by definition."""
+    total = sum((Fraction(level.prior) for level in model.levels), Fraction(0))
+    prior = [Fraction(level.prior) / total for level in model.levels]
+    if model.concentration is None:
+        return math.prod((prior[level] for level in vector), start=Fraction(1))
+    a = Fraction(model.concentration)
+    counts = [vector.count(level) for level in range(len(prior))]
+    return math.prod((_rising(a * p, n) for p, n in zip(prior, counts)),
+                     start=Fraction(1)) / _rising(a, len(vector))
+
+
+def _claims_weight(log: GameLog, pair: tuple[str, str], roles: Mapping[str, str],
+                   model: ClaimsModel, levels: Mapping[str, int]) -> Fraction:
+    """The chance of every claim's truth value, given the roles and the players' levels."""
     weight = Fraction(1)
     for event in log.events:
-        if event.type == "kill":
-            dead.add(event.get("suspect"))
-        elif not _holds(event, pair, roles, dead):
-            return Fraction(0)
-        elif event.type == "claim" and model is not None:
-            rate = Fraction(model.false_rate[roles[event.get("player")]])
+        if event.type == "claim":
+            player = event.get("player")
+            rate = Fraction(model.levels[levels[player]].false_rate[roles[player]])
             true = event.get("innocent") == (event.get("suspect") not in pair)
             weight *= 1 - rate if true else rate
     return weight
 
 
-def weighted_states(log: GameLog, model: ClaimsModel | None = None
-                    ) -> Iterator[tuple[Hidden, Fraction]]:
-    """Every (pair, role deal) of positive weight, as its hidden state and prior × likelihood."""
+def _consistent(log: GameLog, pair: tuple[str, str], roles: Mapping[str, str]) -> bool:
+    """Whether every hard event holds for one pair and one role deal."""
+    dead: set[str] = set()
+    for event in log.events:
+        if event.type == "kill":
+            dead.add(event.get("suspect"))
+        elif not _holds(event, pair, roles, dead):
+            return False
+    return True
+
+
+def weighted_deals(log: GameLog, model: ClaimsModel | None = None
+                   ) -> Iterator[tuple[Hidden, dict[str, int], Fraction]]:
+    """Every (pair, role deal, level vector) of positive weight, with its weight.
+
+    Each comes as its hidden state, the players' levels (indexes into
+    ``model.levels``; empty without a model) and its weight.
+    """
     players, rector = log.header.players, log.header.extra["rector"]
     seats = [p for p in players if p != rector]
     cards = ROLE_CARDS[len(players)]
     prior = Fraction(1, math.comb(len(suspects_of(log.header)), 2) * math.factorial(len(cards)))
-    for first, second in combinations(sorted(suspects_of(log.header)), 2):
+    vectors = [()] if model is None else list(product(range(len(model.levels)),
+                                                       repeat=len(players)))
+    for pair in combinations(sorted(suspects_of(log.header)), 2):
         for deal in permutations(cards):
             roles = {**dict(zip(seats, deal)), rector: "rector"}
-            weight = _weight(log, (first, second), roles, model)
-            if weight:
-                possessed = next((p for p in seats if roles[p] == "possessed"), None)
-                yield Hidden(first, second, possessed), prior * weight
+            if not _consistent(log, pair, roles):
+                continue
+            possessed = next((p for p in seats if roles[p] == "possessed"), None)
+            for vector in vectors:
+                levels = dict(zip(players, vector))
+                weight = prior if model is None else (
+                    prior * level_prior(model, vector)
+                    * _claims_weight(log, pair, roles, model, levels))
+                if weight:
+                    yield Hidden(*pair, possessed), levels, weight
+
+
+def weighted_states(log: GameLog, model: ClaimsModel | None = None
+                    ) -> Iterator[tuple[Hidden, Fraction]]:
+    """Every (pair, role deal, level vector) of positive weight: its state and weight."""
+    for hidden, _, weight in weighted_deals(log, model):
+        yield hidden, weight
 
 
 def brute_joint(log: GameLog, model: ClaimsModel | None = None) -> dict[Hidden, Fraction] | None:
@@ -93,3 +144,18 @@ def brute_joint(log: GameLog, model: ClaimsModel | None = None) -> dict[Hidden, 
         return None
     total = sum(totals.values())
     return {hidden: weight / total for hidden, weight in totals.items()}
+
+
+def brute_styles(log: GameLog, model: ClaimsModel) -> dict[str, dict[str, Fraction]]:
+    """Every player's posterior over the model's levels (by name); empty when nothing fits."""
+    names = [level.name for level in model.levels]
+    totals: dict[str, dict[str, Fraction]] = {
+        p: dict.fromkeys(names, Fraction(0)) for p in log.header.players}
+    total = Fraction(0)
+    for _, levels, weight in weighted_deals(log, model):
+        total += weight
+        for player, level in levels.items():
+            totals[player][names[level]] += weight
+    if not total:
+        return {}
+    return {p: {name: w / total for name, w in row.items()} for p, row in totals.items()}

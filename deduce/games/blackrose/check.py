@@ -12,7 +12,16 @@ scored against the truth:
   ``(p - [the suspect is an accomplice])²``;
 - *Brier score of the Possessed*: ``Σ over the possible answers (each
   non-Rector player, and nobody with 3 players) of (p - [it is the truth])²``;
-- how often the most probable pair is the true one.
+- how often the most probable pair is the true one;
+- *reliability tables* by decile (:mod:`deduce.games.reliability`): one of
+  the suspects' accomplice chances, each suspect a yes/no guess whose
+  chance ``p`` is the one answer added (so a decile's true share is how
+  often its suspects were accomplices), and one of the Possessed chances
+  (every possible answer of a position, nobody included). Certain chances
+  (0 or 1: the hard facts) are left out: they are right by construction,
+  and would swamp the first and last deciles. The Possessed table is also
+  broken down by the bot of the player each chance is about
+  (``possessed_by_bot``; ``nobody`` for the hidden card).
 
 Each game also says which side won and in which round, so a run compares
 the investigators' win rate between bots that follow the advice and bots
@@ -31,12 +40,13 @@ from fractions import Fraction
 from time import perf_counter
 from typing import Any, cast
 
-from deduce.games.blackrose.claims import ClaimsModel, Sample, bots_model, claims_of
+from deduce.games.blackrose.claims import ClaimsModel, Sample, claims_of, default_model
 from deduce.games.blackrose.csp import Pair
 from deduce.games.blackrose.engine import BlackRoseGame, BlackRoseState
 from deduce.games.blackrose.observe import observe
 from deduce.games.blackrose.simulate import play
-from deduce.games.blackrose.solve import BlackRoseSolution, solve_blackrose
+from deduce.games.blackrose.solve import NOBODY, BlackRoseSolution, solve_blackrose
+from deduce.games.reliability import Reliability
 from deduce.games.simulate import run_games
 from deduce.logs.jsonl import parse_jsonl
 from deduce.workers import Workers
@@ -45,6 +55,20 @@ from deduce.workers import Workers
 READINGS: tuple[str, ...] = ("claims", "hard")
 #: The sides that can win.
 SIDES: tuple[str, ...] = ("investigators", "possessed", "rector")
+#: A reliability decile is judged (``worst_gap``) when it holds at least this many guesses.
+JUDGED = 200
+
+
+def _uncertain(chance: float) -> bool:
+    """Whether a chance is neither 0 nor 1 (a certainty is left out of the reliability)."""
+    return 0 < chance < 1
+
+
+def _merge(a: Mapping[str, Reliability], b: Mapping[str, Reliability]
+           ) -> dict[str, Reliability]:
+    """Two tables per bot, summed bot by bot."""
+    return {bot: a.get(bot, Reliability()) + b.get(bot, Reliability())
+            for bot in dict.fromkeys([*a, *b])}
 
 
 @dataclass(frozen=True)
@@ -56,21 +80,35 @@ class Tally:
     possessed_brier: float = 0.0
     pair_right: int = 0
     failures: tuple[str, ...] = ()
+    accomplices: Reliability = Reliability()
+    possessed: Reliability = Reliability()
+    possessed_by_bot: Mapping[str, Reliability] = field(default_factory=dict)
 
     def __add__(self, other: Tally) -> Tally:
         return Tally(self.positions + other.positions,
                      self.suspects_brier + other.suspects_brier,
                      self.possessed_brier + other.possessed_brier,
-                     self.pair_right + other.pair_right, self.failures + other.failures)
+                     self.pair_right + other.pair_right, self.failures + other.failures,
+                     self.accomplices + other.accomplices, self.possessed + other.possessed,
+                     _merge(self.possessed_by_bot, other.possessed_by_bot))
 
     def to_json(self) -> dict[str, Any]:
-        """Means over the positions, and the failures."""
+        """Means over the positions, the failures and the reliability tables."""
         n = self.positions or 1
+        gaps = {"accomplices": self.accomplices.worst_gap(JUDGED),
+                "possessed": self.possessed.worst_gap(JUDGED)}
         return {"positions": self.positions,
                 "accomplices_brier": round(self.suspects_brier / n, 4),
                 "possessed_brier": round(self.possessed_brier / n, 4),
                 "pair_accuracy": round(self.pair_right / n, 4),
-                "soundness_failures": len(self.failures), "failures": list(self.failures[:20])}
+                "soundness_failures": len(self.failures), "failures": list(self.failures[:20]),
+                "reliability": {
+                    "accomplices": self.accomplices.to_json("accomplice_share"),
+                    "possessed": self.possessed.to_json("possessed_share"),
+                    "possessed_by_bot": {bot: table.to_json("possessed_share")
+                                         for bot, table in sorted(self.possessed_by_bot.items())},
+                    "worst_gap": {k: None if g is None else round(g, 4)
+                                  for k, g in gaps.items()}}}
 
 
 def vote_cuts(state: BlackRoseState, seat: int) -> list[int]:
@@ -85,8 +123,11 @@ def vote_cuts(state: BlackRoseState, seat: int) -> list[int]:
 
 
 def score(solution: BlackRoseSolution, pair: Pair, possessed: str | None,
-          where: str) -> Tally:
-    """One reading of one position, scored against the true pair and Possessed."""
+          where: str, bots: Mapping[str, str] | None = None) -> Tally:
+    """One reading of one position, scored against the true pair and Possessed.
+
+    ``bots``: each player's bot, for the Possessed table per bot (``bot`` when not given).
+    """
     if not solution.consistent:
         return Tally(1, failures=(f"{where}: the solver found the log inconsistent",))
     failures = []
@@ -99,8 +140,19 @@ def score(solution: BlackRoseSolution, pair: Pair, possessed: str | None,
     possessed_brier = sum((float(solution.possessed.get(a, Fraction(0))) - (a == possessed)) ** 2
                           for a in answers)
     best = next(iter(solution.pairs))
+    accomplices = Reliability()
+    for suspect, p in solution.suspects.items():
+        if _uncertain(float(p)):
+            accomplices = accomplices.add({"yes": float(p)}, "yes" if suspect in pair else "no")
+    truth = NOBODY if possessed is None else possessed
+    chances = {NOBODY if who is None else who: float(p) for who, p in solution.possessed.items()
+               if _uncertain(float(p))}
+    by_bot: dict[str, Reliability] = {}
+    for who, chance in chances.items():
+        bot = "nobody" if who == NOBODY else (bots or {}).get(who, "bot")
+        by_bot[bot] = by_bot.get(bot, Reliability()).add({who: chance}, truth)
     return Tally(1, suspects / len(solution.suspects), possessed_brier, best == pair,
-                 tuple(failures))
+                 tuple(failures), accomplices, Reliability().add(chances, truth), by_bot)
 
 
 @dataclass(frozen=True)
@@ -132,6 +184,7 @@ def check_game(game: BlackRoseGame, index: int, seed: int, lineup: Sequence[str]
     started = perf_counter()
     state = play(game, index, seed, lineup)
     pair, possessed = _truth(state)
+    bots = dict(zip(game.players, lineup))
     tallies = dict.fromkeys(READINGS, Tally())
     for seat, player in enumerate(game.players):
         if seat == game.rector:
@@ -142,8 +195,8 @@ def check_game(game: BlackRoseGame, index: int, seed: int, lineup: Sequence[str]
             where = f"game {index}, {player}, after {cut} events"
             for reading in READINGS:
                 solution = solve_blackrose(position, hard=reading == "hard",
-                                           model=model or bots_model())
-                tallies[reading] += score(solution, pair, possessed, where)
+                                           model=model or default_model(), styles=False)
+                tallies[reading] += score(solution, pair, possessed, where, bots)
     return GameCheck(index, tallies, state.winner, state.round, perf_counter() - started)
 
 

@@ -5,10 +5,11 @@ Also the short tables ``play`` shows after every event, and a check run's summar
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from deduce.games.blackrose.solve import BlackRoseSolution
-from deduce.report import Table, more_rows, percent, plural, tie
+from deduce.games.reliability import RELIABILITY_HEADINGS, reliability_rows
+from deduce.report import Table, more_rows, percent, plural, style_table, tie
 
 if TYPE_CHECKING:  # the check pulls in the engine and bots, which solving does not need
     from deduce.games.blackrose.check import CheckSummary
@@ -48,10 +49,15 @@ def conflict_table(solution: BlackRoseSolution) -> Table:
 
 
 def tables(solution: BlackRoseSolution) -> list[Table]:
-    """The tables printed by ``deduce solve`` (the suspects last, for ``--csv``)."""
+    """The tables printed by ``deduce solve`` (the suspects last, for ``--csv``).
+
+    With claims weighed by a model of several levels, how each claimer lies
+    (their level posterior) comes after the Possessed.
+    """
     if not solution.consistent:
         return [conflict_table(solution)]
-    return [pair_table(solution), possessed_table(solution), suspect_table(solution)]
+    styles = [style_table(solution.styles, solution.names)] if solution.styles else []
+    return [pair_table(solution), possessed_table(solution), *styles, suspect_table(solution)]
 
 
 #: Accomplice pairs shown after each event in ``play``.
@@ -81,7 +87,28 @@ def check_tables(summary: CheckSummary) -> list[Table]:
                            "most probable pair right"], rows)
     wins = Table(f"Wins (mean rounds {summary.rounds:.2f})", ["side", "games won"],
                  [[side, f"{100 * share:.1f}%"] for side, share in data["wins"].items()])
+    found = [wins, scores, *reliability_tables(data["claims"]["reliability"])]
     if not summary.failures:
-        return [wins, scores]
-    return [wins, scores, Table("Soundness failures (the truth eliminated)", ["failure"],
-                                [[f] for f in summary.failures[:20]])]
+        return found
+    return [*found, Table("Soundness failures (the truth eliminated)", ["failure"],
+                          [[f] for f in summary.failures[:20]])]
+
+
+def reliability_tables(reliability: dict[str, Any]) -> list[Table]:
+    """The claims reading's reliability tables: accomplices, the Possessed, then per bot.
+
+    The Possessed table per bot is shown when more than one bot was guessed about.
+    """
+    found = [Table("Reliability of the accomplice chances (claims; each uncertain suspect)",
+                   list(RELIABILITY_HEADINGS),
+                   reliability_rows(reliability["accomplices"], "accomplice_share")),
+             Table("Reliability of the Possessed chances (claims; each uncertain answer)",
+                   list(RELIABILITY_HEADINGS),
+                   reliability_rows(reliability["possessed"], "possessed_share"))]
+    by_bot = {bot: rows for bot, rows in reliability["possessed_by_bot"].items()
+              if bot != "nobody"}
+    if len(by_bot) > 1:
+        found += [Table(f"Reliability of the Possessed chances about {bot} players (claims)",
+                        list(RELIABILITY_HEADINGS), reliability_rows(rows, "possessed_share"))
+                  for bot, rows in by_bot.items()]
+    return found

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from deduce.games.blackrose.claims import ClaimsModel, claims_of, default_model, likelihood
+from deduce.games.blackrose.claims import ClaimsModel, claims_of, default_model, likelihoods
 from deduce.games.blackrose.csp import (
     Fact,
     Hidden,
@@ -52,7 +52,9 @@ class BlackRoseSolution:
     candidate pairs, most probable first (ties in alphabetical order).
     ``suspects``: every suspect's chance of being an accomplice, in header
     order. ``possessed``: the possible Possessed (None: nobody), seat order
-    then nobody. ``weighed``: how many claims the weights used.
+    then nobody. ``weighed``: how many claims the weights used. ``styles``:
+    with claims and a model of several levels, each claimer's posterior over
+    the levels (``styles[player][level]``), and ``names``: each level's words.
     """
 
     game: ClassVar[str] = "blackrose"
@@ -62,6 +64,8 @@ class BlackRoseSolution:
     suspects: dict[str, Fraction] = field(default_factory=dict)
     possessed: dict[str | None, Fraction] = field(default_factory=dict)
     weighed: int = 0
+    styles: dict[str, dict[str, Fraction]] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)
     conflict: tuple[int, ...] = ()
     explanation: tuple[str, ...] = ()
 
@@ -73,16 +77,24 @@ class BlackRoseSolution:
         accomplices = {"candidates": [list(pair) for pair in self.pairs],
                        "probabilities": {"+".join(pair): float(p)
                                          for pair, p in self.pairs.items()}}
-        return {"game": "blackrose", "consistent": True, "exact": True,
+        data = {"game": "blackrose", "consistent": True, "exact": True,
                 "accomplices": accomplices,
                 "suspects": {s: float(p) for s, p in self.suspects.items()},
                 "possessed": {NOBODY if who is None else who: float(p)
                               for who, p in self.possessed.items()}}
+        if self.styles:
+            data["styles"] = {player: {level: float(p) for level, p in row.items()}
+                              for player, row in self.styles.items()}
+        return data
 
 
-def solve_blackrose(log: GameLog, hard: bool = False,
-                    model: ClaimsModel | None = None) -> BlackRoseSolution:
-    """Solve a validated blackrose log; ``hard`` ignores claims, ``model`` replaces the default."""
+def solve_blackrose(log: GameLog, hard: bool = False, model: ClaimsModel | None = None,
+                    styles: bool = True) -> BlackRoseSolution:
+    """Solve a validated blackrose log; ``hard`` ignores claims, ``model`` replaces the default.
+
+    ``styles`` False skips the claimers' level posterior (the check and the
+    bots need only the marginals).
+    """
     setting = Setting.of(log.header)
     known = facts(log.events)
     possible = solutions(setting, known)
@@ -91,16 +103,35 @@ def solve_blackrose(log: GameLog, hard: bool = False,
         return BlackRoseSolution(False, conflict=tuple(f.line for f in chosen),
                                  explanation=explain_conflict(setting, chosen))
     made = () if hard else claims_of(log.events)
-    rates = (model or default_model()).exact() if made else {}
     prior = role_prior(setting)
-    weights = [prior[h.possessed] * likelihood(rates, made, h, setting.rector)
-               for h in possible]
-    total = sum(weights, Fraction(0))
-    joint = {h: w / total for h, w in zip(possible, weights)}
+    if not made:
+        weights = {h: prior[h.possessed] for h in possible}
+        return _solution(setting, weights, {}, {}, 0)
+    model = model or default_model()
+    found = likelihoods(model, made, possible, setting.rector, styles)
+    weights = {h: prior[h.possessed] * found.chance[h] for h in possible}  # times a constant
+    total = sum(weights.values(), Fraction(0))
+    levels = list(model.names)
+    rows: dict[str, dict[str, Fraction]] = {}
+    for hidden, per in found.levels.items():
+        for player, joint in per.items():
+            row = rows.setdefault(player, dict.fromkeys(levels, Fraction(0)))
+            for level, p in zip(levels, joint):
+                row[level] += prior[hidden.possessed] * p / total
+    ordered = {player: rows[player] for player in setting.players if player in rows}
+    return _solution(setting, weights, ordered, model.names if rows else {}, len(made))
+
+
+def _solution(setting: Setting, weights: dict[Hidden, Fraction],
+              styles: dict[str, dict[str, Fraction]], names: dict[str, str],
+              weighed: int) -> BlackRoseSolution:
+    """The solution of consistent states of these weights (prior times likelihood)."""
+    total = sum(weights.values(), Fraction(0))
+    joint = {h: w / total for h, w in weights.items()}
     return BlackRoseSolution(True, joint, pair_marginals(joint),
                              suspect_marginals(joint, setting.suspects),
                              possessed_marginals(joint, setting.possessed_values),
-                             weighed=len(made))
+                             weighed, styles, names)
 
 
 def pair_marginals(joint: dict[Hidden, Fraction]) -> dict[Pair, Fraction]:
