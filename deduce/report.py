@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -17,6 +17,19 @@ class Table:
     title: str
     headers: Sequence[str]
     rows: Sequence[Sequence[Any]]
+
+
+def style_table(styles: Mapping[str, Mapping[str, Fraction | float]],
+                names: Mapping[str, str]) -> Table:
+    """What a log says about how each player plays: per player, each style's probability.
+
+    ``styles[player][style]`` is the posterior of that player's style;
+    ``names[style]`` the words of its column, in column order.
+    """
+    rows = [[player, *(percent(row.get(style, 0)) or "0%" for style in names)]
+            for player, row in styles.items()]
+    return Table("How each player plays (what their choices say)", ["player", *names.values()],
+                 rows)
 
 
 def plural(n: int, noun: str, nouns: str | None = None) -> str:

@@ -452,6 +452,10 @@ BAD_INPUT = [
     ("missing-claims-model", {"g.log": "game blackrose\nplayers ana bob cai\nrector cai\n"
                                        "me ana\n"},
      ["solve", "g.log", "--model", "nope.json"], "Error: nope.json: cannot read claims file"),
+    ("rose-styles-model", {"g.log": "game rose\nplayers ana bob\nme ana\n",
+                           "m.json": '{"prior": {"own": 1, "indifferent": 1,\n"contrarian": -1}}'},
+     ["solve", "g.log", "--model", "m.json"],
+     "Error: m.json:1: styles file has no 'own'"),
     ("convert-malformed", {"g.jsonl": ABBEY_JSON + "{\n"}, ["convert", "g.jsonl"],
      "Error: g.jsonl:2: malformed JSON"),
     ("convert-missing", {}, ["convert", "nope.log"], "Error: nope.log: cannot read log: "),

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import replace
 from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from rose_random import only, rose, rose_logs
 
 from deduce.cli.main import cli
 from deduce.cli.status import EXIT_INCONSISTENT
@@ -19,43 +19,10 @@ from deduce.games.rose.brute import brute_marginals, weighted_deals
 from deduce.games.rose.csp import assignments
 from deduce.games.rose.report import tables
 from deduce.games.rose.solve import RoseSolution, solve_rose
-from deduce.logs.io import parse_log
 from deduce.logs.model import GameLog
-from deduce.logs.vocabulary.rose import CAUSES, COLOURS, TRACKS
+from deduce.logs.vocabulary.rose import COLOURS
 
-NAMES = ("ana", "bob", "cai", "dee", "eve")
 fast = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def rose(players: str, me: str | None, *events: str) -> GameLog:
-    """A log in the line syntax (``me`` None: a spectator): header on lines 1-3, events after."""
-    observer = "spectator" if me is None else f"me {me}"
-    return parse_log("\n".join([f"game rose\nplayers {players}\n{observer}", *events]) + "\n",
-                     "t.log")
-
-
-def only(log: GameLog, lines: set[int]) -> GameLog:
-    """The log with only the events on ``lines``."""
-    return replace(log, events=tuple(e for e in log.events if e.line in lines))
-
-
-# --------------------------------------------------------------------------
-# random logs
-
-
-@st.composite
-def rose_logs(draw: st.DrawFn, max_events: int = 8) -> GameLog:
-    players = NAMES[:draw(st.integers(2, 5))]
-    me = draw(st.sampled_from([None, *players]))
-    player, colour = st.sampled_from(players), st.sampled_from(COLOURS)
-    points = st.builds("points {} {} {} {} {}".format, player, colour, st.sampled_from(TRACKS),
-                       st.sampled_from([-5, -3, -1, 1, 2, 3]), st.sampled_from(CAUSES))
-    guess = st.builds("guess {0[0]} of {0[1]} {1}".format,
-                      st.permutations(players).map(lambda p: p[:2]), colour)
-    reveal = st.builds("reveal {} {}".format, player, colour)
-    event = st.one_of(st.builds("identity {} {}".format, player, colour), reveal, reveal,
-                      points, points, guess)
-    return rose(" ".join(players), me, *draw(st.lists(event, max_size=max_events)))
 
 
 models = st.lists(st.floats(-3, 3), min_size=len(KINDS), max_size=len(KINDS)).map(
@@ -181,7 +148,7 @@ def test_soft_evidence_moves_the_probability_the_way_theta_says(n, kind):
                "guess bob of ana red")
     theta = default_model().theta[kind]
     odds = math.exp(theta)
-    soft = solve_rose(log).probabilities["bob"]
+    soft = solve_rose(log, model=default_model()).probabilities["bob"]
     assert math.isclose(soft["orange"], odds / (odds + 4), rel_tol=1e-12)
     assert math.isclose(soft["blue"], 1 / (odds + 4), rel_tol=1e-12)
     hard = solve_rose(log, hard=True).probabilities["bob"]
@@ -246,21 +213,23 @@ BAD_LOG = "game rose\nplayers ana bob cai\nme ana\nidentity ana red\nreveal bob 
           "identity bob red\n"
 
 
-def test_cli_table(log_file):
-    result = CliRunner().invoke(cli, ["solve", log_file(SOFT_LOG)])
+def test_cli_table_of_the_single_style_model(log_file):
+    result = CliRunner().invoke(cli, ["solve", log_file(SOFT_LOG), "--model", "monk"])
     assert result.exit_code == 0, result.output
     assert "Who is which monk (weighing 1 behaviour event)" in result.output
     assert result.output.startswith("Guesses (the day-7 guess: expected right 0.70 of 2, "
                                     "all right 12.0%; tied with 3 other guesses)\n")
+    assert "How each player plays" not in result.output  # one style: nothing to tell
 
 
 def test_cli_json_and_hard(log_file):
     path = log_file(SOFT_LOG)
-    soft = json.loads(CliRunner().invoke(cli, ["solve", path, "--json"]).output)
+    single = json.loads(CliRunner().invoke(cli, ["solve", path, "--json", "--model", "monk"])
+                        .output)
     hard = json.loads(CliRunner().invoke(cli, ["solve", path, "--json", "--hard"]).output)
     theta = math.exp(default_model().theta["william", "help"])
-    assert soft["guess"]["bob"] == "blue"
-    assert soft["players"]["bob"]["probabilities"]["blue"] == pytest.approx(theta / (theta + 4))
+    assert single["guess"]["bob"] == "blue" and "styles" not in single
+    assert single["players"]["bob"]["probabilities"]["blue"] == pytest.approx(theta / (theta + 4))
     assert hard["players"]["bob"]["probabilities"] == dict.fromkeys(COLOURS[1:], 0.2)
     assert list(hard) == ["game", "consistent", "exact", "players", "guess", "day7_guess",
                           "day7_tied"]

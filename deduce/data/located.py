@@ -12,6 +12,7 @@ already in memory (no lines to name).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from json.decoder import JSONArray, JSONObject  # type: ignore[attr-defined]  # not in typeshed
@@ -33,6 +34,11 @@ class Invalid(Exception):
         super().__init__(message)
         self.where = where
         self.message = message
+
+
+def finite_number(value: Any) -> bool:
+    """Whether ``value`` is a finite JSON number (not a bool)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def check_top(raw: Any, keys: tuple[str, ...], what: str) -> dict[str, Any]:

@@ -32,9 +32,10 @@ posterior is the hard-only one (``solve --hard``).
 
 Parameters
 ----------
-:class:`BehaviourModel` holds ``θ`` per kind. The bundled default
-(``deduce/data/rose-behaviour.json``) is read by :func:`default_model`; a user's
-file of the same shape by :func:`load_model_file`::
+:class:`BehaviourModel` holds ``θ`` per kind. The bundled one
+(``deduce/data/rose-behaviour.json``, the named model ``monk``: the solver's
+default is the styles model of :mod:`deduce.games.rose.styles`) is read by
+:func:`default_model`; a user's file of the same shape by :func:`load_model_file`::
 
     {"fitted": "how these values were obtained",
      "theta": {"william": {"help": 1.5, "harm": -1.0}, "adson": {...},
@@ -65,7 +66,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from deduce.data import bundled_json
-from deduce.data.located import Invalid, Where, load_data, parse_data
+from deduce.data.located import Invalid, Where, finite_number, load_data, parse_data
 from deduce.errors import DeduceError
 from deduce.games.rose.csp import Assignment, assignments
 from deduce.logs.model import Event, GameLog
@@ -114,11 +115,6 @@ class BehaviourModel:
         return {"fitted": self.fitted, "theta": theta}
 
 
-def _number(value: Any) -> bool:
-    """Whether ``value`` is a finite JSON number (not a bool)."""
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-
-
 def _entries(raw: Any, allowed: Sequence[str], what: str, where: Where) -> dict[str, Any]:
     """An object whose keys are all among ``allowed``; anything else is :class:`Invalid`."""
     if not isinstance(raw, dict):
@@ -145,7 +141,7 @@ def _parse(raw: Any) -> BehaviourModel:
     for cause, signs in _entries(top.get("theta", {}), CAUSES, "'theta'", ("theta",)).items():
         where: Where = ("theta", cause)
         for sign, value in _entries(signs, SIGNS, f"'theta' {cause!r}", where).items():
-            if not _number(value):
+            if not finite_number(value):
                 raise Invalid((*where, sign), f"theta {cause} {sign} must be a finite number, "
                                               f"not {value!r}")
             theta[cause, sign] = float(value)

@@ -24,7 +24,7 @@ from deduce.games.protocol import (
     SolveOptions,
     Suggestion,
 )
-from deduce.games.rose import behaviour, bots, check, csp, report, simulate
+from deduce.games.rose import bots, check, csp, report, simulate, styles
 from deduce.games.rose.data import load_data_file
 from deduce.games.rose.engine import RoseGame
 from deduce.games.rose.solve import RoseSolution, minimal_conflict, solve_rose
@@ -89,9 +89,9 @@ class Rose(FromScratch):
     simulator = Simulator("rose", bots.BOTS, "monk", ("data",), _build, simulate.record_game)
 
     def load(self, kind: str, path: str) -> Any:
-        """The behaviour model (``model``)."""
+        """The behaviour model (``model``): a styles file, a single-style file or a name."""
         if kind == "model":
-            return behaviour.load_model_file(path)
+            return styles.load_model_file(path)
         raise DeduceError(f"{path}: rose has no {kind} file")
 
     def solve(self, log: GameLog, options: SolveOptions,  # noqa: D102

@@ -6,11 +6,13 @@ Also the short table ``play`` shows after every event, and a check run's summary
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from deduce.games.reliability import RELIABILITY_HEADINGS, reliability_rows
 from deduce.games.rose.solve import RoseSolution
+from deduce.games.rose.styles import STYLE_WORDS, STYLES
 from deduce.logs.vocabulary.rose import COLOURS
-from deduce.report import Table, percent, plural
+from deduce.report import Table, percent, plural, style_table
 
 if TYPE_CHECKING:  # the check pulls in the engine and bots, which solving does not need
     from deduce.games.rose.check import CheckSummary
@@ -59,10 +61,17 @@ def conflict_table(solution: RoseSolution) -> Table:
 
 
 def tables(solution: RoseSolution) -> list[Table]:
-    """The tables printed by ``deduce solve`` for this solution (the matrix last, for ``--csv``)."""
+    """The tables printed by ``deduce solve`` for this solution (the matrix last, for ``--csv``).
+
+    With a styles model, what the log says about how each player plays comes
+    between the guesses and the matrix.
+    """
     if not solution.consistent:
         return [conflict_table(solution)]
-    return [guess_table(solution), identity_table(solution)]
+    found = [guess_table(solution)]
+    if solution.styles:
+        found.append(style_table(solution.styles, STYLE_WORDS))
+    return [*found, identity_table(solution)]
 
 
 def compact_table(solution: RoseSolution) -> Table:
@@ -79,16 +88,39 @@ def compact_table(solution: RoseSolution) -> Table:
 
 
 def check_tables(summary: CheckSummary) -> list[Table]:
-    """A check run: Brier score and accuracy per reading, then any soundness failure."""
+    """A check run: scores per reading, then per bot, the reliability tables and any failure."""
     data = summary.to_json()
-    rows = [[reading, data[reading]["guesses"], f"{data[reading]['brier']:.4f}",
-             f"{100 * data[reading]['accuracy']:.1f}%",
-             f"{100 * data[reading]['day7_accuracy']:.1f}%"] for reading in ("behaviour", "hard")]
+
+    def cells(scores: dict[str, Any]) -> list[Any]:
+        return [scores["guesses"], f"{scores['brier']:.4f}", f"{100 * scores['accuracy']:.1f}%",
+                f"{100 * scores['day7_accuracy']:.1f}%"]
+
+    headings = ["guesses", "Brier score", "most probable right", "day-7 guess right"]
     title = (f"{summary.games} games of {summary.players} players ({summary.seconds:.1f} s), "
              f"at the seventh day's guesses: {data['soundness_failures']} soundness failures")
-    scores = Table(title, ["reading", "guesses", "Brier score", "most probable right",
-                           "day-7 guess right"], rows)
-    if not summary.failures:
-        return [scores]
-    return [scores, Table("Soundness failures (the truth eliminated)", ["failure"],
-                          [[f] for f in summary.failures[:20]])]
+    found = [Table(title, ["reading", *headings],
+                   [[reading, *cells(data[reading])] for reading in ("behaviour", "hard")])]
+    by_bot = data["behaviour"].get("by_bot", {})
+    if len(by_bot) > 1:
+        rows = [[bot, reading, *cells(data[reading]["by_bot"][bot])]
+                for bot in by_bot for reading in ("behaviour", "hard")]
+        found.append(Table("Per bot of the guessed player", ["bot", "reading", *headings], rows))
+    styled = {bot: t["styles"] for bot, t in by_bot.items() if "styles" in t}
+    if styled:
+        found.append(Table("How the behaviour reading read each bot's players (mean style chance)",
+                           ["bot", *(STYLE_WORDS[s] for s in STYLES)],
+                           # a style's chance is never 0: a mean rounded to 0 is below 0.1%
+                           [[bot, *(percent(row[s]) or "<0.1%" for s in STYLES)]
+                            for bot, row in styled.items()]))
+    found.append(Table("Reliability of the colour chances (behaviour; each uncertain colour)",
+                       list(RELIABILITY_HEADINGS),
+                       reliability_rows(data["behaviour"]["reliability"], "colour_share")))
+    if len(by_bot) > 1:
+        found += [Table(f"Reliability of the colour chances about {bot} players (behaviour)",
+                        list(RELIABILITY_HEADINGS),
+                        reliability_rows(t["reliability"], "colour_share"))
+                  for bot, t in by_bot.items()]
+    if summary.failures:
+        found.append(Table("Soundness failures (the truth eliminated)", ["failure"],
+                           [[f] for f in summary.failures[:20]]))
+    return found

@@ -2,13 +2,17 @@
 
 The consistent assignments (player -> colour for every seat, the observer
 included) come from :mod:`deduce.games.rose.csp`; each is weighted by the
-posterior of :mod:`deduce.games.rose.behaviour`, ``exp(θ · f(a))``, or by 1
-with ``hard`` or without soft events (the prior is uniform over them: see the
-csp module), and a player's probability of a colour is the weighted share of
+likelihood of the soft events, every player's style summed out
+(:mod:`deduce.games.rose.styles`, the default), or by the single-style
+``exp(θ · f(a))`` of :mod:`deduce.games.rose.behaviour` (a
+:class:`BehaviourModel`, e.g. the named model ``monk``), or by 1 with
+``hard`` or without soft events (the prior is uniform over them: see the csp
+module), and a player's probability of a colour is the weighted share of
 the assignments giving them that colour. The arithmetic is exact
 (:class:`~fractions.Fraction`); a soft weight is the exact fraction of the
-float ``exp(θ · f(a) - max)``, so without soft evidence (or with θ = 0) the
-probabilities are plain count ratios. Candidates are the colours with a
+float ``exp(log-weight - max)``, so without soft evidence the probabilities
+are plain count ratios. The styles model also gives each player's style
+posterior (``styles``). Candidates are the colours with a
 positive probability: exactly the colours a player has in some consistent
 assignment, so the all-different reasoning (two players who can only be red
 or blue leave red and blue to nobody else) comes from the enumeration.
@@ -33,7 +37,7 @@ from fractions import Fraction
 from itertools import permutations
 from typing import Any, ClassVar
 
-from deduce.games.rose.behaviour import BehaviourModel, choices, default_model, features, score
+from deduce.games.rose.behaviour import BehaviourModel, choices, features, score
 from deduce.games.rose.csp import (
     Assignment,
     allowed_colours,
@@ -42,6 +46,7 @@ from deduce.games.rose.csp import (
     is_consistent,
     repeated_reveals,
 )
+from deduce.games.rose.styles import StyleModel, default_model, weigh
 from deduce.logs.model import Event, GameLog
 from deduce.logs.vocabulary.rose import COLOURS
 from deduce.report import plural
@@ -56,6 +61,8 @@ class RoseSolution:
     ``COLOURS`` order. ``joint``: each possible colouring of the reported
     players (colours in ``players`` order) and its probability, most
     probable first. ``weighed``: how many soft events the weights used.
+    ``styles[player]``: style -> probability (``STYLES`` order of
+    :mod:`deduce.games.rose.styles`), when a styles model weighed them.
     """
 
     game: ClassVar[str] = "rose"
@@ -64,6 +71,7 @@ class RoseSolution:
     probabilities: dict[str, dict[str, Fraction]] = field(default_factory=dict)
     joint: dict[tuple[str, ...], Fraction] = field(default_factory=dict)
     weighed: int = 0
+    styles: dict[str, dict[str, Fraction]] = field(default_factory=dict)
     conflict: tuple[int, ...] = ()
     explanation: tuple[str, ...] = ()
 
@@ -106,13 +114,19 @@ class RoseSolution:
                        "probabilities": {c: float(q) for c, q in row.items()}}
                    for p, row in self.probabilities.items()}
         tied = self.tied_guesses()
+        styles = {"styles": {p: {s: float(q) for s, q in row.items()}
+                             for p, row in self.styles.items()}} if self.styles else {}
         return {"game": "rose", "consistent": True, "exact": True, "players": players,
-                "guess": self.guess, "day7_guess": tied[0], "day7_tied": len(tied)}
+                "guess": self.guess, "day7_guess": tied[0], "day7_tied": len(tied), **styles}
 
 
 def solve_rose(log: GameLog, hard: bool = False,
-               model: BehaviourModel | None = None) -> RoseSolution:
-    """Solve a validated rose log; ``hard`` ignores soft events, ``model`` replaces the default."""
+               model: BehaviourModel | StyleModel | None = None) -> RoseSolution:
+    """Solve a validated rose log; ``hard`` ignores soft events, ``model`` replaces the default.
+
+    The default is the styles model (:mod:`deduce.games.rose.styles`); a
+    :class:`BehaviourModel` is the single-style log-linear reading.
+    """
     seats = log.header.players
     reported = tuple(p for p in seats if p != log.header.me)
     possible = assignments(seats, log.events)
@@ -122,12 +136,21 @@ def solve_rose(log: GameLog, hard: bool = False,
         return RoseSolution(reported, False, conflict=lines,
                             explanation=explain_conflict(seats, chosen))
     made = () if hard else choices(seats, log.events)
-    theta = (model or default_model()).vector() if made else ()
-    weights = soft_weights([score(theta, features(made, a)) for a in possible])
+    model = (model or default_model()) if made else None
+    styles: dict[str, dict[str, Fraction]] = {}
+    if isinstance(model, StyleModel):
+        weighing = weigh(model, seats, log.header.me, possible, made)
+        scores = list(weighing.scores)
+        styles = {seats[seat]: {s: Fraction(p) for s, p in row.items()}
+                  for seat, row in weighing.styles.items()}
+    else:
+        theta = model.vector() if isinstance(model, BehaviourModel) else ()
+        scores = [score(theta, features(made, a)) for a in possible]
+    weights = soft_weights(scores)
     probabilities = {p: marginal(possible, weights, seats.index(p)) for p in reported}
     return RoseSolution(reported, True, probabilities,
                         joint_colourings(possible, weights, [seats.index(p) for p in reported]),
-                        weighed=len(made))
+                        weighed=len(made), styles=styles)
 
 
 def soft_weights(scores: Sequence[float]) -> list[Fraction]:
