@@ -115,12 +115,16 @@ rates = st.floats(0.01, 0.99)
 role_rates = st.builds(lambda e, lam, r: {"investigator": e, "possessed": lam, "rector": r},
                        rates, rates, rates)
 models = st.builds(ClaimsModel.single, role_rates)
-#: Two or three levels, independent or exchangeable (the brute force sums every vector).
+#: Two or three levels, independent or exchangeable (the brute force sums every vector),
+#: each with or without its own rates of claims of guilt and of their falsehood, the
+#: chance of each claim's very suspect or only of its truth.
 mixtures = st.builds(
-    lambda levels, concentration: ClaimsModel(
-        tuple(Level(f"l{i}", r, p) for i, (r, p) in enumerate(levels)), concentration),
-    st.lists(st.tuples(role_rates, st.floats(0.05, 1)), min_size=2, max_size=3),
-    st.one_of(st.none(), st.floats(0.1, 5)))
+    lambda levels, concentration, per_suspect: ClaimsModel(
+        tuple(Level(f"l{i}", r, p, "", g, f) for i, (r, p, g, f) in enumerate(levels)),
+        concentration, per_suspect=per_suspect),
+    st.lists(st.tuples(role_rates, st.floats(0.05, 1), st.one_of(st.none(), role_rates),
+                       st.one_of(st.none(), role_rates)), min_size=2, max_size=3),
+    st.one_of(st.none(), st.floats(0.1, 5)), st.booleans())
 
 
 def marginals(joint: dict[Hidden, Fraction]) -> tuple[dict, dict, dict]:

@@ -16,9 +16,12 @@ keeps each deal equally likely) is weighted by
   are not in the pair (each failure weighs 0);
 - unless ``model`` is None, a sum over every vector of levels of the
   players (``itertools.product``, one level per player, the Rector too):
-  the vector's prior times, for each ``claim``, the chance of its truth
-  value under its author's level and dealt role (``1 - rate`` when true,
-  ``rate`` when false). The vector's prior comes from its definition:
+  the vector's prior times, for each ``claim``, the chance of its kind and
+  truth value under its author's level and dealt role: ``1 - g`` for a claim
+  of innocence, ``g`` for one of guilt (``g`` the level's ``guilty_rate``,
+  1/2 without one), times ``1 - rate`` when true, ``rate`` when false
+  (``rate`` the level's ``guilty_false_rate`` for a claim of guilt when it
+  has one, else its ``false_rate``). The vector's prior comes from its definition:
   independent levels, the product of the levels' priors; exchangeable ones
   (``concentration`` ``A``), the Dirichlet-multinomial chance of the vector,
   ``Γ(A) / Γ(A + n) · Π_l Γ(α_l + n_l) / Γ(α_l)`` with ``α_l = A · prior_l``,
@@ -75,14 +78,24 @@ def level_prior(model: ClaimsModel, vector: tuple[int, ...]) -> Fraction:
 
 def _claims_weight(log: GameLog, pair: tuple[str, str], roles: Mapping[str, str],
                    model: ClaimsModel, levels: Mapping[str, int]) -> Fraction:
-    """The chance of every claim's truth value, given the roles and the players' levels."""
+    """The chance of every claim's kind and truth value, given the roles and levels."""
     weight = Fraction(1)
+    suspects = suspects_of(log.header)
     for event in log.events:
         if event.type == "claim":
             player = event.get("player")
-            rate = Fraction(model.levels[levels[player]].false_rate[roles[player]])
-            true = event.get("innocent") == (event.get("suspect") not in pair)
+            level = model.levels[levels[player]]
+            innocent = event.get("innocent")
+            rate = Fraction(level.false_rate[roles[player]])
+            if not innocent and level.guilty_false_rate is not None:
+                rate = Fraction(level.guilty_false_rate[roles[player]])
+            true = innocent == (event.get("suspect") not in pair)
             weight *= 1 - rate if true else rate
+            if model.per_suspect:
+                guilty = Fraction(1, 2) if level.guilty_rate is None else Fraction(
+                    level.guilty_rate[roles[player]])
+                alike = [s for s in suspects if (innocent == (s not in pair)) == true]
+                weight *= (1 - guilty if innocent else guilty) / len(alike)
     return weight
 
 

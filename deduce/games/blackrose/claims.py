@@ -1,29 +1,45 @@
-"""The liar model of Black Rose claims: how often each player says something false.
+"""The liar model of Black Rose claims: how each player claims, and how often falsely.
 
 The model
 ---------
 A ``claim`` event (``player``, ``suspect``, ``innocent``) is *true* when
-``innocent`` equals "the suspect is not an accomplice". Given a hidden state
-(the pair and the Possessed, see :mod:`deduce.games.blackrose.csp`) the
-claimer's role is known: ``rector`` for the header's Rector, ``possessed``
-for the Possessed, ``investigator`` (a real one) otherwise.
+``innocent`` equals "the suspect is not an accomplice"; it is a claim of
+innocence or of guilt (its *kind*). Given a hidden state (the pair and the
+Possessed, see :mod:`deduce.games.blackrose.csp`) the claimer's role is
+known: ``rector`` for the header's Rector, ``possessed`` for the Possessed,
+``investigator`` (a real one) otherwise.
 
-People lie in their own ways, so each claimer has a latent *level* of lying
-(:class:`Level`), one of a few the model lists, e.g. ``truthful`` (the rates
-of the simulator's advised bots: an investigator never lies, the Possessed
-often does), ``slips`` (an investigator is wrong now and then) and
-``random`` (every claim false half the time whatever the role: says
-nothing). A level gives a false rate per role; a claim of a player at level
-``l`` is false with the chance ``rate_l[role]`` of its author's role, and
-claims are independent given the hidden state and the levels:
+People lie in their own ways, so each claimer has a latent *level*
+(:class:`Level`), one of a few the model lists: the default has
+``truthful`` (the advised bots' ways, fitted: an investigator never lies,
+the Possessed often does) and ``random`` (says anything). A level gives,
+per role, the chance ``g`` that a claim is one of guilt (``guilty_rate``)
+and, per kind, the chance ``f`` that it is false (``false_rate`` for a
+claim of innocence, ``guilty_false_rate`` for one of guilt). A claim names
+one of the ``m`` suspects (seven); given its kind and truth value, any
+suspect that makes it so is alike, and those are ``m - 2`` (the innocents)
+or ``2`` (the accomplices). So a claim of a player at level ``l`` and role
+``r`` has the chance
 
-    P(claims | hidden, levels) = Π_claims (rate[level, role] if false else 1 - rate[level, role])
-    P(claims | hidden) = Σ_levels prior(levels) · P(claims | hidden, levels)
+    P(claim | hidden, l) = P(kind | l, r) · P(truth | kind, l, r) / n(kind, truth)
+
+(``n``: ``m - 2`` for a true claim of innocence or a false one of guilt,
+``2`` otherwise), and claims are independent given the hidden state and
+the levels:
+
+    P(claims | hidden) = Σ_levels prior(levels) · Π_claims P(claim | hidden, level)
     P(pair, possessed | log) ∝ [consistent] · role_prior[possessed] · P(claims | hidden)
 
-(the consistency and the role prior come from the csp module). The sum runs
-over the level of every player who made a claim (a player without claims
-sums out to 1), exactly: :func:`likelihoods`. The levels' prior is one of two:
+(the consistency and the role prior come from the csp module). Each level
+is then a distribution over everything a player may say, so the levels'
+posterior compares like with like: a player who often calls suspects guilty
+reads as ``random`` (``g`` = 1/2) rather than ``truthful`` (whose
+investigators never do), whatever the pair. The ``random`` level (``g`` =
+1/2, ``f`` = 2/7 for a claim of innocence and 5/7 for one of guilt) gives
+every claim the chance 1/14 whatever the state: it says nothing. The sum
+runs over the level of every player who made a claim (a player without
+claims sums out to 1), exactly: :func:`likelihoods`. The levels' prior is
+one of two:
 
 - *independent* (no ``concentration``): each player's level is drawn from
   the levels' ``prior`` on its own, so the sum factorizes per player;
@@ -37,12 +53,12 @@ sums out to 1), exactly: :func:`likelihoods`. The levels' prior is one of two:
   dynamic programme over the claimers, never the ``levels^players`` vectors).
 
 How it reads: a claim that a proved suspect is guilty is false under every
-pair, so it weighs, per level, ``λ`` where its author is the Possessed
-against ``ε`` where they are a real investigator; a ``random`` level
-explains it as well either way, and so moderates the odds. Every rate lies
-strictly between 0 and 1, so no claim rules a state out: soft events never
-conflict. The posterior of each claimer's level (:func:`likelihoods`,
-``styles``) says how the log reads them.
+pair, so it weighs, per level, its author's chance of a false claim of
+guilt as the Possessed against that as a real investigator; the ``random``
+level explains it as well either way, and so moderates the odds. Every
+rate lies strictly between 0 and 1, so no claim rules a state out: soft
+events never conflict. The posterior of each claimer's level
+(:func:`likelihoods`, ``styles``) says how the log reads them.
 
 Parameters
 ----------
@@ -51,23 +67,31 @@ A claims file (:func:`load_model_file`; the bundled default
 
     {"fitted": "how these values were obtained",
      "levels": {
-       "truthful": {"words": "tells the truth", "prior": 0.6,
-                    "false_rate": {"investigator": 0.0001, "possessed": 0.3, "rector": 0.5}},
-       "slips": {"words": "slips now and then", "prior": 0.2,
-                 "false_rate": {"investigator": 0.0625, "possessed": 0.5, "rector": 0.5}},
-       "random": {"words": "says anything", "prior": 0.2,
-                  "false_rate": {"investigator": 0.5, "possessed": 0.5, "rector": 0.5}}},
-     "concentration": 1}
+       "truthful": {"words": "tells the truth", "prior": 0.5,
+                    "false_rate": {"investigator": 0.0001, "possessed": 0.2, "rector": 0.5},
+                    "guilty_rate": {"investigator": 0.0001, "possessed": 0.1, "rector": 0.5},
+                    "guilty_false_rate": {"investigator": 0.5, "possessed": 0.99,
+                                          "rector": 0.5}},
+       "random": {"words": "says anything", "prior": 0.5,
+                  "false_rate": {"investigator": 0.2857, ...},
+                  "guilty_rate": {"investigator": 0.5, ...},
+                  "guilty_false_rate": {"investigator": 0.7143, ...}}},
+     "concentration": 0.5}
 
 ``levels``: at least one, in column order; ``words`` name the level in
 ``solve``'s table; the ``prior`` weights are positive and normalised to sum
-to 1; every rate strictly between 0 and 1. ``concentration`` (optional, a
-positive number): the exchangeable prior above; without it, independent
-levels. The older form ``{"fitted": ..., "false_rate": {...}}`` still loads:
-one level (``single``) of those rates, exactly the model it always meant.
-The rates fitted on the bots, which never slip, alone are the named model
-``bots`` (``deduce/data/blackrose-claims-bots.json``), which the bots play
-with.
+to 1; every rate strictly between 0 and 1, an object of the three roles;
+``false_rate`` is required, ``guilty_rate`` is 1/2 and
+``guilty_false_rate`` the ``false_rate`` when left out. ``concentration``
+(optional, a positive number): the exchangeable prior above; without it,
+independent levels. The older form ``{"fitted": ..., "false_rate": {...}}``
+still loads, as exactly the model it always meant: one level (``single``),
+each claim weighing only by its truth value, ``rate`` if false and
+``1 - rate`` if true (:attr:`ClaimsModel.per_suspect` False: no kind, no
+``n``; with one level those are the same for every state but for the
+``n``, which the older model leaves out). The rates fitted on the bots
+alone, in that form, are the named model ``bots``
+(``deduce/data/blackrose-claims-bots.json``), which the bots play with.
 
 Fitting
 -------
@@ -77,8 +101,12 @@ claims, ``false_r / (false_r + true_r)``. :func:`fit` smooths it by adding one
 false and one true pseudo-claim per role (add-one smoothing, Laplace's rule
 of succession): ``(false_r + 1) / (false_r + true_r + 2)``. That keeps every
 rate strictly inside (0, 1) however few claims there are, and gives 1/2 to a
-role that made none. It fits one level: ``truthful``, on the advised bots
-(``tools/blackrose_fit.py``); the other levels' rates are set by hand.
+role that made none. :func:`fit_level` does the same for each rate of a
+level: the share of claims of guilt, and of false claims among each kind
+(``n`` is the same for every game, so it changes nothing to the fit). It
+fits one level, ``truthful``, on the advised bots
+(``tools/blackrose_fit.py``); the ``random`` level's rates are fixed by
+reasoning and the prior is chosen (the file's ``fitted`` note says how).
 """
 
 from __future__ import annotations
@@ -105,10 +133,15 @@ DEFAULT_MODEL_FILE = "blackrose-claims.json"
 NAMED = {"bots": "blackrose-claims-bots.json"}
 #: The keys of a claims file, and of one of its levels.
 FILE_KEYS: tuple[str, ...] = ("fitted", "levels", "concentration")
-LEVEL_KEYS: tuple[str, ...] = ("words", "prior", "false_rate")
+#: The rates of a level (each an object of the roles): ``false_rate`` is required.
+RATE_KEYS: tuple[str, ...] = ("false_rate", "guilty_rate", "guilty_false_rate")
+LEVEL_KEYS: tuple[str, ...] = ("words", "prior", *RATE_KEYS)
 #: The keys of the older one-level file, and the name of its level.
 OLD_KEYS: tuple[str, ...] = ("fitted", "false_rate")
 SINGLE = "single"
+HALF = Fraction(1, 2)
+#: Suspects in a game (the log format's seven), for the chance of a claim's very suspect.
+SUSPECTS = 7
 
 
 class Claim(NamedTuple):
@@ -136,19 +169,48 @@ def role_of(player: str, possessed: str | None, rector: str) -> str:
     return "possessed" if player == possessed else "investigator"
 
 
+#: The outcomes of one claim, in the order of :attr:`ExactModel.chances`: (innocent, true).
+OUTCOMES: tuple[tuple[bool, bool], ...] = ((True, True), (True, False), (False, True),
+                                           (False, False))
+
+
 @dataclass(frozen=True)
 class Level:
-    """One way of lying: the chance that a claim is false, per role, and its prior weight."""
+    """One way of lying: per role, how a claim reads and is false; and its prior weight.
+
+    ``false_rate``: the chance that a claim is false (a claim of guilt too,
+    unless ``guilty_false_rate`` gives its own); ``guilty_rate``: the chance
+    that a claim calls its suspect guilty rather than innocent (None: 1/2,
+    which says nothing).
+    """
 
     name: str
     false_rate: Mapping[str, float]
     prior: float = 1.0
     words: str = ""
+    guilty_rate: Mapping[str, float] | None = None
+    guilty_false_rate: Mapping[str, float] | None = None
+
+    def truth(self, role: str, innocent: bool, true: bool) -> Fraction:
+        """The chance that a claim of this kind (``innocent``) of ``role`` is ``true``."""
+        rates = self.false_rate if innocent or self.guilty_false_rate is None \
+            else self.guilty_false_rate
+        false = Fraction(rates[role])
+        return 1 - false if true else false
+
+    def chance(self, role: str, innocent: bool, true: bool) -> Fraction:
+        """The chance that a claim of ``role`` says ``innocent`` and is ``true``."""
+        guilty = HALF if self.guilty_rate is None else Fraction(self.guilty_rate[role])
+        return (1 - guilty if innocent else guilty) * self.truth(role, innocent, true)
 
     def to_json(self) -> dict[str, Any]:
         """The level's entry in a claims file."""
-        return {"words": self.words, "prior": self.prior,
-                "false_rate": {role: float(self.false_rate[role]) for role in ROLES}}
+        data: dict[str, Any] = {"words": self.words, "prior": self.prior}
+        for key in RATE_KEYS:
+            rates = getattr(self, key)
+            if rates is not None:
+                data[key] = {role: float(rates[role]) for role in ROLES}
+        return data
 
 
 @dataclass(frozen=True)
@@ -158,11 +220,14 @@ class ClaimsModel:
     levels: tuple[Level, ...]
     concentration: float | None = None
     fitted: str = ""
+    #: Whether a claim's chance is of its very suspect and kind (a levels file), not
+    #: only of its truth value (the older one-level model).
+    per_suspect: bool = True
 
     @classmethod
     def single(cls, false_rate: Mapping[str, float], fitted: str = "") -> ClaimsModel:
         """One level of these rates: every player lies alike (the older model)."""
-        return cls((Level(SINGLE, dict(false_rate)),), None, fitted)
+        return cls((Level(SINGLE, dict(false_rate)),), None, fitted, per_suspect=False)
 
     @property
     def names(self) -> dict[str, str]:
@@ -175,7 +240,9 @@ class ClaimsModel:
         return ExactModel.of(self)
 
     def to_json(self) -> dict[str, Any]:
-        """The file form read back by :func:`model_from_json`."""
+        """The file form read back by :func:`model_from_json` (a :meth:`single` one: the older)."""
+        if self == ClaimsModel.single(self.levels[0].false_rate, self.fitted):
+            return {"fitted": self.fitted, "false_rate": self.levels[0].to_json()["false_rate"]}
         data: dict[str, Any] = {"fitted": self.fitted,
                                 "levels": {level.name: level.to_json() for level in self.levels}}
         if self.concentration is not None:
@@ -183,19 +250,21 @@ class ClaimsModel:
         return data
 
 
-#: The sum over levels of one hidden state: per claimer, (role, true claims, false claims).
-Signature = tuple[tuple[str, int, int], ...]
+#: The sum over levels of one hidden state: per claimer, their role and how many of their
+#: claims have each outcome (:data:`OUTCOMES`).
+Signature = tuple[tuple[str, tuple[int, ...]], ...]
 
 
 @dataclass(frozen=True)
 class ExactModel:
-    """A model's rates and prior as integers over common denominators, for exact sums.
+    """A model's chances and prior as integers over common denominators, for exact sums.
 
-    A rate is ``false[level][role] / unit`` (its float's exact fraction), the
-    chance of a true claim ``(unit - false) / unit``. The chance that the
-    ``n``-th claimer (from 0) is at level ``l``, the earlier ones' levels
-    counted in ``counts``, is ``step(counts, l) / below(n)``: independent
-    levels, ``W_l / T``, the prior weights as integers ``W_l`` of sum ``T``;
+    The chance of a claim's outcome (:data:`OUTCOMES`) by a player of a
+    level and role is ``chances[level][role][outcome] / unit`` (the exact
+    fraction of :meth:`Level.chance`). The chance that the ``n``-th claimer
+    (from 0) is at level ``l``, the earlier ones' levels counted in
+    ``counts``, is ``step(counts, l) / below(n)``: independent levels,
+    ``W_l / T``, the prior weights as integers ``W_l`` of sum ``T``;
     exchangeable ones of concentration ``a / d``,
     ``(a · W_l + counts_l · T · d) / (T · (a + n · d))``, which is
     ``(A · prior_l + counts_l) / (A + n)``. Neither denominator depends on
@@ -203,7 +272,7 @@ class ExactModel:
     (:meth:`sum_levels`), and :meth:`scale` turns them into chances.
     """
 
-    false: tuple[Mapping[str, int], ...]
+    chances: tuple[Mapping[str, tuple[int, ...]], ...]
     unit: int
     weights: tuple[int, ...]
     concentration: Fraction | None
@@ -211,13 +280,15 @@ class ExactModel:
     @classmethod
     def of(cls, model: ClaimsModel) -> ExactModel:
         """The integers of ``model``'s floats."""
-        rates = [{role: Fraction(level.false_rate[role]) for role in ROLES}
-                 for level in model.levels]
-        unit = math.lcm(*(r.denominator for row in rates for r in row.values()))
+        chance = Level.chance if model.per_suspect else Level.truth
+        rows = [{role: [chance(level, role, *outcome) for outcome in OUTCOMES] for role in ROLES}
+                for level in model.levels]
+        unit = math.lcm(*(c.denominator for row in rows for cs in row.values() for c in cs))
         priors = [Fraction(level.prior) for level in model.levels]
         common = math.lcm(*(p.denominator for p in priors))
         concentration = None if model.concentration is None else Fraction(model.concentration)
-        return cls(tuple({role: int(r * unit) for role, r in row.items()} for row in rates),
+        return cls(tuple({role: tuple(int(c * unit) for c in cs) for role, cs in row.items()}
+                         for row in rows),
                    unit, tuple(int(p * common) for p in priors), concentration)
 
     def step(self, counts: tuple[int, ...], level: int) -> int:
@@ -247,10 +318,11 @@ class ExactModel:
         claimers, whose states are the counts of each level so far.
         """
         sums = {(0,) * len(self.weights): 1}
-        for index, (role, true, false) in enumerate(signature):
+        for index, (role, outcomes) in enumerate(signature):
             levels = range(len(self.weights)) if index or first is None else (first,)
-            chances = [(level, (self.unit - self.false[level][role]) ** true
-                        * self.false[level][role] ** false) for level in levels]
+            chances = [(level, math.prod(c ** n for c, n in
+                                         zip(self.chances[level][role], outcomes)))
+                       for level in levels]
             after: dict[tuple[int, ...], int] = {}
             for counts, value in sums.items():
                 for level, chance in chances:
@@ -278,43 +350,51 @@ class Likelihoods:
 
 def signature(made: Sequence[Claim], claimers: Sequence[str], hidden: Hidden,
               rector: str) -> Signature:
-    """Per claimer (in order), their role in ``hidden`` and how many of their claims are true."""
-    true = Counter(c.player for c in made if c.is_true(hidden.pair))
-    total = Counter(c.player for c in made)
-    return tuple((role_of(p, hidden.possessed, rector), true[p], total[p] - true[p])
+    """Per claimer (in order), their role in ``hidden`` and how many claims of each outcome."""
+    seen = Counter((c.player, c.innocent, c.is_true(hidden.pair)) for c in made)
+    return tuple((role_of(p, hidden.possessed, rector),
+                  tuple(seen[p, innocent, true] for innocent, true in OUTCOMES))
                  for p in claimers)
 
 
 def likelihoods(model: ClaimsModel, made: Sequence[Claim], states: Iterable[Hidden],
-                rector: str, levels: bool = True) -> Likelihoods:
+                rector: str, levels: bool = True, suspects: int = SUSPECTS) -> Likelihoods:
     """The claims' likelihood in each state, levels summed out; ``levels``: their joint too.
 
-    States whose claimers have the same roles and as many true claims share
-    one sum (it depends on nothing else). The levels are exchangeable under
-    either prior, so a player's joint puts them first.
+    States whose claimers have the same roles and as many claims of each
+    outcome share one sum (it depends on nothing else). The levels are
+    exchangeable under either prior, so a player's joint puts them first. A
+    :attr:`~ClaimsModel.per_suspect` model divides each claim's chance by
+    how many of the ``suspects`` its outcome allows (see the module
+    docstring): times ``2 (suspects - 2)`` to stay in integers, so by ``2``
+    or by ``suspects - 2``, the same for every level.
     """
     exact = model.exact
     claimers = tuple(dict.fromkeys(c.player for c in made))
     several = levels and len(exact.weights) > 1
+    named = (2, suspects - 2, suspects - 2, 2) if model.per_suspect else (1,) * len(OUTCOMES)
     chance: dict[Hidden, int] = {}
     joint: dict[Hidden, dict[str, tuple[int, ...]]] = {}
     seen: dict[Signature, tuple[int, dict[str, tuple[int, ...]]]] = {}
     for hidden in states:
         key = signature(made, claimers, hidden, rector)
         if key not in seen:
-            per = {player: tuple(exact.sum_levels((key[i], *key[:i], *key[i + 1:]), level)
+            factor = math.prod(w ** n for _, outcomes in key for w, n in zip(named, outcomes))
+            per = {player: tuple(factor * exact.sum_levels((key[i], *key[:i], *key[i + 1:]),
+                                                           level)
                                  for level in range(len(exact.weights)))
                    for i, player in enumerate(claimers)} if several else {}
-            total = sum(per[claimers[0]]) if per else exact.sum_levels(key)
+            total = sum(per[claimers[0]]) if per else factor * exact.sum_levels(key)
             seen[key] = (total, per)
         chance[hidden], joint[hidden] = seen[key]
-    return Likelihoods(chance, joint if several else {}, exact.scale(len(made), len(claimers)))
+    scale = exact.scale(len(made), len(claimers)) / math.prod(named[:2]) ** len(made)
+    return Likelihoods(chance, joint if several else {}, scale)
 
 
-def likelihood(model: ClaimsModel, made: Sequence[Claim], hidden: Hidden,
-               rector: str) -> Fraction:
+def likelihood(model: ClaimsModel, made: Sequence[Claim], hidden: Hidden, rector: str,
+               suspects: int = SUSPECTS) -> Fraction:
     """``P(claims | hidden)`` with the levels summed out."""
-    found = likelihoods(model, made, (hidden,), rector, levels=False)
+    found = likelihoods(model, made, (hidden,), rector, levels=False, suspects=suspects)
     return found.chance[hidden] * found.scale
 
 
@@ -323,15 +403,15 @@ def model_from_json(raw: Any, path: str) -> ClaimsModel:
     return parse_data(_parse, raw, path)
 
 
-def _rates(raw: Any, where: tuple[str, ...]) -> dict[str, float]:
-    """A ``false_rate`` object: exactly the roles, each rate strictly between 0 and 1."""
+def _rates(raw: Any, where: tuple[str, ...], key: str = "false_rate") -> dict[str, float]:
+    """A rates object (``key``): exactly the roles, each rate strictly between 0 and 1."""
     if not isinstance(raw, dict) or sorted(raw) != sorted(ROLES):
-        raise Invalid(where, "'false_rate' must be an object with exactly the keys "
+        raise Invalid(where, f"{key!r} must be an object with exactly the keys "
                              f"{', '.join(ROLES)}")
     for role in ROLES:
         value = raw[role]
         if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
-            raise Invalid((*where, role), f"false_rate {role} must be a number strictly "
+            raise Invalid((*where, role), f"{key} {role} must be a number strictly "
                                           f"between 0 and 1, not {value!r}")
     return {role: float(raw[role]) for role in ROLES}
 
@@ -357,7 +437,10 @@ def _level(name: str, raw: Any) -> Level:
     if not isinstance(words, str):
         raise Invalid(where, f"level {name!r}: 'words' must be a string")
     prior = _positive(raw.get("prior", 1), f"level {name!r}: 'prior'", where)
-    return Level(name, _rates(raw.get("false_rate"), (*where, "false_rate")), prior, words)
+    rates = {key: _rates(raw[key], (*where, key), key) for key in RATE_KEYS if key in raw}
+    if "false_rate" not in rates:
+        _rates(None, (*where, "false_rate"))
+    return Level(name, prior=prior, words=words, **rates)
 
 
 def _parse(raw: Any) -> ClaimsModel:
@@ -420,10 +503,9 @@ class Sample:
     pair: Pair
 
 
-def fit(samples: Iterable[Sample]) -> ClaimsModel:
-    """Per role, the smoothed share of false claims (see the module docstring): one level."""
-    false: Counter[str] = Counter()
-    total: Counter[str] = Counter()
+def _outcomes(samples: Iterable[Sample]) -> tuple[int, Counter[tuple[str, bool, bool]]]:
+    """How many games, and how many claims of each (true role, innocent, true)."""
+    seen: Counter[tuple[str, bool, bool]] = Counter()
     games = 0
     for games, sample in enumerate(samples, 1):
         for claim in sample.claims:
@@ -431,10 +513,44 @@ def fit(samples: Iterable[Sample]) -> ClaimsModel:
             if role not in ROLES:
                 raise DeduceError(f"sample {games}: the true role of {claim.player} is "
                                   f"{role!r}, not one of {', '.join(ROLES)}")
-            total[role] += 1
-            false[role] += not claim.is_true(sample.pair)
-    rates = {role: (false[role] + 1) / (total[role] + 2) for role in ROLES}
+            seen[role, claim.innocent, claim.is_true(sample.pair)] += 1
+    return games, seen
+
+
+def _share(hits: int, total: int) -> float:
+    """A share with add-one smoothing (see the module docstring)."""
+    return (hits + 1) / (total + 2)
+
+
+def fit(samples: Iterable[Sample]) -> ClaimsModel:
+    """Per role, the smoothed share of false claims (see the module docstring): one level."""
+    games, seen = _outcomes(samples)
+    total = {r: sum(n for (role, _, _), n in seen.items() if role == r) for r in ROLES}
+    false = {r: sum(n for (role, _, true), n in seen.items() if role == r and not true)
+             for r in ROLES}
+    rates = {role: _share(false[role], total[role]) for role in ROLES}
     counts = ", ".join(f"{total[role]} by the {role}" for role in ROLES)
     note = (f"fitted on {games} games ({counts}): share of false claims per role "
             "with add-one smoothing")
     return ClaimsModel.single(rates, note)
+
+
+def fit_level(samples: Iterable[Sample], name: str, words: str = "",
+              prior: float = 1.0) -> tuple[Level, str]:
+    """One level fitted per role and kind of claim, and a note of what it was fitted on.
+
+    Per role, the smoothed shares (see the module docstring) of claims of
+    guilt (``guilty_rate``), of false claims of innocence (``false_rate``)
+    and of false claims of guilt (``guilty_false_rate``).
+    """
+    games, seen = _outcomes(samples)
+
+    def count(role: str, innocent: bool | None = None, true: bool | None = None) -> int:
+        return sum(n for (r, i, t), n in seen.items() if r == role
+                   and innocent in (None, i) and true in (None, t))
+    level = Level(name, {r: _share(count(r, True, False), count(r, True)) for r in ROLES},
+                  prior, words, {r: _share(count(r, False), count(r)) for r in ROLES},
+                  {r: _share(count(r, False, False), count(r, False)) for r in ROLES})
+    counts = ", ".join(f"{count(r)} by the {r} ({count(r, False)} of guilt)" for r in ROLES)
+    return level, (f"level {name!r} fitted on {games} games ({counts}): per role, shares of "
+                   "claims of guilt and of false claims of each kind, with add-one smoothing")

@@ -108,7 +108,7 @@ def solve_blackrose(log: GameLog, hard: bool = False, model: ClaimsModel | None 
         weights = {h: prior[h.possessed] for h in possible}
         return _solution(setting, weights, {}, {}, 0)
     model = model or default_model()
-    found = likelihoods(model, made, possible, setting.rector, styles)
+    found = likelihoods(model, made, possible, setting.rector, styles, len(setting.suspects))
     weights = {h: prior[h.possessed] * found.chance[h] for h in possible}  # times a constant
     total = sum(weights.values(), Fraction(0))
     levels = list(model.names)
