@@ -28,8 +28,9 @@ from deduce.errors import LogError
 from deduce.games.rose import behaviour
 from deduce.games.rose.behaviour import KINDS, BehaviourModel, kind_of
 from deduce.games.rose.brute import weighted_deals
-from deduce.games.rose.check import CheckSummary, check_games
+from deduce.games.rose.check import CheckSummary, check_games, samples
 from deduce.games.rose.engine import RoseGame
+from deduce.games.rose.simulate import record_game
 from deduce.games.rose.solve import solve_rose
 from deduce.games.rose.styles import (
     STYLES,
@@ -152,8 +153,6 @@ def test_styles_never_change_the_candidates():
 
 def _random_table_logs(games: int) -> list[tuple[str, dict[str, float]]]:
     """(bot, style posterior) for every guessed player of every log of random-bot games."""
-    from deduce.games.rose.check import samples
-    from deduce.games.rose.simulate import record_game
     found = []
     for index in range(games):
         record = record_game(RoseGame.create(4), index, 77,

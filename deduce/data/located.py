@@ -69,7 +69,11 @@ def load_data(parse: Callable[[Any], T], path: str, what: str) -> T:
 
     ``what`` names the kind of file in messages (``"rose data file"``...).
     """
-    raw = read_json_file(path, what)
+    return parse_file(parse, read_json_file(path, what), path)
+
+
+def parse_file(parse: Callable[[Any], T], raw: Any, path: str) -> T:
+    """``parse(raw)``, ``raw`` read from the user's file ``path``: problems name file and line."""
     try:
         return parse(raw)
     except Invalid as exc:

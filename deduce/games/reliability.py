@@ -17,6 +17,8 @@ from typing import Any
 
 #: The number of bins: one per ten points of probability.
 DECILES = 10
+#: A decile is judged (:meth:`Reliability.worst_gap`) when it holds at least this many answers.
+JUDGED = 200
 #: One decile's tally: how many answers, their summed probability, how many came true.
 Bin = tuple[int, float, int]
 
@@ -51,7 +53,7 @@ class Reliability:
                  true_key: round(hits / count, 4) if count else None}
                 for d, (count, total, hits) in enumerate(self.bins)]
 
-    def worst_gap(self, least: int) -> float | None:
+    def worst_gap(self, least: int = JUDGED) -> float | None:
         """The largest |true share - mean chance| over deciles of at least ``least`` answers."""
         gaps = [abs(hits - total) / count for count, total, hits in self.bins if count >= least]
         return max(gaps) if gaps else None

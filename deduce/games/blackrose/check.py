@@ -55,8 +55,6 @@ from deduce.workers import Workers
 READINGS: tuple[str, ...] = ("claims", "hard")
 #: The sides that can win.
 SIDES: tuple[str, ...] = ("investigators", "possessed", "rector")
-#: A reliability decile is judged (``worst_gap``) when it holds at least this many guesses.
-JUDGED = 200
 
 
 def _uncertain(chance: float) -> bool:
@@ -95,8 +93,8 @@ class Tally:
     def to_json(self) -> dict[str, Any]:
         """Means over the positions, the failures and the reliability tables."""
         n = self.positions or 1
-        gaps = {"accomplices": self.accomplices.worst_gap(JUDGED),
-                "possessed": self.possessed.worst_gap(JUDGED)}
+        gaps = {"accomplices": self.accomplices.worst_gap(),
+                "possessed": self.possessed.worst_gap()}
         return {"positions": self.positions,
                 "accomplices_brier": round(self.suspects_brier / n, 4),
                 "possessed_brier": round(self.possessed_brier / n, 4),

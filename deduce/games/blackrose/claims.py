@@ -437,10 +437,9 @@ def _level(name: str, raw: Any) -> Level:
     if not isinstance(words, str):
         raise Invalid(where, f"level {name!r}: 'words' must be a string")
     prior = _positive(raw.get("prior", 1), f"level {name!r}: 'prior'", where)
-    rates = {key: _rates(raw[key], (*where, key), key) for key in RATE_KEYS if key in raw}
-    if "false_rate" not in rates:
-        _rates(None, (*where, "false_rate"))
-    return Level(name, prior=prior, words=words, **rates)
+    false_rate = _rates(raw.get("false_rate"), (*where, "false_rate"))
+    optional = {key: _rates(raw[key], (*where, key), key) for key in RATE_KEYS[1:] if key in raw}
+    return Level(name, false_rate, prior, words, **optional)
 
 
 def _parse(raw: Any) -> ClaimsModel:
@@ -517,6 +516,13 @@ def _outcomes(samples: Iterable[Sample]) -> tuple[int, Counter[tuple[str, bool, 
     return games, seen
 
 
+def _count(seen: Counter[tuple[str, bool, bool]], role: str, innocent: bool | None = None,
+           true: bool | None = None) -> int:
+    """How many claims of ``role`` (of that kind, of that truth value: None for any)."""
+    return sum(n for (r, i, t), n in seen.items()
+               if r == role and innocent in (None, i) and true in (None, t))
+
+
 def _share(hits: int, total: int) -> float:
     """A share with add-one smoothing (see the module docstring)."""
     return (hits + 1) / (total + 2)
@@ -525,11 +531,8 @@ def _share(hits: int, total: int) -> float:
 def fit(samples: Iterable[Sample]) -> ClaimsModel:
     """Per role, the smoothed share of false claims (see the module docstring): one level."""
     games, seen = _outcomes(samples)
-    total = {r: sum(n for (role, _, _), n in seen.items() if role == r) for r in ROLES}
-    false = {r: sum(n for (role, _, true), n in seen.items() if role == r and not true)
-             for r in ROLES}
-    rates = {role: _share(false[role], total[role]) for role in ROLES}
-    counts = ", ".join(f"{total[role]} by the {role}" for role in ROLES)
+    rates = {r: _share(_count(seen, r, true=False), _count(seen, r)) for r in ROLES}
+    counts = ", ".join(f"{_count(seen, role)} by the {role}" for role in ROLES)
     note = (f"fitted on {games} games ({counts}): share of false claims per role "
             "with add-one smoothing")
     return ClaimsModel.single(rates, note)
@@ -546,8 +549,7 @@ def fit_level(samples: Iterable[Sample], name: str, words: str = "",
     games, seen = _outcomes(samples)
 
     def count(role: str, innocent: bool | None = None, true: bool | None = None) -> int:
-        return sum(n for (r, i, t), n in seen.items() if r == role
-                   and innocent in (None, i) and true in (None, t))
+        return _count(seen, role, innocent, true)
     level = Level(name, {r: _share(count(r, True, False), count(r, True)) for r in ROLES},
                   prior, words, {r: _share(count(r, False), count(r)) for r in ROLES},
                   {r: _share(count(r, False, False), count(r, False)) for r in ROLES})

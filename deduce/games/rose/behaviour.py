@@ -128,10 +128,10 @@ def _entries(raw: Any, allowed: Sequence[str], what: str, where: Where) -> dict[
 
 def model_from_json(raw: Any, path: str) -> BehaviourModel:
     """A model from its JSON form (see the module docstring); problems raise ``LogError``."""
-    return parse_data(_parse, raw, path)
+    return parse_data(parse_model, raw, path)
 
 
-def _parse(raw: Any) -> BehaviourModel:
+def parse_model(raw: Any) -> BehaviourModel:
     """A model from its JSON form; a problem is :class:`Invalid`, with where it is."""
     top = _entries(raw, ("fitted", "theta"), "behaviour file", ())
     fitted = top.get("fitted", "")
@@ -156,7 +156,7 @@ def default_model() -> BehaviourModel:
 
 def load_model_file(path: str) -> BehaviourModel:
     """A user's behaviour file; any problem is a one-line ``LogError`` naming the file."""
-    return load_data(_parse, path, "behaviour file")
+    return load_data(parse_model, path, "behaviour file")
 
 
 class Choice(NamedTuple):

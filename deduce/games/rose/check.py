@@ -47,8 +47,6 @@ from deduce.workers import Workers
 
 #: The two readings compared: with the behaviour model, and hard events only.
 READINGS: tuple[str, ...] = ("behaviour", "hard")
-#: A reliability decile is judged (``worst_gap``) when it holds at least this many answers.
-JUDGED = 200
 
 
 @dataclass(frozen=True)
@@ -56,8 +54,8 @@ class Tally:
     """Scores of one reading over some (log, other player) guesses.
 
     ``styles``: the summed style posterior of the ``styled`` guessed players
-    who had one (empty when the reading has no styles); ``by_bot``: the same scores per bot of the
-    guessed player (its own tallies have no ``by_bot``).
+    who had one (empty when the reading has no styles); ``by_bot``: the same
+    scores per bot of the guessed player (its own tallies have no ``by_bot``).
     """
 
     guesses: int = 0
@@ -83,7 +81,7 @@ class Tally:
     def to_json(self) -> dict[str, Any]:
         """Means over the guesses: Brier score, accuracy of both guesses; failures; tables."""
         n = self.guesses or 1
-        gap = self.reliability.worst_gap(JUDGED)
+        gap = self.reliability.worst_gap()
         data = {"guesses": self.guesses, "brier": round(self.brier / n, 4),
                 "accuracy": round(self.right / n, 4),
                 "day7_accuracy": round(self.joint_right / n, 4),
@@ -127,7 +125,7 @@ def score(solution: RoseSolution, truth: Mapping[str, str], where: str,
         brier = sum((chances.get(c, 0.0) - (c == colour)) ** 2 for c in COLOURS)
         failure = () if colour in row else (f"{where}: {player}'s colour {colour} eliminated",)
         uncertain = {c: p for c, p in chances.items() if 0 < p < 1}
-        styles = {s: float(p) for s, p in solution.styles.get(player, {}).items()}
+        styles = solution.styles.get(player, {})
         one = Tally(1, brier, solution.guess[player] == colour, joint[player] == colour,
                     failure, Reliability().add(uncertain, colour), styles, int(bool(styles)))
         tally += replace(one, by_bot={(bots or {}).get(player, "bot"): one})

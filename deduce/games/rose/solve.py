@@ -71,7 +71,7 @@ class RoseSolution:
     probabilities: dict[str, dict[str, Fraction]] = field(default_factory=dict)
     joint: dict[tuple[str, ...], Fraction] = field(default_factory=dict)
     weighed: int = 0
-    styles: dict[str, dict[str, Fraction]] = field(default_factory=dict)
+    styles: dict[str, dict[str, float]] = field(default_factory=dict)
     conflict: tuple[int, ...] = ()
     explanation: tuple[str, ...] = ()
 
@@ -114,8 +114,7 @@ class RoseSolution:
                        "probabilities": {c: float(q) for c, q in row.items()}}
                    for p, row in self.probabilities.items()}
         tied = self.tied_guesses()
-        styles = {"styles": {p: {s: float(q) for s, q in row.items()}
-                             for p, row in self.styles.items()}} if self.styles else {}
+        styles = {"styles": self.styles} if self.styles else {}
         return {"game": "rose", "consistent": True, "exact": True, "players": players,
                 "guess": self.guess, "day7_guess": tied[0], "day7_tied": len(tied), **styles}
 
@@ -137,12 +136,11 @@ def solve_rose(log: GameLog, hard: bool = False,
                             explanation=explain_conflict(seats, chosen))
     made = () if hard else choices(seats, log.events)
     model = (model or default_model()) if made else None
-    styles: dict[str, dict[str, Fraction]] = {}
+    styles: dict[str, dict[str, float]] = {}
     if isinstance(model, StyleModel):
         weighing = weigh(model, seats, log.header.me, possible, made)
         scores = list(weighing.scores)
-        styles = {seats[seat]: {s: Fraction(p) for s, p in row.items()}
-                  for seat, row in weighing.styles.items()}
+        styles = {seats[seat]: row for seat, row in weighing.styles.items()}
     else:
         theta = model.vector() if isinstance(model, BehaviourModel) else ()
         scores = [score(theta, features(made, a)) for a in possible]

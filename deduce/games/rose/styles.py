@@ -109,7 +109,7 @@ from typing import Any
 import numpy as np
 
 from deduce.data import bundled_json, read_json_file
-from deduce.data.located import Invalid, Where, finite_number, load_data, parse_data
+from deduce.data.located import Invalid, Where, finite_number, parse_data, parse_file
 from deduce.games.rose import behaviour
 from deduce.games.rose.behaviour import KINDS, SIGNS, BehaviourModel, Choice, Sample, choices
 from deduce.games.rose.csp import Assignment
@@ -250,8 +250,12 @@ def weigh(model: StyleModel, seats: Sequence[str], me: str | None, possible: Seq
         shape[axis] = width
         total = total + logs.reshape(shape)
     prior = np.zeros((width,) * n)
+    by_counts: dict[tuple[int, ...], float] = {}  # the prior depends on the counts only
     for vector in np.ndindex(*prior.shape):
-        prior[vector] = model.log_prior(np.bincount(vector, minlength=width).tolist())
+        counts = tuple(np.bincount(vector, minlength=width).tolist())
+        if counts not in by_counts:
+            by_counts[counts] = model.log_prior(counts)
+        prior[vector] = by_counts[counts]
     total = total + prior[..., None]
     scores = _log_sum(total, tuple(range(n))) if n else total
     joint = total - float(_log_sum(scores, (0,)))
@@ -332,9 +336,10 @@ def load_model_file(path: str) -> StyleModel | BehaviourModel:
     if path in NAMED and not os.path.exists(path):
         return NAMED[path]()
     raw = read_json_file(path, "behaviour file")
-    if isinstance(raw, dict) and "theta" in raw:
-        return behaviour.load_model_file(path)
-    return load_data(_parse, path, "styles file")
+    single = isinstance(raw, dict) and "theta" in raw
+    parse: Callable[[Any], StyleModel | BehaviourModel] = behaviour.parse_model if single \
+        else _parse
+    return parse_file(parse, raw, path)
 
 
 @cache
