@@ -8,6 +8,10 @@ wins, win rate per seat, mean score, correct and wrong accusations per game,
 and how often the games ended with the culprit found.
 
     python benchmarks/winrate.py --players 4 --games 1000 --lineup solver,notepad,notepad,random
+
+Besides the bots of ``simulate --bots``, a lineup may name
+``advised-plain-<decision>``: the advised bot with that one decision taken
+the solver bot's way (:func:`deduce.games.abbey.sim.advised.plain_variants`).
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ from typing import Any
 from tabulate import tabulate
 
 from deduce.games.abbey.rules.engine import AbbeyGame
-from deduce.games.abbey.sim.simulate import record_game
+from deduce.games.abbey.sim.advised import plain_variants
+from deduce.games.abbey.sim.simulate import BOTS, record_game
 from deduce.logs.jsonl import parse_jsonl
 
 
@@ -35,7 +40,8 @@ def seating(lineup: tuple[str, ...], index: int) -> tuple[str, ...]:
 def play(job: tuple[int, int, int, tuple[str, ...]]) -> dict[str, Any]:
     """One game: the truth summary and the accusations made, by bot kind."""
     players, index, seed, lineup = job
-    record = record_game(AbbeyGame.create(players), index, seed, seating(lineup, index))
+    record = record_game(AbbeyGame.create(players), index, seed, seating(lineup, index),
+                         {**BOTS, **plain_variants()})
     accusations: Counter[tuple[str, bool]] = Counter()
     player, text = next(iter(record.logs.items()))
     for event in parse_jsonl(text, f"{player}.jsonl").events:

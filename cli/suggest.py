@@ -25,6 +25,10 @@ from .progress import status
               help="Abbey: seed of the estimate's random moves.")
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="Abbey: how many moves to list.")
+@click.option("--situation", metavar="TEXT",
+              help="Abbey: the decision asked of you now: 'asked PLAYER has CARD', 'asked "
+                   "PLAYER count TRAIT[+TRAIT]' (answer or the vow of silence), 'show PLAYER "
+                   "[TRAIT[+TRAIT]]' (which card to show), 'mass N' (which cards to pass).")
 @click.option("--deck", "deck_file", metavar="FILE", help="Abbey deck file.")
 @click.option("--unseen", type=click.IntRange(min=0), metavar="N",
               help="Black Rose: clue cards you have not seen (default: an upper bound from "
@@ -36,14 +40,16 @@ from .progress import status
 @click.option("--model", "model_file", metavar="FILE",
               help="Rose: behaviour model; Black Rose: claims model.")
 @output_options
-def suggest(log: str, budget: float, seed: int, top: int, deck_file: str | None,
-            unseen: int | None, cards_file: str | None, hard: bool, model_file: str | None,
-            output: str) -> None:
+def suggest(log: str, budget: float, seed: int, top: int, situation: str | None,
+            deck_file: str | None, unseen: int | None, cards_file: str | None, hard: bool,
+            model_file: str | None, output: str) -> None:
     """Advise the observer of LOG: what to do next, and when to accuse.
 
     Abbey: the questions and card-moving rooms ranked by what they teach
-    about the culprit. Black Rose: where to investigate. Rose: the day-7
-    guesses.
+    about the culprit, the accusation and the revelation; with --situation,
+    first the decision asked of you (answer or silence, which card to show,
+    which cards to pass), each choice with the bits it teaches and gives
+    away. Black Rose: where to investigate. Rose: the day-7 guesses.
     """
     deck = load_deck_file(deck_file) if deck_file else None
     game_log = read_log(log, deck)
@@ -56,5 +62,5 @@ def suggest(log: str, budget: float, seed: int, top: int, deck_file: str | None,
     options = with_model_file(options, game, model_file)
     cards = game_named(game).load("cards", cards_file) if cards_file else None
     with status("Advising", f"exact values within {budget:g} s, then estimates"):
-        advice = suggest_moves(game_log, options, AdviceOptions(top, unseen, cards))
+        advice = suggest_moves(game_log, options, AdviceOptions(top, unseen, cards, situation))
     emit(output, advice.data, advice.tables)

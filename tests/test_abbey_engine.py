@@ -22,7 +22,7 @@ import pytest
 
 from deduce.errors import DeduceError
 from deduce.games.abbey.rules.engine import AbbeyGame, AbbeyState
-from deduce.games.abbey.sim.bots import BOTS
+from deduce.games.abbey.sim.simulate import BOTS
 from deduce.games.machine import TERMINAL
 from deduce.games.simulate import play_game
 from deduce.logs.jsonl import parse_jsonl

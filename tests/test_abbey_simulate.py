@@ -14,9 +14,9 @@ from deduce.cli.main import cli
 from deduce.errors import DeduceError
 from deduce.games.abbey.advice.advisor import _information, analyse
 from deduce.games.abbey.rules.engine import AbbeyGame
-from deduce.games.abbey.sim.bots import BOTS, SolverBot, crossed_out
+from deduce.games.abbey.sim.bots import SolverBot, crossed_out
 from deduce.games.abbey.sim.check import Calibration, CheckSummary, check_games, check_log
-from deduce.games.abbey.sim.simulate import play, record_game
+from deduce.games.abbey.sim.simulate import BOTS, play, record_game
 from deduce.games.abbey.solver.solve import solve_abbey
 from deduce.games.simulate import bot_lineup, simulate, write_game
 from deduce.logs.io import read_log
@@ -59,7 +59,7 @@ def test_lineups():
         bot_lineup(["genius"], 3, BOTS)
     with pytest.raises(DeduceError, match="one bot for every seat or 4 bots, not 2"):
         bot_lineup(["random", "notepad"], 4, BOTS)
-    assert set(BOTS) == {"random", "notepad", "solver"}
+    assert set(BOTS) == {"random", "notepad", "solver", "advised"}
 
 
 def test_the_same_seed_gives_the_same_games():

@@ -63,12 +63,15 @@ class AdviceOptions:
     """What ``suggest`` asks beyond solving.
 
     ``top``: how many Abbey moves to list; ``unseen``: the Black Rose's unseen
-    clue cards, or ``cards``: the cards data that bounds them.
+    clue cards, or ``cards``: the cards data that bounds them; ``situation``:
+    the Abbey decision asked of the observer now (a question, a card to show,
+    Mass), in the words of :mod:`deduce.games.abbey.advice.situation`.
     """
 
     top: int = 10
     unseen: int | None = None
     cards: Any = None
+    situation: str | None = None
 
 
 @dataclass(frozen=True)

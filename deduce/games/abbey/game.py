@@ -17,7 +17,7 @@ from deduce.games.abbey.advice import suggest
 from deduce.games.abbey.rules.board import load_board_file
 from deduce.games.abbey.rules.cards import load_cards_file
 from deduce.games.abbey.rules.engine import AbbeyGame
-from deduce.games.abbey.sim import bots, check, simulate
+from deduce.games.abbey.sim import check, simulate
 from deduce.games.abbey.sim.check import LogCheck
 from deduce.games.abbey.solver import query
 from deduce.games.abbey.solver.sat.cnf import Warm
@@ -71,13 +71,13 @@ class Abbey:
         "play": ("deck_file",),
         "solve": ("deck_file", "engine", "budget", "seed"),
         "analyze": ("budget", "seed", "deck_file"),
-        "suggest": ("budget", "seed", "top", "deck_file"),
+        "suggest": ("budget", "seed", "top", "deck_file", "situation"),
         "check": ("budget", "every", "fast"),
     }
     why_usage = query.USAGE
     why_meaning = query.MEANING
     why_arguments: tuple[tuple[str, ...], ...] = (("card",), ("player",))
-    simulator = Simulator("abbey", bots.BOTS, "notepad", ("deck", "board", "cards"), _build,
+    simulator = Simulator("abbey", simulate.BOTS, "notepad", ("deck", "board", "cards"), _build,
                           simulate.record_game)
 
     def load(self, kind: str, path: str) -> Any:  # noqa: D102
@@ -172,7 +172,7 @@ class Abbey:
 
     def suggest(self, log: GameLog, options: SolveOptions,  # noqa: D102
                 advice: AdviceOptions, solution: AbbeySolution | None = None) -> Suggestion:
-        return suggest.suggest(log, options, advice.top, solution)
+        return suggest.suggest(log, options, advice.top, solution, advice.situation)
 
     def check(self, table: AbbeyGame, games: int, seed: int,  # noqa: D102
               lineup: Sequence[str], workers: Workers,

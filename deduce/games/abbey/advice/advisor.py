@@ -27,10 +27,12 @@ players may not have mixed and then overstate their favourite.
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
+
+import numpy as np
 
 from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.propagate import propagate
@@ -127,102 +129,152 @@ def analyse(log: GameLog, draws: int = 200, seed: int = 0, show_me: bool = True,
     starts = [sat.witness(rng=rng) for _ in range(CHAINS)]
     sample = sample_histories(model, [s for s in starts if s is not None], draws, seed=seed,
                               thin=thin, burn=4 * thin)
-    ranker = _Ranker(setup, sample, timeline.holders, seed)
+    ranker = Ranker(setup, sample, timeline.holders, seed)
     return Analysis(found, ranker.advice(show_me, timeline.sizes[-1][PILE]))
 
 
-class _Ranker:
-    """Mutual information between the culprit and each option's answer, over the draws."""
+class Ranker:
+    """Mutual information between the culprit and each option's answer, over the draws.
+
+    ``holders`` names the holder indices of the draws (:attr:`Timeline.holders`).
+    The draws are held as one array (a row per draw, a column per card), so
+    that each value is a few vectorised operations.
+
+    With ``weights``, the draws are every possible current state, each with
+    its probability (or any weights proportional to it): the values are then
+    exact (:attr:`exact`), the plain mutual information of the joint laws,
+    and a random card spreads over every matching card. Without, the draws
+    are a sample of equally likely states, and each value an estimate.
+    """
 
     def __init__(self, setup: AbbeySetup, draws: Sequence[Draw], holders: Sequence[str],
-                 seed: int) -> None:
+                 seed: int, weights: Sequence[float] | None = None) -> None:
         self.setup = setup
-        self.rng = Random(seed)
+        self.rng = np.random.default_rng(seed)
         self.holders = holders
         self.draws = draws
-        ids = setup.deck.ids
-        self.cards = len(ids)
+        self.exact = weights is not None
+        self.weights = np.ones(len(draws)) if weights is None else np.array(weights, float)
+        self.cards = len(setup.deck.ids)
+        self.table = np.array(draws, dtype=np.int16).reshape(len(draws), self.cards)
         self.culprits = [d.index(CULPRIT) for d in draws]
-        self.hands = [self._masks(d) for d in draws]
-        self.with_traits: dict[tuple[str, ...], int] = {}
-        for traits in show_requests():
-            self.with_traits[traits] = sum(1 << i for i, c in enumerate(ids)
-                                           if setup.deck.card(c).has_traits(traits))
-
-    def _masks(self, draw: Draw) -> list[int]:
-        masks = [0] * len(self.holders)
-        for card, holder in enumerate(draw):
-            masks[holder] |= 1 << card
-        return masks
+        self._culprits = np.array(self.culprits, dtype=np.int64)
+        self._held: dict[int, np.ndarray] = {}
+        self.with_traits: dict[tuple[str, ...], np.ndarray] = {}
 
     def advice(self, show_me: bool, pile: int) -> Advice:
         """Every option ranked, with the culprit and trait probabilities."""
         ids = self.setup.deck.ids
-        n = len(self.draws)
-        counts = Counter(self.culprits)
-        culprit = {ids[c]: k / n for c, k in counts.most_common()}
-        traits = {t: sum(p for c, p in culprit.items() if self.setup.deck.card(c).has_traits((t,)))
-                  for t in TRAITS}
+        culprit = self.culprit()
+        traits = self.traits()
         me = self.setup.me
         others = [h for h, name in enumerate(self.holders) if h > PILE and name != me]
         options = []
         for h in others:
             name = self.holders[h]
             for t in TRAITS:
-                options.append(Option("count", name, (t,), self._fixed(
-                    _count_answer(h, self.with_traits[(t,)]))))
-            for i, card in enumerate(ids):
-                options.append(Option("has", name, (card,), self._fixed(_has_answer(h, 1 << i))))
-            options.append(Option("take", name, (), self._random_card(h, -1)))
+                options.append(Option("count", name, (t,), self.question(h, ("count", (t,)))))
+            for card in ids:
+                options.append(Option("has", name, (card,), self.question(h, ("has", card))))
+            options.append(Option("take", name, (), self.random_card(h)))
             if show_me:
-                for traits_asked, mask in self.with_traits.items():
+                for traits_asked in show_requests():
                     options.append(Option("show_me", name, traits_asked,
-                                          self._random_card(h, mask)))
+                                          self.random_card(h, traits_asked)))
         if pile:
-            options.append(Option("draw", "pile", (), self._random_card(PILE, -1)))
+            options.append(Option("draw", "pile", (), self.random_card(PILE)))
         options.sort(key=lambda o: -o.gain)
         entropy = -sum(p * math.log2(p) for p in culprit.values())
         return Advice(culprit, entropy, tuple(options), traits)
 
-    def _fixed(self, answer: Callable[[list[int]], object]) -> float:
-        """Mutual information with an answer that each draw determines."""
-        joint: dict[tuple[int, object], float] = defaultdict(float)
-        for c, masks in zip(self.culprits, self.hands):
-            joint[c, answer(masks)] += 1
-        return _information(joint, len(self.draws))
+    def culprit(self) -> dict[str, float]:
+        """Each drawn culprit's share of the draws (of the weights), most likely first."""
+        shares = np.bincount(self._culprits, weights=self.weights, minlength=self.cards)
+        shares = shares / shares.sum()
+        ids = self.setup.deck.ids
+        return {ids[c]: float(shares[c]) for c in sorted(np.nonzero(shares)[0],
+                                                          key=lambda c: (-shares[c], c))}
 
-    def _random_card(self, holder: int, mask: int) -> float:
-        """Mutual information with one uniformly random card of ``holder`` among ``mask``.
+    def traits(self) -> dict[str, float]:
+        """Each trait's chance of being the culprit's, by the draws."""
+        culprit = self.culprit()
+        deck = self.setup.deck
+        return {t: math.fsum(p for c, p in culprit.items() if deck.card(c).has_traits((t,)))
+                for t in TRAITS}
+
+    def question(self, holder: int, question: tuple[str, object]) -> float:
+        """Bits about the culprit in ``holder``'s answer to a question.
+
+        ``question`` is ``("count", traits)`` or ``("has", card)``.
+        """
+        held = self._held_by(holder)
+        if question[0] == "count":
+            traits = question[1]
+            assert isinstance(traits, tuple)
+            return self._fixed((held & self._trait_mask(traits)).sum(axis=1))
+        return self._fixed(held[:, self.setup.deck.ids.index(str(question[1]))])
+
+    def random_card(self, holder: int, traits: tuple[str, ...] | None = None) -> float:
+        """Bits about the culprit in one uniformly random card of ``holder`` having ``traits``.
 
         Each draw shows one card at random, so that every cell of the joint
-        table holds whole draws, as the entropy correction assumes.
+        table holds whole draws, as the entropy correction assumes; a draw
+        with no such card shows none.
         """
-        joint: dict[tuple[int, object], float] = defaultdict(float)
-        for c, masks in zip(self.culprits, self.hands):
-            matching = masks[holder] & mask
-            k = matching.bit_count()
-            for _ in range(self.rng.randrange(k) if k else 0):
-                matching &= matching - 1
-            joint[c, matching & -matching if k else None] += 1
-        return _information(joint, len(self.draws))
+        matching = self._held_by(holder)
+        if traits is not None:
+            matching = matching & self._trait_mask(traits)
+        k = matching.sum(axis=1)
+        if self.exact:
+            grid = np.zeros((self.cards, self.cards + 1))
+            share = self.weights / np.maximum(k, 1)
+            rows, cards = np.nonzero(matching)
+            np.add.at(grid, (self._culprits[rows], cards + 1), share[rows])
+            none = k == 0
+            np.add.at(grid, (self._culprits[none], 0), self.weights[none])
+            return self._information(grid)
+        pick = np.floor(self.rng.random(len(k)) * k)
+        shown = np.argmax(np.cumsum(matching, axis=1) > pick[:, None], axis=1)
+        return self._fixed(np.where(k > 0, shown, -1))
+
+    def _held_by(self, holder: int) -> np.ndarray:
+        """Whether each card is with ``holder``, draw by draw (kept once made)."""
+        held = self._held.get(holder)
+        if held is None:
+            held = self._held[holder] = self.table == holder
+        return held
+
+    def _trait_mask(self, traits: tuple[str, ...]) -> np.ndarray:
+        """Whether each card of the deck has every one of ``traits`` (kept once made)."""
+        mask = self.with_traits.get(traits)
+        if mask is None:
+            deck = self.setup.deck
+            mask = self.with_traits[traits] = np.array(
+                [deck.card(c).has_traits(traits) for c in deck.ids])
+        return mask
+
+    def _fixed(self, answers: np.ndarray) -> float:
+        """Mutual information with an answer that each draw determines (one per draw, >= -1)."""
+        grid = np.zeros((self.cards, int(answers.max()) + 2))
+        np.add.at(grid, (self._culprits, answers.astype(np.int64) + 1), self.weights)
+        return self._information(grid)
+
+    def _information(self, grid: np.ndarray) -> float:
+        """Mutual information of a joint table of weights (culprit by answer)."""
+        culprits, answers = np.nonzero(grid)
+        joint: dict[tuple[int, object], float] = {
+            (int(c), int(a)): float(grid[c, a]) for c, a in zip(culprits, answers)}
+        total = float(grid.sum()) if self.exact else len(self.draws)
+        return _information(joint, total, corrected=not self.exact)
 
 
-def _count_answer(holder: int, mask: int) -> Callable[[list[int]], int]:
-    """The answer to a count question: how many cards of ``mask`` ``holder`` holds."""
-    return lambda masks: (masks[holder] & mask).bit_count()
-
-
-def _has_answer(holder: int, bit: int) -> Callable[[list[int]], bool]:
-    """The answer to a "do you have" question: whether ``holder`` holds the card ``bit``."""
-    return lambda masks: bool(masks[holder] & bit)
-
-
-def _information(joint: dict[tuple[int, object], float], n: int) -> float:
+def _information(joint: dict[tuple[int, object], float], n: float,
+                 corrected: bool = True) -> float:
     """Mutual information (bits) of a joint table of weights summing to ``n``.
 
     The plug-in value overstates the information of answers with many
     values on few draws; the Miller-Madow correction of each entropy takes
-    most of that bias away.
+    most of that bias away (``corrected``, for ``n`` draws; not for exact laws).
     """
     left: dict[int, float] = defaultdict(float)
     right: dict[object, float] = defaultdict(float)
@@ -230,5 +282,5 @@ def _information(joint: dict[tuple[int, object], float], n: int) -> float:
         left[c] += w
         right[a] += w
     plugin = sum(w / n * math.log2(w * n / (left[c] * right[a])) for (c, a), w in joint.items())
-    bias = (len(left) + len(right) - len(joint) - 1) / (2 * n * math.log(2))
+    bias = (len(left) + len(right) - len(joint) - 1) / (2 * n * math.log(2)) if corrected else 0
     return max(0.0, plugin + bias)

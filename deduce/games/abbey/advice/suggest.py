@@ -28,9 +28,10 @@ from __future__ import annotations
 from time import perf_counter
 from typing import Any
 
-from deduce.errors import InconsistentLog
+from deduce.errors import DeduceError, InconsistentLog
 from deduce.games.abbey.advice.advisor import ACCUSE_POINTS, Advice, Option, analyse
 from deduce.games.abbey.advice.exact import exact_advice
+from deduce.games.abbey.advice.situation import advise, parse_situation
 from deduce.games.abbey.solver.solve import AbbeySolution, solve_abbey
 from deduce.games.abbey.solver.timeline import PILE, build_timeline
 from deduce.games.protocol import SolveOptions, Suggestion
@@ -46,20 +47,29 @@ REVEAL_POINTS = 1.0
 
 
 def suggest(log: GameLog, options: SolveOptions, top: int,
-            solution: AbbeySolution | None = None) -> Suggestion:
+            solution: AbbeySolution | None = None, situation: str | None = None
+            ) -> Suggestion:
     """Ranked options (exact within ``options.budget``) and the accusation.
 
     ``solution``: the solve of this position the caller already shows (else
-    the position is solved first, within the budget). Raises
-    :class:`InconsistentLog` when no history fits the log.
+    the position is solved first, within the budget). ``situation``: the
+    decision asked of the observer now (:mod:`situation`), advised first.
+    Raises :class:`InconsistentLog` when no history fits the log.
     """
     start = perf_counter()
+    asked = None
+    if situation is not None:
+        setup = setup_from_header(log.header, log.path, options.deck)
+        if setup.me is None:
+            raise DeduceError(f"{log.path}: --situation needs a player's log, not a spectator's")
+        asked = parse_situation(situation, setup)
     if solution is None:
         solution = solve_abbey(log, options.deck, budget=options.budget, seed=options.seed)
     if not solution.consistent:
         raise InconsistentLog(f"{log.path}: no history fits the log")
     setup = setup_from_header(log.header, log.path, options.deck)
-    pile = build_timeline(setup, log.events, log.path).sizes[-1][PILE]
+    timeline = build_timeline(setup, log.events, log.path)
+    pile = timeline.sizes[-1][PILE]
     deadline = None if options.budget is None else start + options.budget
     advice = exact_advice(log, options.deck, deadline)
     if advice is None or not pile:
@@ -75,8 +85,14 @@ def suggest(log: GameLog, options: SolveOptions, top: int,
             advice = Advice(advice.culprit, advice.entropy, tuple(ranked), advice.traits)
     accusation = _accusation(solution, pile)
     revelations = _revelations(solution, setup)
-    return Suggestion(_json(advice, accusation, revelations, top),
-                      _tables(advice, accusation, revelations, pile, top))
+    data = _json(advice, accusation, revelations, top)
+    tables = _tables(advice, accusation, revelations, pile, top)
+    if asked is not None:
+        hand = [c for c, row in solution.holders.items() if set(row) == {setup.me}]
+        sizes = dict(zip(timeline.holders, timeline.sizes[-1]))
+        data["situation"], table = advise(asked, log, setup, hand, sizes, advice, top)
+        tables.insert(0, table)
+    return Suggestion(data, tables)
 
 
 def _accusation(solution: AbbeySolution, pile: int) -> dict[str, Any]:

@@ -107,7 +107,10 @@ class Observation:
     ``decision`` names the pending decision when it is this player's (the
     step kinds of :class:`AbbeyState`: move, ask, reply, parlor, show,
     chapter, extra, target, pass), and ``about`` what a ``target`` choice is
-    for (take, show, question or penance).
+    for (take, show, question or penance). ``context`` is what the player is
+    told with it: the rest of the pending step after the seat, such as the
+    asker and the question of a ``reply``, or who will see the card and the
+    traits asked for of a ``show``.
     """
 
     seat: int
@@ -125,6 +128,7 @@ class Observation:
     kept: tuple[BookCard, ...]
     decision: str
     about: str = ""
+    context: tuple[Any, ...] = ()
 
 
 @dataclass
@@ -189,9 +193,11 @@ class AbbeyState(StepMachine):
     def observation(self, seat: int) -> Observation:
         """What ``seat`` sees now (public table, own cards, own log, pending decision)."""
         decision = about = ""
+        context: tuple[Any, ...] = ()
         if self._waiting is not None and self._waiting[0] != "chance" and \
                 self._waiting[1] == seat:
             decision = self._waiting[0]
+            context = tuple(self._waiting[2:])
             if decision == "target":
                 about = self._waiting[3]
         return Observation(
@@ -199,7 +205,7 @@ class AbbeyState(StepMachine):
             tuple(self.positions), frozenset(self.penance),
             tuple(len(h) for h in self.hands), len(self.pile), tuple(self.revealed),
             dict(self.dice), seat in self.library_used, seat in self.crypt_held,
-            tuple(self.kept[seat]), decision, about)
+            tuple(self.kept[seat]), decision, about, context)
 
     def holder_of(self, card: str) -> str:
         """Who holds ``card`` now: a player's name, ``pile`` or ``culprit``."""

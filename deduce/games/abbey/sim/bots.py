@@ -194,6 +194,7 @@ class SolverBot(Notepad):
         self._warm = Warm()
         self._position: tuple[int, GameLog, Timeline, list[set[int]]] | None = None
         self._suspect: tuple[int, str | None] = (-1, None)
+        self._draws: tuple[int, list[tuple[int, ...]]] = (-1, [])
 
     def _cross_out(self, obs: Observation) -> list[str]:
         log = parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl",
@@ -217,19 +218,30 @@ class SolverBot(Notepad):
 
     def _drawn_favourite(self, candidates: int) -> str | None:
         """The culprit most often drawn, if its share reaches ``ACCUSE_AT``."""
-        assert self._position is not None and self._warm.model is not None
-        seen, log, timeline, possible = self._position
-        sat = self._warm.model
-        model = build_model(sat.setup, timeline, log.events)
-        propagate(model)
-        starts = sat.witnesses(possible, 2 * candidates, Random(seen))
-        draws = sample_histories(model, starts, self.DRAWS, seed=seen, thin=self.THIN,
-                                 burn=4 * self.THIN)
+        draws = self.draws(candidates)
         drawn = Counter(draw.index(CULPRIT) for draw in draws)
         card, times = drawn.most_common(1)[0]
         return self.game.deck.ids[card] if times >= self.ACCUSE_AT * len(draws) else None
 
+    def sampling(self, candidates: int) -> tuple[int, int]:
+        """Histories to draw with this many candidates, and chain moves between two."""
+        del candidates
+        return self.DRAWS, self.THIN
 
-#: Bot kinds by name, each a factory ``(game, seat) -> bot``.
-BOTS: dict[str, Callable[[AbbeyGame, int], Bot]] = {
-    "random": random_bot, "notepad": Notepad, "solver": SolverBot}
+    def draws(self, candidates: int) -> list[tuple[int, ...]]:
+        """``DRAWS`` histories' current holders, drawn once per log line (:meth:`sheet` first).
+
+        The chains start at two witnesses per candidate, for at most
+        ``ACCUSE_AMONG`` candidates.
+        """
+        assert self._position is not None and self._warm.model is not None
+        seen, log, timeline, possible = self._position
+        if self._draws[0] != seen:
+            sat = self._warm.model
+            model = build_model(sat.setup, timeline, log.events)
+            propagate(model)
+            starts = sat.witnesses(possible, 2 * min(candidates, self.ACCUSE_AMONG), Random(seen))
+            count, thin = self.sampling(candidates)
+            self._draws = (seen, sample_histories(model, starts, count, seed=seen, thin=thin,
+                                                  burn=4 * thin))
+        return self._draws[1]

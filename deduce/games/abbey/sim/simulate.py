@@ -8,21 +8,29 @@ and each player's log, validated by the log reader.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from deduce.games.abbey.rules.engine import AbbeyGame, AbbeyState
-from deduce.games.abbey.sim.bots import BOTS
+from deduce.games.abbey.sim.advised import advised_bot
+from deduce.games.abbey.sim.bots import Bot, Notepad, SolverBot, random_bot
 from deduce.games.simulate import GameRecord, game_seed, play_game
 
+BotFactory = Callable[[AbbeyGame, int], Bot]
+#: Bot kinds by name, each a factory ``(game, seat) -> bot``.
+BOTS: dict[str, BotFactory] = {
+    "random": random_bot, "notepad": Notepad, "solver": SolverBot, "advised": advised_bot}
 
-def play(game: AbbeyGame, index: int, seed: int, lineup: Sequence[str]) -> AbbeyState:
-    """Play game ``index`` of run ``seed`` with the Abbey bots of ``lineup``."""
-    return play_game(game, game_seed("abbey", seed, index), lineup, BOTS)
+
+def play(game: AbbeyGame, index: int, seed: int, lineup: Sequence[str],
+         bots: Mapping[str, BotFactory] = BOTS) -> AbbeyState:
+    """Play game ``index`` of run ``seed`` with the Abbey bots of ``lineup`` (names in ``bots``)."""
+    return play_game(game, game_seed("abbey", seed, index), lineup, bots)
 
 
-def record_game(game: AbbeyGame, index: int, seed: int, lineup: Sequence[str]) -> GameRecord:
+def record_game(game: AbbeyGame, index: int, seed: int, lineup: Sequence[str],
+                bots: Mapping[str, BotFactory] = BOTS) -> GameRecord:
     """Play game ``index`` of run ``seed`` and return its truth and logs."""
-    state = play(game, index, seed, lineup)
+    state = play(game, index, seed, lineup, bots)
     deal = state.events[0]
     truth = {"game": "abbey", "culprit": state.culprit, "seed": seed, "index": index,
              "players": list(game.players), "bots": dict(zip(game.players, lineup)),

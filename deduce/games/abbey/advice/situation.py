@@ -1,0 +1,150 @@
+"""``suggest --situation``: the decisions that come up outside your own move.
+
+A situation names what is asked of you now:
+
+- ``asked PLAYER has CARD`` / ``asked PLAYER count TRAIT[+TRAIT]``: PLAYER asked
+  you a question. Answer, and ask one back, or take the vow of silence?
+- ``show PLAYER [TRAIT[+TRAIT]]``: you must show PLAYER one of your cards
+  (having the traits, if PLAYER named some). Which one?
+- ``mass N``: Mass is next, and you will pass N cards to your left. Which?
+
+Each choice gets the bits it brings you about the culprit and the bits it
+gives away to the others' paper sheets (:mod:`defence`), as in
+:mod:`decisions`. What is given away is exact for that model of the other
+players; a question back is exact or a rough estimate, as the moves of
+``suggest`` are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from deduce.errors import DeduceError
+from deduce.games.abbey.advice.advisor import Advice, Option
+from deduce.games.abbey.advice.decisions import Choice, Position, ranked
+from deduce.logs.model import GameLog
+from deduce.logs.vocabulary.abbey import TRAITS, AbbeySetup
+from deduce.report import UNKNOWN, Table
+
+KINDS = ("asked", "show", "mass")
+USAGE = ("asked PLAYER has CARD | asked PLAYER count TRAIT[+TRAIT] | "
+         "show PLAYER [TRAIT[+TRAIT]] | mass N")
+
+
+@dataclass(frozen=True)
+class Situation:
+    """What is asked of the observer: a ``kind`` of :data:`KINDS`, who asks, and what."""
+
+    kind: str
+    player: str = ""
+    question: tuple[str, Any] = ("", None)  # asked: ("has", card) or ("count", traits)
+    traits: tuple[str, ...] = ()  # show: the traits asked for, if any
+    n: int = 0  # mass: cards to pass
+
+
+def parse_situation(text: str, setup: AbbeySetup) -> Situation:
+    """Read a situation (:data:`USAGE`) for a game of ``setup``; a :class:`DeduceError` if bad."""
+    words = text.split()
+    if not words or words[0] not in KINDS:
+        raise DeduceError(f"--situation: expected {USAGE}, not {text!r}")
+    kind, rest = words[0], words[1:]
+    if kind == "mass":
+        if len(rest) != 1 or not rest[0].isdigit() or int(rest[0]) < 1:
+            raise DeduceError(f"--situation: expected mass N (N >= 1), not {text!r}")
+        return Situation("mass", n=int(rest[0]))
+    if not rest:
+        raise DeduceError(f"--situation: {kind} needs the player who asks: {USAGE}")
+    player = rest[0]
+    if player not in setup.players or player == setup.me:
+        raise DeduceError(f"--situation: {player!r} is not another player of the log")
+    if kind == "show":
+        if len(rest) > 2:
+            raise DeduceError(f"--situation: expected show PLAYER [TRAIT[+TRAIT]], not {text!r}")
+        return Situation("show", player, traits=_traits(rest[1]) if len(rest) == 2 else ())
+    if len(rest) != 3 or rest[1] not in ("has", "count"):
+        raise DeduceError(f"--situation: expected asked PLAYER has CARD or asked PLAYER "
+                          f"count TRAIT[+TRAIT], not {text!r}")
+    if rest[1] == "has":
+        if rest[2] not in setup.deck.ids:
+            raise DeduceError(f"--situation: unknown card {rest[2]!r}")
+        return Situation("asked", player, ("has", rest[2]))
+    return Situation("asked", player, ("count", _traits(rest[2])))
+
+
+def _traits(text: str) -> tuple[str, ...]:
+    traits = tuple(text.split("+"))
+    unknown = [t for t in traits if t not in TRAITS]
+    if unknown:
+        raise DeduceError(f"--situation: unknown trait {unknown[0]!r} "
+                          f"(traits: {', '.join(TRAITS)})")
+    return traits
+
+
+def advise(situation: Situation, log: GameLog, setup: AbbeySetup, hand: Sequence[str],
+           hands: dict[str, int], advice: Advice, top: int) -> tuple[dict[str, Any], Table]:
+    """The situation's choices, best first, as JSON and as a table.
+
+    ``hand``: the observer's cards now; ``hands``: each holder's card count;
+    ``advice``: the position's options (for a question back).
+    """
+    position = Position(setup, None, [{"type": e.type, **e.fields} for e in log.events],
+                        list(hands), hands)
+    if situation.kind == "asked":
+        title = f"{situation.player} asks you: {_question(situation.question)}"
+        choices = _reply(situation, hand, position, advice)
+    elif situation.kind == "show":
+        matching = [c for c in hand if setup.deck.card(c).has_traits(situation.traits)]
+        if not matching:
+            raise DeduceError(f"you hold no card with {'+'.join(situation.traits)} to show: "
+                              "answer that you have none")
+        title = f"Which card to show {situation.player}"
+        choices = position.show(situation.player, matching)
+    else:
+        title = f"Which cards to pass to {position.left} at Mass"
+        choices = position.mass(hand, min(situation.n, len(hand)))
+    rows = [(_words(c), c) for c in ranked(choices)[:top]]
+    data = {"kind": situation.kind, "player": situation.player or None,
+            "choices": [{"action": words, "bits": c.bits, "given_away": c.leak,
+                         "value": c.value, "exact": c.exact,
+                         "error": 0.0 if c.exact else None} for words, c in rows]}
+    table = Table(f"{title} (bits learnt about the culprit, bits given away to the others' "
+                  "sheets; advised first)", ["rank", "choice", "bits learnt", "bits given away",
+                                             "value", "basis"],
+                  [[i, words, f"{c.bits:.3f}" if c.exact else UNKNOWN, f"{c.leak:.3f}",
+                    f"{c.value:.3f}" if c.exact else UNKNOWN,
+                    "exact" if c.exact else "rough estimate"]
+                   for i, (words, c) in enumerate(rows, 1)])
+    return data, table
+
+
+def _question(question: tuple[str, Any]) -> str:
+    if question[0] == "has":
+        return f"do you have {question[1]}?"
+    return f"how many {'+'.join(question[1])}?"
+
+
+def _words(choice: Choice) -> str:
+    """A situation's choice in words: ``show X``, ``pass X Y``, an answer, the silence."""
+    kind, *rest = choice.action
+    if kind == "answer":
+        return "answer" + (f", then ask back: {_question(rest[0])}" if rest else "")
+    if kind == "silence":
+        return "vow of silence"
+    if kind == "pass":
+        return "pass " + " ".join(rest[0])
+    return f"{kind} {rest[0]}"
+
+
+def _reply(situation: Situation, hand: Sequence[str], position: Position, advice: Advice
+           ) -> list[Choice]:
+    """Answer and the best question back (from ``advice``), or the vow of silence."""
+    back: Option | None = next((o for o in advice.options if o.target == situation.player
+                                and o.kind in ("count", "has")), None)
+    given = position.answer_leak(situation.question, hand)
+    if back is None:
+        return [Choice(("answer",), 0.0, given, True), Choice(("silence",), 0.0, exact=True)]
+    detail = back.detail if back.kind == "count" else back.detail[0]
+    return [Choice(("answer", (back.kind, detail)), back.gain, given, back.exact),
+            Choice(("silence",), 0.0, exact=True)]

@@ -1,0 +1,183 @@
+"""The ``advised`` Abbey bot: every decision taken from the advisor.
+
+It keeps the solver bot's exact sheet and accusation rule
+(:class:`~deduce.games.abbey.sim.bots.SolverBot`) and takes its other
+decisions from :mod:`deduce.games.abbey.advice.decisions`, over the same
+drawn histories the accusation uses:
+
+- ``move``: the room worth most (its question, its action, half of next
+  turn's best); towards the chapter hall when it has a suspect to accuse or a
+  trait to reveal, and the notepad's way when no room teaches anything;
+- ``ask``: the question worth most, on an encounter, a question back or a
+  card's question;
+- ``reply``: answer or the vow of silence, whichever is worth more;
+- ``show``: the matching card that gives the asker least;
+- ``pass``: the cards at Mass the left neighbour gains least from;
+- ``parlor``: the "show me" worth most once the pile is empty;
+- ``reveal``: a trait at least ``REVEAL_AT`` likely, at the chapter hall;
+- ``target``: the player whose card or answer is worth most.
+
+``plain`` names decisions taken the solver bot's way instead, to measure
+what each one's advice is worth (``benchmarks/winrate.py``). Every step is
+deterministic, so a seed gives the same game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from random import Random
+
+from deduce.games.abbey.advice.advisor import Ranker
+from deduce.games.abbey.advice.decisions import Choice, Position
+from deduce.games.abbey.rules.engine import AbbeyGame, Action, Observation
+from deduce.games.abbey.sim.bots import Bot, SolverBot
+
+#: The decisions the advice takes, each of which ``plain`` may hand back to the solver bot.
+DECISIONS = ("move", "ask", "reply", "show", "pass", "parlor", "reveal", "target")
+#: Below this many bits a move teaches nothing worth the detour: the notepad's route instead.
+MOVE_FLOOR = 0.01
+
+
+class AdvisedBot(SolverBot):
+    """The solver bot's sheet and accusations, every other decision advised (module docstring)."""
+
+    #: Draws, and chain moves between two, while more than ``ACCUSE_AMONG`` candidates are left.
+    EARLY_DRAWS, EARLY_THIN = 60, 4
+
+    def __init__(self, game: AbbeyGame, seat: int, plain: Iterable[str] = ()) -> None:
+        super().__init__(game, seat)
+        self.plain = frozenset(plain)
+        unknown = self.plain - set(DECISIONS)
+        if unknown:
+            raise ValueError(f"unknown decisions {sorted(unknown)}")
+        self._advice: tuple[int, Position | None] = (-1, None)
+
+    def __call__(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+        """Pick an action for the pending decision."""
+        decision = "ask" if obs.decision == "ask_back" else obs.decision
+        advise = getattr(self, f"_advised_{obs.decision}", None)
+        if advise is None or decision in self.plain:
+            return super().__call__(obs, legal, rng)
+        return advise(obs, legal, rng)
+
+    def sampling(self, candidates: int) -> tuple[int, int]:
+        """Fewer, closer draws while too many candidates are left for an accusation."""
+        if candidates > self.ACCUSE_AMONG:
+            return self.EARLY_DRAWS, self.EARLY_THIN
+        return super().sampling(candidates)
+
+    def position(self, obs: Observation) -> Position:
+        """The advisor's position for this observation (made once per log line)."""
+        sheet = self.sheet(obs)
+        if self._advice[0] != len(obs.log):
+            assert self._position is not None
+            timeline = self._position[2]
+            assert self._warm.model is not None
+            setup = self._warm.model.setup
+            hands = dict(zip(self.game.players, obs.hand_sizes))
+            self._advice = (len(obs.log), Position(
+                setup, lambda: Ranker(setup, self.draws(len(sheet)), timeline.holders,
+                                      len(obs.log)),
+                obs.log, timeline.holders, hands))
+        position = self._advice[1]
+        assert position is not None
+        return position
+
+    def _seat(self, name: str) -> int:
+        return self.game.players.index(name)
+
+    def _name(self, seat: int) -> str:
+        return self.game.players[seat]
+
+    def _best(self, choices: Sequence[Choice], legal: Sequence[Action],
+              engine: Callable[[Choice], Action]) -> Action:
+        """The first advised choice the engine allows (they come best first)."""
+        allowed = set(legal)
+        return next((engine(c) for c in choices if engine(c) in allowed), legal[0])
+
+    # ---------------------------------------------------------------- moves
+
+    def _advised_move(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+        if legal[0][0] == "stay" or self.suspect(obs) is not None:
+            return super()._move(obs, legal, rng)
+        board = self.game.board
+        chapter = board.of_kind("chapter")[0].id
+        if "reveal" not in self.plain and ("move", chapter) in legal and not obs.pile \
+                and self.position(obs).reveal([t for _, t in obs.revealed]):
+            return ("move", chapter)
+        pawns: dict[str, list[str]] = {}
+        for seat, room in enumerate(obs.positions):
+            if seat != self.seat and seat not in obs.penance:
+                pawns.setdefault(room, []).append(self._name(seat))
+        die = {room: self._name(seat) for room, seat in obs.dice.items()}
+        rooms = self.position(obs).rooms(board, [a[1] for a in legal], pawns, die, obs.pile,
+                                         self.game.steps)
+        if not rooms or rooms[0].value < MOVE_FLOOR:
+            return super()._move(obs, legal, rng)
+        return ("move", rooms[0].action[1])
+
+    # -------------------------------------------------------------- attack
+
+    def _advised_ask(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+        targets = sorted({a[1] for a in legal if a[0] == "ask"})
+        choices = self.position(obs).ask([self._name(t) for t in targets])
+        return self._best(choices, legal, lambda c: ("ask", self._seat(c.action[1]),
+                                                     c.action[2]))
+
+    _advised_ask_back = _advised_ask
+
+    def _advised_parlor(self, obs: Observation, legal: Sequence[Action], rng: Random
+                        ) -> Action:
+        others = [self._name(s) for s in range(len(obs.hand_sizes)) if s != self.seat]
+        choices = self.position(obs).parlor(others)
+        return self._best(choices, legal, lambda c: c.action if c.action == ("pass",)
+                          else ("show_me", self._seat(c.action[1]), c.action[2]))
+
+    def _advised_target(self, obs: Observation, legal: Sequence[Action], rng: Random
+                        ) -> Action:
+        position = self.position(obs)
+        if obs.about in ("take", "show"):
+            return max(legal, key=lambda a: (position.take(self._name(a[1])), -a[1]))
+        if obs.about == "question":
+            return max(legal, key=lambda a: (position.ask([self._name(a[1])])[0].bits, -a[1]))
+        return super()._target(obs, legal, rng)
+
+    # ------------------------------------------------------------- defence
+
+    def _advised_reply(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+        asker, question = obs.context
+        return self.position(obs).reply(self._name(asker), question, obs.hand)[0].action
+
+    def _advised_show(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+        to = self._name(obs.context[0])
+        return self.position(obs).show(to, [a[1] for a in legal])[0].action
+
+    def _advised_pass(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+        n = len(legal[0][1])
+        choices = self.position(obs).mass(obs.hand, n)
+        return self._best(choices, legal, lambda c: c.action)
+
+    # ------------------------------------------------------------- chapter
+
+    def _advised_chapter(self, obs: Observation, legal: Sequence[Action], rng: Random
+                         ) -> Action:
+        card = self.suspect(obs)
+        if card is not None and ("accuse", card) in legal:
+            return ("accuse", card)
+        if "reveal" not in self.plain:
+            trait = self.position(obs).reveal([t for _, t in obs.revealed])
+            if trait is not None:
+                return ("reveal", trait)
+        return super()._chapter(obs, legal, rng)
+
+
+def advised_bot(game: AbbeyGame, seat: int) -> Bot:
+    """An :class:`AdvisedBot` taking every decision from the advisor."""
+    return AdvisedBot(game, seat)
+
+
+def plain_variants() -> dict[str, Callable[[AbbeyGame, int], Bot]]:
+    """``advised-plain-<decision>``: the advised bot with that one decision taken plainly."""
+    def variant(decision: str) -> Callable[[AbbeyGame, int], Bot]:
+        return lambda game, seat: AdvisedBot(game, seat, (decision,))
+    return {f"advised-plain-{d}": variant(d) for d in DECISIONS}
