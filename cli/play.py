@@ -66,7 +66,7 @@ from deduce.solving import (
     solve_log,
     with_model_file,
 )
-from deduce.suggest import suggest
+from deduce.suggest import AdviceOptions, suggest
 
 from .options import COMMAND_SETTINGS, refuse_options
 
@@ -451,10 +451,19 @@ def _show(repl: Repl, args: list[str]) -> None:
 
 
 def _suggest(repl: Repl, args: list[str]) -> None:
-    """What to do next, as ``deduce suggest`` advises it, from the solve the table shows."""
+    """What to do next, as ``deduce suggest`` advises it, from the solve the table shows.
+
+    ``args``: an Abbey situation (``asked bob has baldwin``, ``show bob``,
+    ``mass 1``), as ``deduce suggest --situation`` takes it.
+    """
+    log = repl.session.refresh()
+    if args and "situation" not in game_named(log.header.game).owned.get("suggest", ()):
+        raise DeduceError(f"usage: suggest (a situation applies only to the Abbey, "
+                          f"not to {log.header.game})")
     solution = repl.solution()
     shown = None if isinstance(solution, Inconsistent) else solution
-    click.echo(render(suggest(repl.session.refresh(), repl.options, solution=shown).tables))
+    advice = AdviceOptions(situation=" ".join(args)) if args else None
+    click.echo(render(suggest(log, repl.options, advice, solution=shown).tables))
 
 
 def _quit(repl: Repl, args: list[str]) -> None:
@@ -494,11 +503,15 @@ COMMANDS: dict[str, Command] = {
     "explain": Command(_explain, "explain",
                        "Explain a contradiction: which lines cannot all be true, and why."),
     "show": Command(_show, "show", "Show the full tables of `deduce solve`."),
-    "suggest": Command(_suggest, "suggest",
+    "suggest": Command(_suggest, "suggest [SITUATION]",
                        "Advise what to do next, as `deduce suggest` does.\n"
                        "Abbey: the questions and rooms worth most, and whether to accuse; "
                        "Black Rose: where to investigate and whom to accuse; Rose: the day-7 "
-                       "guesses."),
+                       "guesses.\nAbbey SITUATION, a decision outside your move (as "
+                       "`deduce suggest --situation`): `asked PLAYER has CARD` or `asked "
+                       "PLAYER count TRAIT[+TRAIT]` (answer or the vow of silence), `show "
+                       "PLAYER [TRAIT[+TRAIT]]` (which card to show), `mass N` (which cards "
+                       "to pass)."),
     "quit": Command(_quit, "quit", "Leave (Ctrl-D too). Every recorded event is already saved."),
     "exit": Command(_quit, "exit", "Leave (Ctrl-D too). Every recorded event is already saved."),
 }

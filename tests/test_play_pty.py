@@ -214,6 +214,22 @@ def test_suggest_inside_play(tmp_path):
     assert "Command: suggest" in done.stdout
 
 
+def test_suggest_inside_play_takes_a_situation(tmp_path):
+    shutil.copy(ROOT / "examples" / "abbey-4p.log", tmp_path / "g.log")
+    done = _piped(tmp_path, "suggest show dee\nsuggest mass x\n", "g.log")
+    assert done.returncode == 1  # the bad situation was refused
+    table = done.stdout[done.stdout.index("Which card to show dee"):]
+    rows = [line.split()[:3] for line in table.splitlines()[3:5]]
+    assert rows == [["1", "show", "foulques"], ["2", "show", "matteo"]]  # dee knows both
+    assert "--situation: expected mass N (N >= 1), not 'mass x'" in done.stderr
+
+
+def test_a_situation_is_refused_outside_the_abbey(tmp_path):
+    shutil.copy(ROOT / "examples" / "rose-4p.jsonl", tmp_path / "g.jsonl")
+    done = _piped(tmp_path, "suggest mass 1\n", "g.jsonl")
+    assert "a situation applies only to the Abbey, not to rose" in done.stderr
+
+
 def test_a_new_black_rose_log_from_piped_answers(tmp_path):
     # the answers: game, players, me, the Rector, the suspects (bundled), my role (skipped)
     done = _piped(tmp_path, "blackrose\nana bob cai\nana\nbob\n\n\nproof s1\nwhy s1\n",

@@ -83,15 +83,18 @@ def _traits(text: str) -> tuple[str, ...]:
 
 
 def advise(situation: Situation, log: GameLog, setup: AbbeySetup, hand: Sequence[str],
-           hands: dict[str, int], advice: Advice, top: int) -> tuple[dict[str, Any], Table]:
+           hands: dict[str, int], advice: Advice | None, top: int
+           ) -> tuple[dict[str, Any], Table]:
     """The situation's choices, best first, as JSON and as a table.
 
     ``hand``: the observer's cards now; ``hands``: each holder's card count;
-    ``advice``: the position's options (for a question back).
+    ``advice``: the position's options, for a question back (only a question
+    asked of you needs them).
     """
     position = Position(setup, None, [{"type": e.type, **e.fields} for e in log.events],
                         list(hands), hands)
     if situation.kind == "asked":
+        assert advice is not None, "a question back needs the position's options"
         title = f"{situation.player} asks you: {_question(situation.question)}"
         choices = _reply(situation, hand, position, advice)
     elif situation.kind == "show":

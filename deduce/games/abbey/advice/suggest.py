@@ -31,9 +31,9 @@ from typing import Any
 from deduce.errors import DeduceError, InconsistentLog
 from deduce.games.abbey.advice.advisor import ACCUSE_POINTS, Advice, Option, analyse
 from deduce.games.abbey.advice.exact import exact_advice
-from deduce.games.abbey.advice.situation import advise, parse_situation
+from deduce.games.abbey.advice.situation import Situation, advise, parse_situation
 from deduce.games.abbey.solver.solve import AbbeySolution, solve_abbey
-from deduce.games.abbey.solver.timeline import PILE, build_timeline
+from deduce.games.abbey.solver.timeline import PILE, Timeline, build_timeline
 from deduce.games.protocol import SolveOptions, Suggestion
 from deduce.logs.model import GameLog
 from deduce.logs.vocabulary.abbey import TRAIT_GROUPS, AbbeySetup, setup_from_header
@@ -69,6 +69,9 @@ def suggest(log: GameLog, options: SolveOptions, top: int,
         raise InconsistentLog(f"{log.path}: no history fits the log")
     setup = setup_from_header(log.header, log.path, options.deck)
     timeline = build_timeline(setup, log.events, log.path)
+    if asked is not None and asked.kind != "asked":  # defence alone: no draws needed
+        data, table = _situation(asked, log, setup, solution, timeline, None, top)
+        return Suggestion({"game": "abbey", "situation": data}, [table])
     pile = timeline.sizes[-1][PILE]
     deadline = None if options.budget is None else start + options.budget
     advice = exact_advice(log, options.deck, deadline)
@@ -88,11 +91,19 @@ def suggest(log: GameLog, options: SolveOptions, top: int,
     data = _json(advice, accusation, revelations, top)
     tables = _tables(advice, accusation, revelations, pile, top)
     if asked is not None:
-        hand = [c for c, row in solution.holders.items() if set(row) == {setup.me}]
-        sizes = dict(zip(timeline.holders, timeline.sizes[-1]))
-        data["situation"], table = advise(asked, log, setup, hand, sizes, advice, top)
+        data["situation"], table = _situation(asked, log, setup, solution, timeline, advice,
+                                              top)
         tables.insert(0, table)
     return Suggestion(data, tables)
+
+
+def _situation(asked: Situation, log: GameLog, setup: AbbeySetup, solution: AbbeySolution,
+               timeline: Timeline, advice: Advice | None, top: int
+               ) -> tuple[dict[str, Any], Table]:
+    """The situation's advice, from the observer's hand and every holder's size now."""
+    hand = [c for c, row in solution.holders.items() if set(row) == {setup.me}]
+    sizes = dict(zip(timeline.holders, timeline.sizes[-1]))
+    return advise(asked, log, setup, hand, sizes, advice, top)
 
 
 def _accusation(solution: AbbeySolution, pile: int) -> dict[str, Any]:
@@ -150,7 +161,8 @@ def _json(advice: Advice, accusation: dict[str, Any], revelations: list[dict[str
     return {"game": "abbey", "entropy": advice.entropy,
             "exact": all(o.exact for o in options),
             "options": [{"kind": o.kind, "target": o.target, "detail": list(o.detail),
-                         "bits": o.gain, "exact": o.exact} for o in options],
+                         "bits": o.gain, "exact": o.exact, "error": 0.0 if o.exact else None}
+                        for o in options],
             "accusation": accusation, "revelation": revelations}
 
 
