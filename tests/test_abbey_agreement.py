@@ -22,7 +22,7 @@ from deduce.games.abbey.solver.search.csp import CspEngine
 from deduce.games.abbey.solver.timeline import TRANSFERS
 
 # Derandomized: the same examples on every run, so the suite's time is stable in CI.
-checks = settings(deadline=None, max_examples=60, derandomize=True)
+checks = settings(deadline=None, max_examples=30, derandomize=True)
 #: The issue's tiny decks: 8 to 10 cards, 2 or 3 players, masses and thefts included.
 TINY = {"min_cards": 8, "max_cards": 10, "max_deals": 80_000, "max_events": 12}
 #: python-constraint refutes impossible holders by search, slowly: 6 to 8 cards.
@@ -87,7 +87,7 @@ def test_corrupted_logs_match_brute_force(game):
     _matches_brute_force(setup, events)
 
 
-@settings(deadline=None, max_examples=40, derandomize=True)
+@settings(deadline=None, max_examples=25, derandomize=True)
 @given(corrupted_games(**SMALL))
 def test_csp_closure_is_the_support_of_the_counts(game):
     setup, events, _ = game
@@ -108,7 +108,7 @@ def _conflict(setup, events):
     return timeline, minimal_conflict(setup, timeline, events)
 
 
-@settings(deadline=None, max_examples=40, derandomize=True)
+@settings(deadline=None, max_examples=25, derandomize=True)
 @given(corrupted_games(**TINY))
 def test_conflicts_are_minimal(game):
     setup, events, _ = game
@@ -136,7 +136,7 @@ CLASH = {"min_cards": 7, "max_cards": 8, "max_deals": 20_000, "max_events": 12}
 CLASH_HISTORIES = 20_000
 
 
-@settings(deadline=None, max_examples=40, derandomize=True)
+@settings(deadline=None, max_examples=25, derandomize=True)
 @given(corrupted_games(**CLASH))
 def test_what_a_clash_says_holds_in_every_history_of_its_other_lines(game):
     setup, events, _ = game

@@ -29,7 +29,7 @@ from deduce.games.abbey.solver.timeline import build_timeline
 from deduce.logs.io import read_log
 from deduce.logs.vocabulary.abbey import setup_from_header
 
-checks = settings(deadline=None, max_examples=60, derandomize=True)
+checks = settings(deadline=None, max_examples=30, derandomize=True)
 TINY = {"min_cards": 8, "max_cards": 10, "max_deals": 80_000, "max_events": 12}
 CASES = Path(__file__).parent / "data" / "cases"
 

@@ -12,7 +12,7 @@ from abbey_fuzz import disagreement, fuzz_log, solve_both
 
 from deduce.cli.options import DEFAULT_BUDGET
 
-LOGS = 300
+LOGS = 120
 CHUNK = 30
 
 

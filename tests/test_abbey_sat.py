@@ -31,7 +31,7 @@ from deduce.games.abbey.solver.solve import solve_abbey
 from deduce.games.abbey.solver.timeline import TRANSFERS, build_timeline
 from deduce.logs.model import Event, GameLog, Header
 
-checks = settings(deadline=None, max_examples=60, derandomize=True)
+checks = settings(deadline=None, max_examples=30, derandomize=True)
 TINY = {"min_cards": 8, "max_cards": 10, "max_deals": 80_000, "max_events": 12}
 
 

@@ -171,7 +171,7 @@ def test_soft_solution_is_the_brute_force(log, model):
     assert solution.weighed == sum(e.type == "claim" for e in log.events)
 
 
-@settings(fast, max_examples=40)
+@settings(fast, max_examples=20)
 @given(blackrose_logs(max_events=7, sizes=(3, 4)), mixtures)
 def test_levels_summed_out_are_the_brute_force_exactly(log, model):
     """The brute force sums every (pair, role deal, level vector of every player)."""

@@ -116,7 +116,7 @@ def brute(log: GameLog, model: StyleModel) -> tuple[dict, dict]:
             {p: {s: w / total for s, w in row.items()} for p, row in styles.items()})
 
 
-@settings(fast, max_examples=80)
+@settings(fast, max_examples=30)
 @given(rose_logs(max_events=5), style_models())
 def test_styles_summed_out_agree_with_brute_force(log, model):
     assume(len(log.header.players) <= 4)  # the brute force is 3 ** players × deals
