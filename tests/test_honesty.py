@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from deduce.cli.main import cli
 from deduce.games.abbey.advice import suggest as abbey_suggest
+from deduce.games.abbey.advice.decisions import REVEAL_AT
 from deduce.games.abbey.report import compact_table, tables
 from deduce.games.rose.solve import RoseSolution
 from deduce.logs.io import read_log
@@ -102,7 +103,7 @@ def test_revelation_chances_sum_the_suspects_with_the_trait(exact, monkeypatch):
         p = sum(exact.culprit[c] for c in _with_trait(exact, row["trait"]))
         assert row["probability"] == pytest.approx(float(p))
         assert row["expected_points"] == pytest.approx(3 * float(p) - 1)  # +2 right, -1 wrong
-        assert row["advised"] == (3 * p - 1 >= abbey_suggest.REVEAL_POINTS) and row["exact"]
+        assert row["advised"] == (p >= REVEAL_AT) and row["exact"]
     assert "Revelation" in table and rows[0]["trait"] in table
 
 

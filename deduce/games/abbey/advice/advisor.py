@@ -19,8 +19,7 @@ worth +4, a wrong one -2, so accusing a suspect of probability p is worth
 6p - 2 on average. The advisor recommends it when that is at least
 ``ACCUSE_POINTS`` (two points, so p >= 2/3: a wrong accusation also costs a
 turn in penance, and the estimate is a sample) or when the culprit is
-certain, and a revelation (+2 / -1) when a trait is at least ``REVEAL_AT``
-likely. The draws come from short chains, which late in a game with many
+certain. The draws come from short chains, which late in a game with many
 players may not have mixed and then overstate their favourite.
 """
 
@@ -44,8 +43,6 @@ from deduce.logs.vocabulary.abbey import TRAITS, AbbeySetup, Deck, setup_from_he
 
 #: Expected points at which an accusation is recommended (6p - 2 >= 2 means p >= 2/3).
 ACCUSE_POINTS = 2.0
-#: Probability at which revealing a trait of the culprit is recommended.
-REVEAL_AT = 0.9
 #: Markov chains behind the draws.
 CHAINS = 2
 
@@ -92,11 +89,6 @@ class Advice:
         """The suspect to accuse now, if the expected points favour it (module docstring)."""
         card, p = self.suspect
         return card if 6 * p - 2 >= ACCUSE_POINTS else None
-
-    def reveal(self, made: Sequence[str]) -> str | None:
-        """A trait worth revealing now (likely enough, not revealed before), if any."""
-        likely = [t for t, p in self.traits.items() if p >= REVEAL_AT and t not in made]
-        return max(likely, key=lambda t: self.traits[t]) if likely else None
 
 
 @dataclass(frozen=True)

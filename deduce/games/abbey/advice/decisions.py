@@ -48,8 +48,10 @@ from deduce.logs.vocabulary.abbey import TRAITS, AbbeySetup, show_requests
 LEAK_WEIGHT = 1.0
 #: Share of next turn's best action added to a room's worth (the look-ahead).
 AHEAD = 0.5
-#: A trait's chance from which revealing it is advised (3p - 1 >= 1.4 points expected).
-REVEAL_AT = 0.8
+#: A trait's chance from which revealing it is advised (3p - 1 >= 0.35 points expected).
+#: Measured on six-player games: revealing from 0.45 on wins more than from 0.8 or 0.6
+#: (``benchmarks/README.md``, "Advice that wins").
+REVEAL_AT = 0.45
 
 Question = tuple[str, Any]  # ("count", (trait,)) or ("has", card)
 

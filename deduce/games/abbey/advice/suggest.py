@@ -18,7 +18,8 @@ bound (chance minus the bound) reaches them; with an estimate too wide to show
 The revelation (+2 right, -1 wrong: ``3p - 1``) comes from the same solve:
 for each trait group, the trait the culprit most probably has, its chance
 (the sum over the candidates with it) and the expected points, advised
-from ``REVEAL_POINTS`` on by the same rule. An estimated chance's bound is
+from the advised bot's chance on (:data:`~deduce.games.abbey.advice.decisions.REVEAL_AT`,
+the threshold measured to win most), by the same rule. An estimated chance's bound is
 the sum of the per-card bounds over the smaller side (the candidates with
 the trait or those without), a safe bound whatever the errors' signs.
 """
@@ -30,6 +31,7 @@ from typing import Any
 
 from deduce.errors import DeduceError, InconsistentLog
 from deduce.games.abbey.advice.advisor import ACCUSE_POINTS, Advice, Option, analyse
+from deduce.games.abbey.advice.decisions import REVEAL_AT
 from deduce.games.abbey.advice.exact import exact_advice
 from deduce.games.abbey.advice.situation import Situation, advise, parse_situation
 from deduce.games.abbey.solver.solve import AbbeySolution, solve_abbey
@@ -41,9 +43,6 @@ from deduce.report import NO_TIME, UNKNOWN, Table, estimated, percent, plural, u
 
 #: Markov-chain draws behind an Abbey estimate.
 DRAWS = 400
-#: Expected points from which a revelation is advised: ``3p - 1 >= 1``, so ``p >= 2/3``.
-#: A revelation also tells the table what you know, so a small edge is not enough.
-REVEAL_POINTS = 1.0
 
 
 def suggest(log: GameLog, options: SolveOptions, top: int,
@@ -143,8 +142,7 @@ def _revelations(solution: AbbeySolution, setup: AbbeySetup) -> list[dict[str, A
                  else int(len(having) == len(solution.culprit)))
             error = 0.0 if exact else min(1.0, solution.culprit_bound * side)
             if best is None or p > best["probability"]:
-                supported = (usable(exact, error)
-                             and 3 * max(0, p - error) - 1 >= REVEAL_POINTS)
+                supported = usable(exact, error) and p - error >= REVEAL_AT
                 best = {"trait": trait, "probability": float(p),
                         "expected_points": float(3 * p - 1),
                         "advised": supported, "exact": exact,
