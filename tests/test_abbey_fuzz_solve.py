@@ -12,7 +12,7 @@ from abbey_fuzz import disagreement, fuzz_log, solve_both
 
 from deduce.cli.options import DEFAULT_BUDGET
 
-LOGS = 120
+LOGS = 90
 CHUNK = 30
 
 

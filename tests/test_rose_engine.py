@@ -927,7 +927,7 @@ def check_log(game: RoseGame, state: RoseState, seat: int) -> None:
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_random_games_finish_with_valid_logs(n: int) -> None:
     game = RoseGame.create(n)
-    for i in range(200):
+    for i in range(100):
         state = play_game(game, f"rose-test:{n}:{i}", ["random"] * n, BOTS)
         assert state.is_terminal() and state.day == 7
         assert len(state.winners()) >= 1
