@@ -231,7 +231,7 @@ def test_a_game_that_always_kills_its_worker_stops_the_run_naming_it(address, tm
     out = tmp_path / "games"
     code, err = console(monkeypatch, capsys, "simulate", "rose", "--games", "6", "--seed", "72",
                         "--out", str(out), "--cluster", address)
-    assert code == 1
+    assert code == 1, err
     assert err.startswith("Error: game 3 was lost: its worker process died (KilledWorker)")
     assert err.count("\n") == 1
     assert sorted(p.name for p in out.iterdir()) == ["game-0001", "game-0002"]
