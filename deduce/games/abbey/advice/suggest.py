@@ -56,20 +56,19 @@ def suggest(log: GameLog, options: SolveOptions, top: int,
     Raises :class:`InconsistentLog` when no history fits the log.
     """
     start = perf_counter()
-    asked = None
+    decision = None
+    setup = setup_from_header(log.header, log.path, options.deck)
     if situation is not None:
-        setup = setup_from_header(log.header, log.path, options.deck)
         if setup.me is None:
             raise DeduceError(f"{log.path}: --situation needs a player's log, not a spectator's")
-        asked = parse_situation(situation, setup)
+        decision = parse_situation(situation, setup)
     if solution is None:
         solution = solve_abbey(log, options.deck, budget=options.budget, seed=options.seed)
     if not solution.consistent:
         raise InconsistentLog(f"{log.path}: no history fits the log")
-    setup = setup_from_header(log.header, log.path, options.deck)
     timeline = build_timeline(setup, log.events, log.path)
-    if asked is not None and asked.kind != "asked":  # defence alone: no draws needed
-        data, table = _situation(asked, log, setup, solution, timeline, None, top)
+    if decision is not None and decision.kind != "asked":  # defence alone: no draws needed
+        data, table = _situation(decision, log, setup, solution, timeline, None, top)
         return Suggestion({"game": "abbey", "situation": data}, [table])
     pile = timeline.sizes[-1][PILE]
     deadline = None if options.budget is None else start + options.budget
@@ -89,20 +88,20 @@ def suggest(log: GameLog, options: SolveOptions, top: int,
     revelations = _revelations(solution, setup)
     data = _json(advice, accusation, revelations, top)
     tables = _tables(advice, accusation, revelations, pile, top)
-    if asked is not None:
-        data["situation"], table = _situation(asked, log, setup, solution, timeline, advice,
+    if decision is not None:
+        data["situation"], table = _situation(decision, log, setup, solution, timeline, advice,
                                               top)
         tables.insert(0, table)
     return Suggestion(data, tables)
 
 
-def _situation(asked: Situation, log: GameLog, setup: AbbeySetup, solution: AbbeySolution,
+def _situation(decision: Situation, log: GameLog, setup: AbbeySetup, solution: AbbeySolution,
                timeline: Timeline, advice: Advice | None, top: int
                ) -> tuple[dict[str, Any], Table]:
     """The situation's advice, from the observer's hand and every holder's size now."""
     hand = [c for c, row in solution.holders.items() if set(row) == {setup.me}]
     sizes = dict(zip(timeline.holders, timeline.sizes[-1]))
-    return advise(asked, log, setup, hand, sizes, advice, top)
+    return advise(decision, log, setup, hand, sizes, advice, top)
 
 
 def _accusation(solution: AbbeySolution, pile: int) -> dict[str, Any]:
