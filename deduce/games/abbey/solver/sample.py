@@ -36,6 +36,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from itertools import permutations
+from time import perf_counter
 
 from deduce.games.abbey.solver.model import Model, Path
 
@@ -139,12 +140,11 @@ class Chain:
                 links.append(None)
             else:
                 link: dict[State, list[tuple[State, int]]] = {}
-                orders = set(permutations(moves))
+                steps = [self.domains[c].steps[t - 1] for c in block]
+                onward = _onward(moves)
                 for s, w in layers[-1].items():
-                    for order in orders:
-                        if all(a == h and (a, b) in self.domains[c].steps[t - 1]
-                               for (a, b), h, c in zip(order, s, block)):
-                            nxt = tuple(b for _, b in order)
+                    for nxt in onward.get(s, ()):
+                        if all((h, b) in ok for h, b, ok in zip(s, nxt, steps)):
                             if nxt in link or self._ok(block, t, nxt, need):
                                 link.setdefault(nxt, []).append((s, w))
                 for nxt, sources in link.items():
@@ -201,13 +201,28 @@ class Chain:
             self.paths[c] = path
 
 
+def _onward(moves: Sequence[tuple[int, int]]) -> dict[State, list[State]]:
+    """The block's orderings of a transfer's moves: from each state, the states it may reach.
+
+    Each ordering gives card ``i`` the move ``order[i]``; grouping them by
+    where they start leaves, for a state, only the orderings that start there
+    (each once, in the order of the set of permutations).
+    """
+    onward: dict[State, list[State]] = {}
+    for order in set(permutations(moves)):
+        onward.setdefault(tuple(a for a, _ in order), []).append(tuple(b for _, b in order))
+    return onward
+
+
 def sample_histories(model: Model, starts: Sequence[Sequence[Path]], count: int,
-                     seed: int = 0, thin: int = 50, burn: int = 500) -> list[tuple[int, ...]]:
+                     seed: int = 0, thin: int = 50, burn: int = 500,
+                     deadline: tuple[float, int] | None = None) -> list[tuple[int, ...]]:
     """``count`` draws of every card's current holder, spread over one chain per start.
 
     Each chain makes ``burn`` moves first, then records its state every
     ``thin`` moves; the draws are (approximately) uniform over the
-    consistent histories.
+    consistent histories. ``deadline`` (a :func:`time.perf_counter` time and
+    a number of draws): past that time, no more draws than that number.
     """
     chains = _chains(model, starts, seed)
     for chain in chains:
@@ -215,6 +230,8 @@ def sample_histories(model: Model, starts: Sequence[Sequence[Path]], count: int,
             chain.step()
     draws: list[tuple[int, ...]] = []
     while len(draws) < count:
+        if deadline is not None and len(draws) >= deadline[1] and perf_counter() > deadline[0]:
+            break
         for chain in chains:
             for _ in range(thin):
                 chain.step()
