@@ -9,6 +9,10 @@ and how often the games ended with the culprit found.
 
     python benchmarks/winrate.py --players 4 --games 1000 --lineup solver,notepad,notepad,random
 
+A run may be split into parts (``--first``, ``--games``), each appending
+its games to a record (``--record``); ``--tally`` prints the table of
+records instead of playing, so the parts may run on other cores or days.
+
 Besides the bots of ``simulate --bots``, a lineup may name
 ``advised-plain-<decision>``: the advised bot with that one decision taken
 the solver bot's way (:func:`deduce.games.abbey.sim.advised.plain_variants`).
@@ -17,9 +21,11 @@ the solver bot's way (:func:`deduce.games.abbey.sim.advised.plain_variants`).
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +53,8 @@ def play(job: tuple[int, int, int, tuple[str, ...]]) -> dict[str, Any]:
     for event in parse_jsonl(text, f"{player}.jsonl").events:
         if event.type == "accuse":
             accusations[record.truth["bots"][event.get("player")], event.get("correct")] += 1
-    return {"truth": record.truth, "accusations": [(k, c, n) for (k, c), n in accusations.items()]}
+    return {"game": index, "truth": record.truth,
+            "accusations": [(k, c, n) for (k, c), n in accusations.items()]}
 
 
 def game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -69,52 +76,89 @@ def parse_games(parser: argparse.ArgumentParser) -> tuple[argparse.Namespace, tu
 
 
 def main() -> None:
-    """Play the games and print the table."""
+    """Play the games (or read their records) and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     game_arguments(parser)
+    parser.add_argument("--first", type=int, default=1,
+                        help="number of the first game (to split a run into parts)")
+    parser.add_argument("--record", type=Path,
+                        help="append each game's result here, one JSON line a game")
+    parser.add_argument("--tally", type=Path, nargs="+",
+                        help="print the table of these records instead of playing")
     parser.add_argument("--out", type=Path, help="also write the table (markdown) here")
     args, lineup = parse_games(parser)
     start = time.perf_counter()
-    seats: Counter[str] = Counter()
-    wins: defaultdict[str, float] = defaultdict(float)
-    points: defaultdict[str, float] = defaultdict(float)
-    accused: Counter[tuple[str, bool]] = Counter()
-    found = 0
-    jobs = [(args.players, i, args.seed, lineup) for i in range(1, args.games + 1)]
-    with ProcessPoolExecutor(args.workers) as pool:
-        for done, result in enumerate(pool.map(play, jobs), 1):
-            truth = result["truth"]
-            bots = truth["bots"]
-            for player, kind in bots.items():
-                seats[kind] += 1
-                points[kind] += truth["scores"][player]
-            for player in truth["winners"]:
-                wins[bots[player]] += 1 / len(truth["winners"])
-            for kind, correct, n in result["accusations"]:
-                accused[kind, correct] += n
-            found += truth["found"]
-            if done % 100 == 0 or done == args.games:
-                table = _table(args, done, found, seats, wins, points, accused, start)
-                print(table, flush=True)
+    if args.tally:
+        results = [json.loads(line) for path in args.tally
+                   for line in path.read_text(encoding="utf-8").splitlines()]
+        numbers = Counter(result["game"] for result in results)
+        twice = sorted(n for n, k in numbers.items() if k > 1)
+        if twice:
+            parser.error(f"games recorded more than once: {twice[:10]}")
+        table = _table(args, _tallied(results), start)
+        print(table)
+    else:
+        jobs = [(args.players, i, args.seed, lineup)
+                for i in range(args.first, args.first + args.games)]
+        done: list[dict[str, Any]] = []
+        with ProcessPoolExecutor(args.workers) as pool:
+            for result in pool.map(play, jobs):
+                done.append(result)
+                if args.record:
+                    with args.record.open("a", encoding="utf-8") as out:
+                        out.write(json.dumps(result) + "\n")
+                if len(done) % 100 == 0 or len(done) == args.games:
+                    table = _table(args, _tallied(done), start)
+                    print(table, flush=True)
     if args.out:
         args.out.write_text(table + "\n", encoding="utf-8")
 
 
-def _table(args: argparse.Namespace, games: int, found: int, seats: Counter[str],
-           wins: dict[str, float], points: dict[str, float],
-           accused: Counter[tuple[str, bool]], start: float) -> str:
+@dataclass
+class Tally:
+    """The sums of a run, by bot kind."""
+
+    games: int = 0
+    found: int = 0
+    seats: Counter[str] = field(default_factory=Counter)
+    wins: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
+    points: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
+    accused: Counter[tuple[str, bool]] = field(default_factory=Counter)
+
+
+def _tallied(results: list[dict[str, Any]]) -> Tally:
+    """The sums of these games' results (as :func:`play` returns them)."""
+    tally = Tally()
+    for result in results:
+        truth = result["truth"]
+        bots = truth["bots"]
+        for player, kind in bots.items():
+            tally.seats[kind] += 1
+            tally.points[kind] += truth["scores"][player]
+        for player in truth["winners"]:
+            tally.wins[bots[player]] += 1 / len(truth["winners"])
+        for kind, correct, n in result["accusations"]:
+            tally.accused[kind, correct] += n
+        tally.found += truth["found"]
+        tally.games += 1
+    return tally
+
+
+def _table(args: argparse.Namespace, tally: Tally, start: float) -> str:
     """The results so far: a summary line and a markdown table by bot kind."""
-    rows = [[kind, n, round(wins[kind], 1), f"{100 * wins[kind] / n:.1f}%",
-             f"{points[kind] / n:.2f}", f"{accused[kind, True] / n:.2f}",
-             f"{accused[kind, False] / n:.2f}"]
-            for kind, n in sorted(seats.items())]
+    rows = [[kind, n, round(tally.wins[kind], 1), f"{100 * tally.wins[kind] / n:.1f}%",
+             f"{tally.points[kind] / n:.2f}", f"{tally.accused[kind, True] / n:.2f}",
+             f"{tally.accused[kind, False] / n:.2f}"]
+            for kind, n in sorted(tally.seats.items())]
     table = tabulate(rows, ["bot", "seats", "wins", "wins per seat", "mean score",
                             "right accusations per seat", "wrong accusations per seat"],
                      tablefmt="github")
-    summary = (f"{args.players} players, {games} games (seed {args.seed}, lineup "
+    timing = ("" if args.tally else
+              f" {time.perf_counter() - start:.0f} s with {args.workers} workers.")
+    summary = (f"{args.players} players, {tally.games} games (seed {args.seed}, lineup "
                f"{args.lineup}, seats rotated): "
-               f"culprit found in {100 * found / games:.1f}% of games; "
-               f"{time.perf_counter() - start:.0f} s with {args.workers} workers.")
+               f"culprit found in {100 * tally.found / max(tally.games, 1):.1f}% of games;"
+               f"{timing}")
     return summary + "\n\n" + table
 
 

@@ -43,3 +43,22 @@ def test_usable_chances_are_exact_or_within_a_narrow_bound_that_covers_the_truth
     assert not usable(culprit(False, 0.04, 0.05), "culprit")  # the bound missed the truth
     assert not usable(culprit(False, 0.06, 0.01), "culprit")  # too wide
     assert usable({"exact": False, "error": 0.02, "holder_miss": 0.01}, "holders")
+
+
+def test_a_run_split_into_parts_tallies_as_one():
+    from winrate import _tallied
+
+    def game(n, winners, scores):
+        bots = {"ana": "solver", "bob": "notepad"}
+        return {"game": n, "accusations": [("solver", True, 1)],
+                "truth": {"bots": bots, "winners": winners, "scores": scores, "found": True}}
+
+    games = [game(1, ["ana"], {"ana": 3, "bob": 0}),
+             game(2, ["ana", "bob"], {"ana": 1, "bob": 1}),
+             game(3, ["bob"], {"ana": -1, "bob": 4})]
+    whole, first, second = _tallied(games), _tallied(games[:1]), _tallied(games[1:])
+    assert whole.wins == {"solver": 1.5, "notepad": 1.5}
+    assert whole.points == {"solver": 3, "notepad": 5}
+    assert whole.games == first.games + second.games == 3
+    assert whole.seats == first.seats + second.seats
+    assert whole.accused == first.accused + second.accused
