@@ -75,7 +75,7 @@ HISTORY = "~/.deduce_history"
 #: Lines of history kept.
 HISTORY_LENGTH = 1000
 #: Seconds for each solve when it is waited for (piped input, --no-background), and for
-#: ``what-if``, ``suggest``'s exact values and the smallest ``why``: --budget's default.
+#: ``what-if``, ``suggest``'s advice and the smallest ``why``: --budget's default.
 WAIT_BUDGET = 2.0
 #: What follows a contradiction in the log: the event that revealed it is kept.
 KEPT = (" Every event is kept (the wrong one may be an earlier line): type `explain` for "
@@ -689,7 +689,7 @@ def _create(path: str, deck: Deck | None, tab: SetupCompleter) -> Session:
                    "estimated: the first background step (default: "
                    f"{', '.join(f'{b:g}' for b in LADDER[:-1])}, then {LADDER[-1]:g} s, "
                    "while you are idle), or the whole solve when it is waited for (default "
-                   f"{WAIT_BUDGET:g} s). Also the time for `what-if`, for the exact values of "
+                   f"{WAIT_BUDGET:g} s). Also the time for `what-if`, for the whole advice of "
                    "`suggest` and, in every game, to look for the smallest `why` answer "
                    f"(default {WAIT_BUDGET:g} s).")
 @click.option("--background/--no-background", default=None,

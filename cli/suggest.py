@@ -17,10 +17,11 @@ from .progress import status
 
 @click.command(context_settings=COMMAND_SETTINGS)
 @click.argument("log")
-@click.option("--budget", type=click.FloatRange(min=0), default=10.0, show_default=True,
+@click.option("--budget", type=click.FloatRange(min=0), default=1.0, show_default=True,
               metavar="SECONDS",
-              help="Abbey: time for the exact values; past it they are estimated (finding "
-                   "histories for the estimate may take up to 10 s more).")
+              help="Abbey: time for the whole advice: the position's chances, then exact "
+                   "values, then estimates (at least 40 histories). Long five- and "
+                   "six-player games need 10 or more for exact chances.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Abbey: seed of the estimate's random moves.")
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
@@ -61,6 +62,6 @@ def suggest(log: str, budget: float, seed: int, top: int, situation: str | None,
     options = SolveOptions(deck=deck, hard=hard, budget=budget, seed=seed)
     options = with_model_file(options, game, model_file)
     cards = game_named(game).load("cards", cards_file) if cards_file else None
-    with status("Advising", f"exact values within {budget:g} s, then estimates"):
+    with status("Advising", f"within {budget:g} s"):
         advice = suggest_moves(game_log, options, AdviceOptions(top, unseen, cards, situation))
     emit(output, advice.data, advice.tables)

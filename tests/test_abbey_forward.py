@@ -29,7 +29,7 @@ from abbey_random import (
 from hypothesis import assume, given, settings
 
 from deduce.games.abbey.solver.count import forward
-from deduce.games.abbey.solver.count.forward import count_forward, predict_states
+from deduce.games.abbey.solver.count.forward import count_forward, predict_states, predicted_peak
 from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.count.lookahead import Ahead, Lookahead
 from deduce.games.abbey.solver.model import Tally, build_model
@@ -310,6 +310,8 @@ def test_predicted_states_fit_the_supports_and_bound_the_reached_states(game):
         assert predicted[epoch] >= observed[epoch] >= len(states)
         assert all(_meets(tuple(index[h] for h in state), tallies, epoch) for state in states)
     assert all(d >= s for d, s in zip(predict_states(model.domains, timeline.sizes), predicted))
+    assert predicted_peak(supports, timeline.sizes, tallies) == max(observed)
+    assert predicted_peak(supports, timeline.sizes, tallies, deadline=0.0) is None
 
 
 def _regression():

@@ -181,6 +181,17 @@ def test_drawn_histories_lie_in_the_closure(game):
         assert list(draw).count(timeline.holder("culprit")) == 1
 
 
+@checks
+@given(corrupted_games(**TINY))
+def test_past_the_deadline_the_draws_stop_at_the_fewest_asked(game):
+    setup, events, _ = game
+    _, model, sat = _with_history(setup, events)
+    start = sat.witness()
+    assert len(sample_histories(model, [start], 30, thin=2, burn=2, deadline=(0.0, 7))) == 7
+    late = sample_histories(model, [start], 30, thin=2, burn=2, deadline=(float("inf"), 7))
+    assert late == sample_histories(model, [start], 30, thin=2, burn=2)
+
+
 def _log(setup, events):
     header = Header(game="abbey", players=setup.players, me=setup.me)
     return GameLog(header, list(events), "game")

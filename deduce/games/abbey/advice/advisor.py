@@ -36,9 +36,9 @@ import numpy as np
 from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sample import sample_histories
-from deduce.games.abbey.solver.sat.cnf import sat_model
-from deduce.games.abbey.solver.timeline import CULPRIT, PILE, build_timeline
-from deduce.logs.model import GameLog
+from deduce.games.abbey.solver.sat.cnf import SatModel, sat_model
+from deduce.games.abbey.solver.timeline import CULPRIT, PILE, Timeline, build_timeline
+from deduce.logs.model import Event, GameLog
 from deduce.logs.vocabulary.abbey import TRAITS, AbbeySetup, Deck, setup_from_header, show_requests
 
 #: Expected points at which an accusation is recommended (6p - 2 >= 2 means p >= 2/3).
@@ -103,10 +103,10 @@ def analyse(log: GameLog, draws: int = 200, seed: int = 0, show_me: bool = True,
             thin: int = 20, deck: Deck | None = None) -> Analysis:
     """Candidates and ranked options for the log's observer.
 
-    The candidates come from the SAT closure; the draws from chains started
-    at SAT witnesses, ``thin`` chain moves apart. ``show_me`` adds the
-    parlor's requests (one or two traits), only useful once the pile is
-    empty. ``deck`` replaces the header's deck.
+    The candidates come from the SAT closure; the options from
+    :func:`estimated_advice`, with ``draws`` histories ``thin`` chain moves
+    apart. ``show_me`` adds the parlor's requests (one or two traits), only
+    useful once the pile is empty. ``deck`` replaces the header's deck.
     """
     setup = setup_from_header(log.header, log.path, deck)
     timeline = build_timeline(setup, log.events, log.path)
@@ -115,14 +115,30 @@ def analyse(log: GameLog, draws: int = 200, seed: int = 0, show_me: bool = True,
     if possible is None:
         return Analysis([], None)
     found = [c for c, row in zip(setup.deck.ids, possible) if CULPRIT in row]
-    model = build_model(setup, timeline, log.events)
-    propagate(model)
+    return Analysis(found, estimated_advice(setup, timeline, log.events, sat, draws, seed,
+                                            show_me, thin))
+
+
+def estimated_advice(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
+                     sat: SatModel, draws: int, seed: int, show_me: bool, thin: int = 20,
+                     deadline: tuple[float, int] | None = None) -> Advice | None:
+    """The options ranked by their estimated values over drawn histories (None: no history).
+
+    The draws come from chains started at witnesses of ``sat`` (the log's
+    SAT model). ``deadline``: a time past which the draws stop once there
+    are at least so many
+    (:func:`~deduce.games.abbey.solver.sample.sample_histories`).
+    """
     rng = Random(seed)
-    starts = [sat.witness(rng=rng) for _ in range(CHAINS)]
-    sample = sample_histories(model, [s for s in starts if s is not None], draws, seed=seed,
-                              thin=thin, burn=4 * thin)
+    starts = [s for s in (sat.witness(rng=rng) for _ in range(CHAINS)) if s is not None]
+    if not starts:
+        return None
+    model = build_model(setup, timeline, events)
+    propagate(model)
+    sample = sample_histories(model, starts, draws, seed=seed, thin=thin, burn=4 * thin,
+                              deadline=deadline)
     ranker = Ranker(setup, sample, timeline.holders, seed)
-    return Analysis(found, ranker.advice(show_me, timeline.sizes[-1][PILE]))
+    return ranker.advice(show_me, timeline.sizes[-1][PILE])
 
 
 class Ranker:

@@ -2,7 +2,7 @@
 
 Every question and card-moving room is ranked by the information its answer
 brings about the culprit: exact values from :mod:`~deduce.games.abbey.advice.exact`
-within the time budget, else the estimate of
+within their share of the time budget, else the estimate of
 :mod:`~deduce.games.abbey.advice.advisor`, which has no error bound: its
 values are then not shown as numbers, only the ranking, marked as rough.
 
@@ -30,10 +30,11 @@ from time import perf_counter
 from typing import Any
 
 from deduce.errors import DeduceError, InconsistentLog
-from deduce.games.abbey.advice.advisor import ACCUSE_POINTS, Advice, Option, analyse
+from deduce.games.abbey.advice.advisor import ACCUSE_POINTS, Advice, Option, estimated_advice
 from deduce.games.abbey.advice.decisions import REVEAL_AT
 from deduce.games.abbey.advice.exact import exact_advice
 from deduce.games.abbey.advice.situation import Situation, advise, parse_situation
+from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.solve import AbbeySolution, solve_abbey
 from deduce.games.abbey.solver.timeline import PILE, Timeline, build_timeline
 from deduce.games.protocol import SolveOptions, Suggestion
@@ -41,17 +42,24 @@ from deduce.logs.model import GameLog
 from deduce.logs.vocabulary.abbey import TRAIT_GROUPS, AbbeySetup, setup_from_header
 from deduce.report import NO_TIME, UNKNOWN, Table, estimated, percent, plural, usable
 
-#: Markov-chain draws behind an Abbey estimate.
-DRAWS = 400
+#: Markov-chain draws behind an Abbey estimate, and the fewest once the budget is spent.
+DRAWS, LEAST_DRAWS = 400, 40
+#: Shares of the budget: the solve of the position (when the caller has none), and the
+#: exact values (tried only when the solve's chances are exact: each value needs a count
+#: per candidate); what is left goes to the estimate.
+SOLVE_SHARE, EXACT_SHARE = 0.4, 0.7
 
 
 def suggest(log: GameLog, options: SolveOptions, top: int,
             solution: AbbeySolution | None = None, situation: str | None = None
             ) -> Suggestion:
-    """Ranked options (exact within ``options.budget``) and the accusation.
+    """Ranked options and the accusation, within ``options.budget`` seconds in all.
 
+    The budget (None: no limit) is shared by the solve, the exact values and
+    the estimate (:data:`SOLVE_SHARE`, :data:`EXACT_SHARE`); past it the
+    estimate draws no more than :data:`LEAST_DRAWS` histories.
     ``solution``: the solve of this position the caller already shows (else
-    the position is solved first, within the budget). ``situation``: the
+    the position is solved first, within its share). ``situation``: the
     decision asked of the observer now (:mod:`situation`), advised first.
     Raises :class:`InconsistentLog` when no history fits the log.
     """
@@ -62,8 +70,10 @@ def suggest(log: GameLog, options: SolveOptions, top: int,
         if setup.me is None:
             raise DeduceError(f"{log.path}: --situation needs a player's log, not a spectator's")
         decision = parse_situation(situation, setup)
+    budget = options.budget
     if solution is None:
-        solution = solve_abbey(log, options.deck, budget=options.budget, seed=options.seed)
+        solution = solve_abbey(log, options.deck, seed=options.seed,
+                               budget=None if budget is None else SOLVE_SHARE * budget)
     if not solution.consistent:
         raise InconsistentLog(f"{log.path}: no history fits the log")
     timeline = build_timeline(setup, log.events, log.path)
@@ -71,13 +81,17 @@ def suggest(log: GameLog, options: SolveOptions, top: int,
         data, table = _situation(decision, log, setup, solution, timeline, None, top)
         return Suggestion({"game": "abbey", "situation": data}, [table])
     pile = timeline.sizes[-1][PILE]
-    deadline = None if options.budget is None else start + options.budget
-    advice = exact_advice(log, options.deck, deadline)
+    advice = None
+    if solution.culprit_exact:
+        advice = exact_advice(log, options.deck,
+                              None if budget is None else start + EXACT_SHARE * budget)
     if advice is None or not pile:
-        found = analyse(log, DRAWS, options.seed, show_me=not pile, deck=options.deck)
-        if found.advice is None:
+        estimate = estimated_advice(
+            setup, timeline, log.events, sat_model(setup, timeline, log.events), DRAWS,
+            options.seed, show_me=not pile,
+            deadline=None if budget is None else (start + budget, LEAST_DRAWS))
+        if estimate is None:
             raise InconsistentLog(f"{log.path}: no history fits the log")
-        estimate = found.advice
         if advice is None:
             advice = estimate
         else:  # the exact values, plus the parlor's "show me", estimated

@@ -33,11 +33,12 @@ also bounds the memory.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence, Set
+from collections.abc import Callable, Generator, Iterator, Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 from math import factorial, prod
+from time import perf_counter
 from typing import Any, cast
 
 import numpy as np
@@ -79,10 +80,41 @@ def predict_states(supports_or_domains: Supports | Sequence[Domain],
     epoch must also meet its own observations: a tighter bound, counted by
     a walk over (room, count) states, exact up to 2**53.
     """
+    return list(_epoch_states(supports_or_domains, sizes, tallies))
+
+
+def predicted_peak(supports_or_domains: Supports | Sequence[Domain],
+                   sizes: Sequence[Sequence[int]], tallies: Sequence[Tally] = (),
+                   deadline: float | None = None) -> int | None:
+    """The largest layer :func:`predict_states` bounds; None if ``deadline`` passes first."""
+    peak = 0
+    for states in _epoch_states(supports_or_domains, sizes, tallies):
+        if deadline is not None and perf_counter() > deadline:
+            return None
+        peak = max(peak, states)
+    return peak
+
+
+def _epoch_states(supports_or_domains: Supports | Sequence[Domain],
+                  sizes: Sequence[Sequence[int]], tallies: Sequence[Tally]) -> Iterator[int]:
+    """:func:`predict_states`, one epoch at a time."""
     nodes = _nodes(supports_or_domains, len(sizes))
     observed = _observations(tallies, len(sizes))
-    return [round(_fill(observed[e], nodes[e], size)[1].total) if observed[e]
-            else _rooms(tuple(size)).count(nodes[e]) for e, size in enumerate(sizes)]
+    for e, size in enumerate(sizes):
+        yield _states(tuple(observed[e]), tuple(map(frozenset, nodes[e])), tuple(size))
+
+
+@lru_cache(maxsize=4096)
+def _states(observed: tuple[_Observed, ...], allowed: tuple[frozenset[int], ...],
+            sizes: tuple[int, ...]) -> int:
+    """How many states of one epoch fit (:func:`predict_states`), kept once counted.
+
+    The counts of a log and of the same log with a fact more (the exact
+    advice's conditioned counts) share most of their epochs.
+    """
+    if observed:
+        return round(_fill(observed, allowed, sizes)[1].total)
+    return _rooms(sizes).count(allowed)
 
 
 def count_forward(domains: Sequence[Domain], tallies: Sequence[Tally], timeline: Timeline,

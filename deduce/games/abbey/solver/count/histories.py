@@ -26,7 +26,7 @@ from typing import Any
 
 from deduce.games.abbey.solver.count.cardwise import QUICK_STATES, count_by_cards
 from deduce.games.abbey.solver.count.epochwise import count_by_epochs, deal_bound
-from deduce.games.abbey.solver.count.forward import Supports, count_forward, predict_states
+from deduce.games.abbey.solver.count.forward import Supports, count_forward, predicted_peak
 from deduce.games.abbey.solver.count.pathwise import count_by_paths
 from deduce.games.abbey.solver.count.turns import Method, race
 from deduce.games.abbey.solver.model import Model
@@ -114,7 +114,7 @@ def count_histories(model: Model, methods: Sequence[str] = METHODS,
                                         quick=False),  # the quick try was made above
         "epochs": lambda: count_by_epochs(model.domains, tallies, timeline),
         "paths": lambda: count_by_paths(model.domains, tallies)}
-    for group in _plan(model, tallies, methods, known):
+    for group in _plan(model, tallies, methods, known, deadline):
         found = race([start[m]() for m in group], max_slices, deadline)
         if found is not None:
             return Counts(*found)
@@ -122,19 +122,22 @@ def count_histories(model: Model, methods: Sequence[str] = METHODS,
 
 
 def _plan(model: Model, tallies: Sequence[Any], methods: Sequence[str],
-          supports: Supports | None) -> list[list[str]]:
+          supports: Supports | None, deadline: float | None = None) -> list[list[str]]:
     """The methods to run, as groups run one after the other (the methods of a group race).
 
     The forward filter alone first when its predicted layers are small;
     then the card count, with the small-deck methods beside it, and the
-    forward filter too while its bound is under ``RACE_STATES``.
+    forward filter too while its bound is under ``RACE_STATES``. None at
+    all when ``deadline`` passes while the layers are bounded.
     """
     first: list[str] = []
     rest = [m for m in ("cards", "epochs", "paths") if m in methods]
     if "epochs" in rest and len(methods) > 1 and deal_bound(model.domains, tallies) > EPOCH_DEALS:
         rest.remove("epochs")
     if "forward" in methods:
-        bound = max(predict_states(supports or model.domains, model.timeline.sizes, tallies))
+        bound = predicted_peak(supports or model.domains, model.timeline.sizes, tallies, deadline)
+        if bound is None:
+            return []
         if bound <= FORWARD_STATES or not rest:
             first = ["forward"]
         elif bound <= RACE_STATES:
