@@ -13,22 +13,28 @@ game's first correct accusation. For each log it finds:
 Events are counted in the log's own lines after the header. Both sets only
 shrink as events are added, so each is found by bisection. It prints, per
 bot kind: logs, the share of them where each method reached certainty, the
-median event of each, and the median gain (sheet event minus closure event)
-over the logs where the closure reached certainty; a sheet that never did
-counts as the log's end.
+median event of each, and, over the logs where the closure reached
+certainty, the median gain (sheet event minus closure event) and the median
+share of the sheet's wait saved (the gain over the sheet event); a sheet
+that never did counts as the log's end.
 
     python benchmarks/certainty.py --players 6 --games 1000 \
         --lineup solver,notepad,random,notepad,random,notepad
+
+With ``--logs DIR`` it reads the logs that ``winrate.py --logs DIR`` kept
+(the lineup's first bot's seats) instead of playing the games again.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from tabulate import tabulate
@@ -70,14 +76,18 @@ def sheet_certain(deck: Sequence[str], lines: Sequence[dict[str, Any]]) -> bool:
     return len(crossed_out(deck, lines)) == 1
 
 
-def measure(job: tuple[int, int, int, tuple[str, ...]]) -> list[dict[str, Any]]:
-    """One game: every seat's closure and sheet events."""
-    players, index, seed, lineup = job
+def measure(job: tuple[int, int, int, tuple[str, ...], Path | None]) -> list[dict[str, Any]]:
+    """One game: every seat's closure and sheet events (the kept seats', from a log file)."""
+    players, index, seed, lineup, kept = job
     game = AbbeyGame.create(players)
-    record = record_game(game, index, seed, seating(lineup, index))
-    return [_events(game, record.truth["bots"][player],
-                    parse_jsonl(text, f"{player}.jsonl", game.deck))
-            for player, text in record.logs.items()]
+    if kept is None:
+        record = record_game(game, index, seed, seating(lineup, index))
+        bots, logs = record.truth["bots"], record.logs
+    else:
+        data = json.loads((kept / f"game-{index:04d}.json").read_text(encoding="utf-8"))
+        bots, logs = data["bots"], data["logs"]
+    return [_events(game, bots[player], parse_jsonl(text, f"{player}.jsonl", game.deck))
+            for player, text in logs.items()]
 
 
 def _events(game: AbbeyGame, bot: str, log: GameLog) -> dict[str, Any]:
@@ -94,10 +104,12 @@ def main() -> None:
     """Play the games and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     game_arguments(parser)
+    parser.add_argument("--logs", type=Path,
+                        help="read the logs that winrate.py --logs kept here instead of playing")
     args, lineup = parse_games(parser)
     start = time.perf_counter()
     by_bot: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)
-    jobs = [(args.players, i, args.seed, lineup) for i in range(1, args.games + 1)]
+    jobs = [(args.players, i, args.seed, lineup, args.logs) for i in range(1, args.games + 1)]
     with ProcessPoolExecutor(args.workers) as pool:
         for rows in pool.map(measure, jobs):
             for row in rows:
@@ -107,7 +119,8 @@ def main() -> None:
     print(f"{args.players} players, {args.games} games (seed {args.seed}, lineup {args.lineup}, "
           f"seats rotated); {time.perf_counter() - start:.0f} s with {args.workers} workers.\n")
     print(tabulate(table, ["logs of", "logs", "closure certain", "sheet certain",
-                           "median closure event", "median sheet event", "median gain (events)"],
+                           "median closure event", "median sheet event", "median gain (events)",
+                           "median share sooner"],
                    tablefmt="github"))
 
 
@@ -121,9 +134,11 @@ def _row(kind: str, rows: Sequence[dict[str, Any]]) -> list[Any]:
     closure = [r["closure"] for r in rows if r["closure"] is not None]
     sheet = [r["sheet"] for r in rows if r["sheet"] is not None]
     gains = [(r["sheet"] or r["events"]) - r["closure"] for r in rows if r["closure"] is not None]
+    sooner = [1 - r["closure"] / (r["sheet"] or r["events"]) for r in rows
+              if r["closure"] is not None]
     return [kind, len(rows), f"{100 * len(closure) / len(rows):.0f}%",
             f"{100 * len(sheet) / len(rows):.0f}%", _median(closure), _median(sheet),
-            _median(gains)]
+            _median(gains), f"{100 * statistics.median(sooner):.0f}%" if sooner else "-"]
 
 
 if __name__ == "__main__":

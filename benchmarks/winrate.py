@@ -43,11 +43,20 @@ def seating(lineup: tuple[str, ...], index: int) -> tuple[str, ...]:
     return lineup[shift:] + lineup[:shift]
 
 
-def play(job: tuple[int, int, int, tuple[str, ...]]) -> dict[str, Any]:
-    """One game: the truth summary and the accusations made, by bot kind."""
-    players, index, seed, lineup = job
+def play(job: tuple[int, int, int, tuple[str, ...], Path | None]) -> dict[str, Any]:
+    """One game: the truth summary and the accusations made, by bot kind.
+
+    With a directory (the job's last item), the logs of the lineup's first
+    bot kind go there too, as ``game-NNNN.json`` (``certainty.py --logs``).
+    """
+    players, index, seed, lineup, keep = job
     record = record_game(AbbeyGame.create(players), index, seed, seating(lineup, index),
                          {**BOTS, **plain_variants()})
+    if keep is not None:
+        bots = record.truth["bots"]
+        kept = {p: text for p, text in record.logs.items() if bots[p] == lineup[0]}
+        (keep / f"game-{index:04d}.json").write_text(
+            json.dumps({"bots": bots, "logs": kept}), encoding="utf-8")
     accusations: Counter[tuple[str, bool]] = Counter()
     player, text = next(iter(record.logs.items()))
     for event in parse_jsonl(text, f"{player}.jsonl").events:
@@ -83,6 +92,8 @@ def main() -> None:
                         help="number of the first game (to split a run into parts)")
     parser.add_argument("--record", type=Path,
                         help="append each game's result here, one JSON line a game")
+    parser.add_argument("--logs", type=Path,
+                        help="keep the logs of the lineup's first bot here (for certainty.py)")
     parser.add_argument("--tally", type=Path, nargs="+",
                         help="print the table of these records instead of playing")
     parser.add_argument("--out", type=Path, help="also write the table (markdown) here")
@@ -98,7 +109,9 @@ def main() -> None:
         table = _table(args, _tallied(results), start)
         print(table)
     else:
-        jobs = [(args.players, i, args.seed, lineup)
+        if args.logs:
+            args.logs.mkdir(parents=True, exist_ok=True)
+        jobs = [(args.players, i, args.seed, lineup, args.logs)
                 for i in range(args.first, args.first + args.games)]
         done: list[dict[str, Any]] = []
         with ProcessPoolExecutor(args.workers) as pool:

@@ -62,3 +62,14 @@ def test_a_run_split_into_parts_tallies_as_one():
     assert whole.games == first.games + second.games == 3
     assert whole.seats == first.seats + second.seats
     assert whole.accused == first.accused + second.accused
+
+
+def test_the_certainty_row_counts_a_sheet_that_never_got_there_as_the_log_end():
+    from certainty import _row
+
+    rows = [{"closure": 30, "sheet": 60, "events": 90},
+            {"closure": 45, "sheet": None, "events": 90},
+            {"closure": None, "sheet": 70, "events": 80}]
+    row = _row("advised", rows)
+    assert row[:4] == ["advised", 3, "67%", "67%"]
+    assert row[4:] == [37.5, 65, 37.5, "50%"]  # gains 30 and 45; shares 1/2 and 1/2
