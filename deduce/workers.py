@@ -162,8 +162,8 @@ def _await(client: Client, address: str, future: Any) -> Any:
         try:
             return future.result(timeout=POLL_SECONDS)
         except TimeoutError:
-            if future.done():  # the job itself raised it
-                raise
+            if future.done():  # it ended meanwhile, or the job itself raised it: its outcome
+                return future.result()
             try:
                 client.wait_for_workers(1, timeout=LOST_SECONDS)
             except TimeoutError:

@@ -323,16 +323,27 @@ def test_a_number_of_workers_stands_for_local_processes():
 
 
 class Pending:
-    """A cluster future still running: ``result`` times out, unless it is done."""
+    """A cluster future still running: ``result`` times out, unless it is done.
 
-    def __init__(self, done: bool = False) -> None:
+    ``outcome`` (an exception) is what the job ended with once done: raised
+    by ``result`` without a timeout.
+    """
+
+    def __init__(self, done: bool = False, outcome: Exception | None = None) -> None:
         self.finished = done
+        self.outcome = outcome
 
     def result(self, timeout=None):
+        if timeout is None and self.outcome is not None:
+            raise self.outcome
         raise TimeoutError("timed out")
 
     def done(self) -> bool:
         return self.finished
+
+
+class KilledWorker(Exception):
+    """Stands for Dask's: the scheduler gave up on a job whose workers died."""
 
 
 class Lost:
@@ -350,3 +361,7 @@ def test_a_cluster_that_lost_every_worker_stops_the_run_with_one_line(monkeypatc
     # a job that itself timed out is that job's error, not a lost cluster
     with pytest.raises(TimeoutError, match="timed out"):
         deduce.workers._await(Lost(), "tcp://h:1", Pending(done=True))
+    # a job that ended while the wait timed out gives its own outcome: here its dead worker
+    with pytest.raises(KilledWorker) as raised:
+        deduce.workers._await(Lost(), "tcp://h:1", Pending(True, KilledWorker("game 3")))
+    assert deduce.workers.died(raised.value)
