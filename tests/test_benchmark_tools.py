@@ -73,3 +73,27 @@ def test_the_certainty_row_counts_a_sheet_that_never_got_there_as_the_log_end():
     row = _row("advised", rows)
     assert row[:4] == ["advised", 3, "67%", "67%"]
     assert row[4:] == [37.5, 65, 37.5, "50%"]  # gains 30 and 45; shares 1/2 and 1/2
+
+
+@given(st.integers(3, 6), st.integers(1, 50))
+def test_the_paired_runs_follow_the_first_bot_round_the_table(players, index):
+    from paired import first_seat_wins
+
+    names = [f"p{i}" for i in range(players)]
+    lineup = ("tested",) + ("other",) * (players - 1)
+    bots = dict(zip(names, seating(lineup, index)))
+    tested = next(p for p, kind in bots.items() if kind == "tested")
+    result = {"game": index, "truth": {"players": names, "winners": sorted({tested, names[0]})}}
+    share = 1.0 if tested == names[0] else 0.5
+    assert first_seat_wins([result]) == {index: share}
+
+
+def test_a_paired_difference_without_noise_has_no_width():
+    from paired import compare
+
+    a = {g: float(g % 2) for g in range(1, 41)}
+    same = compare(a, a)
+    assert same["difference"] == 0 and same["half_width"] == 0 and same["ratio"] == 1
+    better = compare(a, {g: 0.0 if g % 4 == 1 else w for g, w in a.items()})
+    assert better["difference"] == 0.25 and better["ratio"] == 2.0
+    assert better["ratio_low"] <= 2.0 <= better["ratio_high"]
