@@ -18,6 +18,11 @@ from deduce.workers import EXTRA, Workers
 
 from .clock import elapsed
 
+#: The Abbey's situations, as ``suggest --situation`` and play's ``suggest`` take them.
+SITUATIONS = ("`asked PLAYER has CARD` or `asked PLAYER count TRAIT[+TRAIT]` (answer or "
+              "the vow of silence), `show PLAYER [TRAIT[+TRAIT]]` (which card to show), "
+              "`mass N` (which cards to pass)")
+
 #: Every command answers ``-h`` as well as ``--help``, also when run outside the root group
 #: (click keeps the first help option a command builds).
 COMMAND_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"]}

@@ -68,7 +68,7 @@ from deduce.solving import (
 )
 from deduce.suggest import AdviceOptions, suggest
 
-from .options import COMMAND_SETTINGS, refuse_options
+from .options import COMMAND_SETTINGS, SITUATIONS, refuse_options
 
 #: Where readline history is kept, unless the environment variable DEDUCE_HISTORY says.
 HISTORY = "~/.deduce_history"
@@ -508,10 +508,7 @@ COMMANDS: dict[str, Command] = {
                        "Abbey: the questions and rooms worth most, and whether to accuse; "
                        "Black Rose: where to investigate and whom to accuse; Rose: the day-7 "
                        "guesses.\nAbbey SITUATION, a decision outside your move (as "
-                       "`deduce suggest --situation`): `asked PLAYER has CARD` or `asked "
-                       "PLAYER count TRAIT[+TRAIT]` (answer or the vow of silence), `show "
-                       "PLAYER [TRAIT[+TRAIT]]` (which card to show), `mass N` (which cards "
-                       "to pass)."),
+                       f"`deduce suggest --situation`): {SITUATIONS}."),
     "quit": Command(_quit, "quit", "Leave (Ctrl-D too). Every recorded event is already saved."),
     "exit": Command(_quit, "exit", "Leave (Ctrl-D too). Every recorded event is already saved."),
 }

@@ -11,7 +11,7 @@ from deduce.solving import SolveOptions, with_model_file
 from deduce.suggest import AdviceOptions
 from deduce.suggest import suggest as suggest_moves
 
-from .options import COMMAND_SETTINGS, emit, output_options, refuse_options
+from .options import COMMAND_SETTINGS, SITUATIONS, emit, output_options, refuse_options
 from .progress import status
 
 
@@ -27,9 +27,7 @@ from .progress import status
 @click.option("--top", type=click.IntRange(min=1), default=10, show_default=True,
               help="Abbey: how many moves to list.")
 @click.option("--situation", metavar="TEXT",
-              help="Abbey: the decision asked of you now: 'asked PLAYER has CARD', 'asked "
-                   "PLAYER count TRAIT[+TRAIT]' (answer or the vow of silence), 'show PLAYER "
-                   "[TRAIT[+TRAIT]]' (which card to show), 'mass N' (which cards to pass).")
+              help=f"Abbey: the decision asked of you now: {SITUATIONS}.")
 @click.option("--deck", "deck_file", metavar="FILE", help="Abbey deck file.")
 @click.option("--unseen", type=click.IntRange(min=0), metavar="N",
               help="Black Rose: clue cards you have not seen (default: an upper bound from "
