@@ -36,6 +36,9 @@ from deduce.games.abbey.sim.advised import plain_variants
 from deduce.games.abbey.sim.simulate import BOTS, record_game
 from deduce.logs.jsonl import parse_jsonl
 
+#: What a game's record keeps of its truth: enough for the tables and for paired.py.
+SUMMARY = ("players", "bots", "scores", "winners", "found")
+
 
 def seating(lineup: tuple[str, ...], index: int) -> tuple[str, ...]:
     """The seats of game ``index``: ``lineup`` rotated by one seat a game."""
@@ -62,7 +65,8 @@ def play(job: tuple[int, int, int, tuple[str, ...], Path | None]) -> dict[str, A
     for event in parse_jsonl(text, f"{player}.jsonl").events:
         if event.type == "accuse":
             accusations[record.truth["bots"][event.get("player")], event.get("correct")] += 1
-    return {"game": index, "truth": record.truth,
+    truth = {key: record.truth[key] for key in SUMMARY}
+    return {"game": index, "truth": truth,
             "accusations": [(k, c, n) for (k, c), n in accusations.items()]}
 
 
