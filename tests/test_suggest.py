@@ -48,7 +48,7 @@ def test_abbey_options_are_the_exact_values_best_first():
 
 
 def test_abbey_accusation_follows_the_points():
-    data = _json(ABBEY6)
+    data = _json("--budget", "1000", ABBEY6)
     culprit = solve_log(read_log(ABBEY6)).culprit
     best = max(culprit, key=culprit.get)
     accusation = data["accusation"]
@@ -74,6 +74,22 @@ def test_abbey_without_time_the_values_are_estimated():
     assert not data["exact"] and data["options"]
     bits = [o["bits"] for o in data["options"]]
     assert bits == sorted(bits, reverse=True)
+
+
+def test_abbey_exact_values_are_not_tried_after_the_solve_could_not_count(monkeypatch):
+    from deduce.games.abbey.advice import suggest as abbey_suggest
+
+    log = read_log(ABBEY6)
+    exact = solve_log(log)
+    late = replace(exact, exact=False, error=1.0)  # no count finished: no chances at all
+    tried = []
+    monkeypatch.setattr(abbey_suggest, "solve_abbey", lambda *args, **kwargs: late)
+    monkeypatch.setattr(abbey_suggest, "exact_advice", lambda *args: tried.append(args))
+    options = SolveOptions(budget=1.0)
+    data = abbey_suggest.suggest(log, options, 5).data
+    assert not tried and not any(o["exact"] for o in data["options"])
+    abbey_suggest.suggest(log, options, 5, solution=late)  # play's own solve: worth a try
+    assert len(tried) == 1
 
 
 def test_abbey_table_names_rooms_and_questions():

@@ -45,8 +45,8 @@ from deduce.report import NO_TIME, UNKNOWN, Table, estimated, percent, plural, u
 #: Markov-chain draws behind an Abbey estimate, and the fewest once the budget is spent.
 DRAWS, LEAST_DRAWS = 400, 40
 #: Shares of the budget: the solve of the position (when the caller has none), and the
-#: exact values (tried only when the solve's chances are exact: each value needs a count
-#: per candidate); what is left goes to the estimate.
+#: exact values (not tried when that solve's count failed: each value needs a count per
+#: candidate); what is left goes to the estimate.
 SOLVE_SHARE, EXACT_SHARE = 0.4, 0.7
 
 
@@ -71,6 +71,7 @@ def suggest(log: GameLog, options: SolveOptions, top: int,
             raise DeduceError(f"{log.path}: --situation needs a player's log, not a spectator's")
         decision = parse_situation(situation, setup)
     budget = options.budget
+    solved_here = solution is None
     if solution is None:
         solution = solve_abbey(log, options.deck, seed=options.seed,
                                budget=None if budget is None else SOLVE_SHARE * budget)
@@ -82,7 +83,7 @@ def suggest(log: GameLog, options: SolveOptions, top: int,
         return Suggestion({"game": "abbey", "situation": data}, [table])
     pile = timeline.sizes[-1][PILE]
     advice = None
-    if solution.culprit_exact:
+    if solution.culprit_exact or not solved_here:  # a count that failed here: no use trying
         advice = exact_advice(log, options.deck,
                               None if budget is None else start + EXACT_SHARE * budget)
     if advice is None or not pile:
