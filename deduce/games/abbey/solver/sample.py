@@ -140,11 +140,12 @@ class Chain:
                 links.append(None)
             else:
                 link: dict[State, list[tuple[State, int]]] = {}
-                steps = [self.domains[c].steps[t - 1] for c in block]
-                onward = _onward(moves)
+                orders = set(permutations(moves))
                 for s, w in layers[-1].items():
-                    for nxt in onward.get(s, ()):
-                        if all((h, b) in ok for h, b, ok in zip(s, nxt, steps)):
+                    for order in orders:
+                        if all(a == h and (a, b) in self.domains[c].steps[t - 1]
+                               for (a, b), h, c in zip(order, s, block)):
+                            nxt = tuple(b for _, b in order)
                             if nxt in link or self._ok(block, t, nxt, need):
                                 link.setdefault(nxt, []).append((s, w))
                 for nxt, sources in link.items():
@@ -199,19 +200,6 @@ class Chain:
                 tally = self.tallies[j]
                 self.value[j] += tally.hit(path) - tally.hit(old)
             self.paths[c] = path
-
-
-def _onward(moves: Sequence[tuple[int, int]]) -> dict[State, list[State]]:
-    """The block's orderings of a transfer's moves: from each state, the states it may reach.
-
-    Each ordering gives card ``i`` the move ``order[i]``; grouping them by
-    where they start leaves, for a state, only the orderings that start there
-    (each once, in the order of the set of permutations).
-    """
-    onward: dict[State, list[State]] = {}
-    for order in set(permutations(moves)):
-        onward.setdefault(tuple(a for a, _ in order), []).append(tuple(b for _, b in order))
-    return onward
 
 
 def sample_histories(model: Model, starts: Sequence[Sequence[Path]], count: int,

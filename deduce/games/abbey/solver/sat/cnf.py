@@ -32,10 +32,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from operator import itemgetter
-from typing import Any
 
-import numpy as np
 from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
@@ -66,7 +63,6 @@ class SatModel:
         self.epochs = 0
         self.events: list[Event] = []
         self.selectors: dict[int, int] = {}
-        self._getters: dict[object, tuple[itemgetter[Any], tuple[int, ...]]] = {}
 
     # -- literals ---------------------------------------------------------
 
@@ -230,15 +226,10 @@ class SatModel:
         return bool(self.solver.solve(assumptions=[*self.assumptions(skip), *extra]))
 
 
-    def _holders_at(self, model: list[int], epochs: slice | int) -> np.ndarray:
-        """Each card's holder at ``epochs`` in a solver's model (``[epoch, card]`` for a slice)."""
-        key = (epochs.start, epochs.stop) if isinstance(epochs, slice) else epochs
-        getter = self._getters.get(key)
-        if getter is None:
-            lits = np.array(self.lits[epochs], dtype=np.int64)
-            getter = self._getters[key] = (itemgetter(*(lits - 1).ravel().tolist()), lits.shape)
-        pick, shape = getter
-        return np.argmax(np.array(pick(model)).reshape(shape) > 0, axis=-1)
+    def _holders_at(self, model: list[int], epoch: int) -> list[int]:
+        """Each card's holder at ``epoch`` in a solver's model."""
+        return [next(h for h, lit in enumerate(row) if model[lit - 1] > 0)
+                for row in self.lits[epoch]]
 
     def witness(self, rng: random.Random | None = None, extra: Sequence[int] = ()
                 ) -> History | None:
@@ -252,8 +243,9 @@ class SatModel:
                                     for lit in self._holder_literals()])
         if not self.satisfiable(extra=extra):
             return None
-        holders = self._holders_at(self.solver.get_model(), slice(0, self.epochs))
-        return [tuple(path) for path in holders.T.tolist()]
+        model = self.solver.get_model()
+        return [tuple(path) for path in zip(*(self._holders_at(model, e)
+                                                for e in range(self.epochs)))]
 
     def witnesses(self, possible: Sequence[set[int]], count: int, rng: random.Random
                   ) -> list[History]:
@@ -366,7 +358,7 @@ class SatModel:
         """Mark each card's holder at ``epoch`` in the last model as possible."""
         model = self.solver.get_model()
         assert model is not None
-        for card, holder in enumerate(self._holders_at(model, epoch).tolist()):
+        for card, holder in enumerate(self._holders_at(model, epoch)):
             possible[card].add(holder)
 
 
