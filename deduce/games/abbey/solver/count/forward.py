@@ -101,20 +101,8 @@ def _epoch_states(supports_or_domains: Supports | Sequence[Domain],
     nodes = _nodes(supports_or_domains, len(sizes))
     observed = _observations(tallies, len(sizes))
     for e, size in enumerate(sizes):
-        yield _states(tuple(observed[e]), tuple(map(frozenset, nodes[e])), tuple(size))
-
-
-@lru_cache(maxsize=4096)
-def _states(observed: tuple[_Observed, ...], allowed: tuple[frozenset[int], ...],
-            sizes: tuple[int, ...]) -> int:
-    """How many states of one epoch fit (:func:`predict_states`), kept once counted.
-
-    The counts of a log and of the same log with a fact more (the exact
-    advice's conditioned counts) share most of their epochs.
-    """
-    if observed:
-        return round(_fill(observed, allowed, sizes)[1].total)
-    return _rooms(sizes).count(allowed)
+        yield (round(_fill(observed[e], nodes[e], size)[1].total) if observed[e]
+               else _rooms(tuple(size)).count(nodes[e]))
 
 
 def count_forward(domains: Sequence[Domain], tallies: Sequence[Tally], timeline: Timeline,
