@@ -47,7 +47,7 @@ DRAWS, LEAST_DRAWS = 400, 40
 #: Shares of the budget: the solve of the position (when the caller has none), and the
 #: exact values (not tried when that solve's count failed: each value needs a count per
 #: candidate); what is left goes to the estimate.
-SOLVE_SHARE, EXACT_SHARE = 0.4, 0.7
+SOLVE_SHARE, EXACT_SHARE = 0.4, 0.9
 
 
 def suggest(log: GameLog, options: SolveOptions, top: int,
