@@ -210,7 +210,8 @@ def sample_histories(model: Model, starts: Sequence[Sequence[Path]], count: int,
     Each chain makes ``burn`` moves first, then records its state every
     ``thin`` moves; the draws are (approximately) uniform over the
     consistent histories. ``deadline`` (a :func:`time.perf_counter` time and
-    a number of draws): past that time, no more draws than that number.
+    a number of draws): past that time, the draws stop at the first round of
+    the chains that reaches that number.
     """
     chains = _chains(model, starts, seed)
     for chain in chains:
