@@ -57,7 +57,7 @@ def suggest(log: GameLog, options: SolveOptions, top: int,
 
     The budget (None: no limit) is shared by the solve, the exact values and
     the estimate (:data:`SOLVE_SHARE`, :data:`EXACT_SHARE`); past it the
-    estimate draws no more than :data:`LEAST_DRAWS` histories.
+    estimate stops drawing once it has :data:`LEAST_DRAWS` histories.
     ``solution``: the solve of this position the caller already shows (else
     the position is solved first, within its share). ``situation``: the
     decision asked of the observer now (:mod:`situation`), advised first.

@@ -127,8 +127,8 @@ def _plan(model: Model, tallies: Sequence[Any], methods: Sequence[str],
 
     The forward filter alone first when its predicted layers are small;
     then the card count, with the small-deck methods beside it, and the
-    forward filter too while its bound is under ``RACE_STATES``. None at
-    all when ``deadline`` passes while the layers are bounded.
+    forward filter too while its bound is under ``RACE_STATES``. No group
+    at all when ``deadline`` passes while the layers are being bounded.
     """
     first: list[str] = []
     rest = [m for m in ("cards", "epochs", "paths") if m in methods]
