@@ -22,7 +22,8 @@ that never did counts as the log's end.
         --lineup solver,notepad,random,notepad,random,notepad
 
 With ``--logs DIR`` it reads the logs that ``winrate.py --logs DIR`` kept
-(the lineup's first bot's seats) instead of playing the games again.
+(the lineup's first bot's seats), every game kept there, instead of
+playing the games again.
 """
 
 from __future__ import annotations
@@ -105,18 +106,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     game_arguments(parser)
     parser.add_argument("--logs", type=Path,
-                        help="read the logs that winrate.py --logs kept here instead of playing")
+                        help="read the logs that winrate.py --logs kept here instead of "
+                             "playing (every game kept there; --games is then ignored)")
     args, lineup = parse_games(parser)
     start = time.perf_counter()
     by_bot: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)
-    jobs = [(args.players, i, args.seed, lineup, args.logs) for i in range(1, args.games + 1)]
+    numbers = (range(1, args.games + 1) if args.logs is None else
+               sorted(int(path.stem.split("-")[1]) for path in args.logs.glob("game-*.json")))
+    jobs = [(args.players, i, args.seed, lineup, args.logs) for i in numbers]
     with ProcessPoolExecutor(args.workers) as pool:
         for rows in pool.map(measure, jobs):
             for row in rows:
                 by_bot[row["bot"]].append(row)
     every = [row for rows in by_bot.values() for row in rows]
     table = [_row(kind, rows) for kind, rows in sorted(by_bot.items())] + [_row("all", every)]
-    print(f"{args.players} players, {args.games} games (seed {args.seed}, lineup {args.lineup}, "
+    print(f"{args.players} players, {len(jobs)} games (seed {args.seed}, lineup {args.lineup}, "
           f"seats rotated); {time.perf_counter() - start:.0f} s with {args.workers} workers.\n")
     print(tabulate(table, ["logs of", "logs", "closure certain", "sheet certain",
                            "median closure event", "median sheet event", "median gain (events)",
