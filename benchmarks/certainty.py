@@ -18,6 +18,13 @@ certainty, the median gain (sheet event minus closure event) and the median
 share of the sheet's wait saved (the gain over the sheet event); a sheet
 that never did counts as the log's end.
 
+A log usually ends soon after the closure's certainty (the bot accuses on
+it), or before either is certain (someone else's accusation), so the last
+column measures every log alike: the **sheet's last count** is how many
+suspects the sheet has left when the log ends, and the column is the median
+share of the log by which the closure had come down to that many
+candidates already (1 minus its event over the log's length).
+
     python benchmarks/certainty.py --players 6 --games 1000 \
         --lineup solver,notepad,random,notepad,random,notepad
 
@@ -65,16 +72,17 @@ def first_certain(events: int, certain: Callable[[int], bool]) -> int | None:
     return lo
 
 
-def closure_certain(log: GameLog, events: Sequence[Event]) -> bool:
-    """Whether the SAT closure of ``events`` leaves one culprit candidate."""
+def closure_candidates(log: GameLog, events: Sequence[Event]) -> int:
+    """How many culprit candidates the SAT closure of ``events`` leaves."""
     setup = setup_from_header(log.header, log.path)
     possible = sat_model(setup, build_timeline(setup, events, log.path), events).closure()
-    return possible is not None and sum(CULPRIT in row for row in possible) == 1
+    assert possible is not None, "a simulated log always has a history"
+    return sum(CULPRIT in row for row in possible)
 
 
-def sheet_certain(deck: Sequence[str], lines: Sequence[dict[str, Any]]) -> bool:
-    """Whether a notepad sheet of these log lines leaves one suspect."""
-    return len(crossed_out(deck, lines)) == 1
+def sheet_candidates(deck: Sequence[str], lines: Sequence[dict[str, Any]]) -> int:
+    """How many suspects a notepad sheet of these log lines leaves."""
+    return len(crossed_out(deck, lines))
 
 
 def measure(job: tuple[int, int, int, tuple[str, ...], Path | None]) -> list[dict[str, Any]]:
@@ -96,9 +104,12 @@ def _events(game: AbbeyGame, bot: str, log: GameLog) -> dict[str, Any]:
     end = next((i for i, e in enumerate(log.events)
                 if e.type == "accuse" and e.get("correct")), len(log.events))
     lines = [{"type": e.type, **e.fields} for e in log.events[:end]]
+    final = sheet_candidates(game.deck.ids, lines)
     return {"bot": bot, "events": end,
-            "closure": first_certain(end, lambda k: closure_certain(log, log.events[:k])),
-            "sheet": first_certain(end, lambda k: sheet_certain(game.deck.ids, lines[:k]))}
+            "closure": first_certain(end, lambda k: closure_candidates(log, log.events[:k]) == 1),
+            "sheet": first_certain(end, lambda k: sheet_candidates(game.deck.ids, lines[:k]) == 1),
+            "reached": first_certain(end, lambda k: closure_candidates(log, log.events[:k])
+                                     <= final)}
 
 
 def main() -> None:
@@ -124,7 +135,7 @@ def main() -> None:
           f"seats rotated); {time.perf_counter() - start:.0f} s with {args.workers} workers.\n")
     print(tabulate(table, ["logs of", "logs", "closure certain", "sheet certain",
                            "median closure event", "median sheet event", "median gain (events)",
-                           "median share sooner"],
+                           "median share sooner", "sheet's last count reached sooner"],
                    tablefmt="github"))
 
 
@@ -140,9 +151,15 @@ def _row(kind: str, rows: Sequence[dict[str, Any]]) -> list[Any]:
     gains = [(r["sheet"] or r["events"]) - r["closure"] for r in rows if r["closure"] is not None]
     sooner = [1 - r["closure"] / (r["sheet"] or r["events"]) for r in rows
               if r["closure"] is not None]
+    reached = [1 - r["reached"] / r["events"] for r in rows if r["events"]]
     return [kind, len(rows), f"{100 * len(closure) / len(rows):.0f}%",
             f"{100 * len(sheet) / len(rows):.0f}%", _median(closure), _median(sheet),
-            _median(gains), f"{100 * statistics.median(sooner):.0f}%" if sooner else "-"]
+            _median(gains), _share(sooner), _share(reached)]
+
+
+def _share(values: Sequence[float]) -> str:
+    """The median of shares, as a percentage, or "-" for none."""
+    return f"{100 * statistics.median(values):.0f}%" if values else "-"
 
 
 if __name__ == "__main__":

@@ -67,12 +67,13 @@ def test_a_run_split_into_parts_tallies_as_one():
 def test_the_certainty_row_counts_a_sheet_that_never_got_there_as_the_log_end():
     from certainty import _row
 
-    rows = [{"closure": 30, "sheet": 60, "events": 90},
-            {"closure": 45, "sheet": None, "events": 90},
-            {"closure": None, "sheet": 70, "events": 80}]
+    rows = [{"closure": 30, "sheet": 60, "events": 90, "reached": 30},
+            {"closure": 45, "sheet": None, "events": 90, "reached": 18},
+            {"closure": None, "sheet": 70, "events": 80, "reached": 60}]
     row = _row("advised", rows)
     assert row[:4] == ["advised", 3, "67%", "67%"]
-    assert row[4:] == [37.5, 65, 37.5, "50%"]  # gains 30 and 45; shares 1/2 and 1/2
+    assert row[4:8] == [37.5, 65, 37.5, "50%"]  # gains 30 and 45; shares 1/2 and 1/2
+    assert row[8] == "67%"  # the sheet's last count reached 2/3, 4/5 and 1/4 of a log early
 
 
 @given(st.integers(3, 6), st.integers(1, 50))
