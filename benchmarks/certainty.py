@@ -105,11 +105,17 @@ def _events(game: AbbeyGame, bot: str, log: GameLog) -> dict[str, Any]:
                 if e.type == "accuse" and e.get("correct")), len(log.events))
     lines = [{"type": e.type, **e.fields} for e in log.events[:end]]
     final = sheet_candidates(game.deck.ids, lines)
+    closed: dict[int, int] = {}  # both bisections probe many of the same cuts
+
+    def closure(k: int) -> int:
+        if k not in closed:
+            closed[k] = closure_candidates(log, log.events[:k])
+        return closed[k]
+
     return {"bot": bot, "events": end,
-            "closure": first_certain(end, lambda k: closure_candidates(log, log.events[:k]) == 1),
+            "closure": first_certain(end, lambda k: closure(k) == 1),
             "sheet": first_certain(end, lambda k: sheet_candidates(game.deck.ids, lines[:k]) == 1),
-            "reached": first_certain(end, lambda k: closure_candidates(log, log.events[:k])
-                                     <= final)}
+            "reached": first_certain(end, lambda k: closure(k) <= final)}
 
 
 def main() -> None:

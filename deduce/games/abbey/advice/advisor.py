@@ -36,10 +36,10 @@ import numpy as np
 from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sample import sample_histories
-from deduce.games.abbey.solver.sat.cnf import SatModel, sat_model
-from deduce.games.abbey.solver.timeline import CULPRIT, PILE, Timeline, build_timeline
-from deduce.logs.model import Event, GameLog
-from deduce.logs.vocabulary.abbey import TRAITS, AbbeySetup, Deck, setup_from_header, show_requests
+from deduce.games.abbey.solver.sat.cnf import SatModel
+from deduce.games.abbey.solver.timeline import CULPRIT, PILE, Timeline
+from deduce.logs.model import Event
+from deduce.logs.vocabulary.abbey import TRAITS, AbbeySetup, show_requests
 
 #: Expected points at which an accusation is recommended (6p - 2 >= 2 means p >= 2/3).
 ACCUSE_POINTS = 2.0
@@ -89,34 +89,6 @@ class Advice:
         """The suspect to accuse now, if the expected points favour it (module docstring)."""
         card, p = self.suspect
         return card if 6 * p - 2 >= ACCUSE_POINTS else None
-
-
-@dataclass(frozen=True)
-class Analysis:
-    """The exact culprit candidates and the advice (None when no history fits)."""
-
-    candidates: list[str]
-    advice: Advice | None
-
-
-def analyse(log: GameLog, draws: int = 200, seed: int = 0, show_me: bool = True,
-            thin: int = 20, deck: Deck | None = None) -> Analysis:
-    """Candidates and ranked options for the log's observer.
-
-    The candidates come from the SAT closure; the options from
-    :func:`estimated_advice`, with ``draws`` histories ``thin`` chain moves
-    apart. ``show_me`` adds the parlor's requests (one or two traits), only
-    useful once the pile is empty. ``deck`` replaces the header's deck.
-    """
-    setup = setup_from_header(log.header, log.path, deck)
-    timeline = build_timeline(setup, log.events, log.path)
-    sat = sat_model(setup, timeline, log.events)
-    possible = sat.closure()
-    if possible is None:
-        return Analysis([], None)
-    found = [c for c, row in zip(setup.deck.ids, possible) if CULPRIT in row]
-    return Analysis(found, estimated_advice(setup, timeline, log.events, sat, draws, seed,
-                                            show_me, thin))
 
 
 def estimated_advice(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
