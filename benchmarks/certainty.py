@@ -30,7 +30,22 @@ candidates already (1 minus its event over the log's length).
 
 With ``--logs DIR`` it reads the logs that ``winrate.py --logs DIR`` kept
 (the lineup's first bot's seats), every game kept there, instead of
-playing the games again.
+playing the games again; ``--first-only`` measures only those seats of the
+games it plays.
+
+A bot that accuses the moment its closure is certain ends its log there,
+so the sheet's event on that log is never seen (the game is over), and the
+first columns measure the accusation rule more than the closure. The
+line-up name ``advised-patient`` (:class:`PatientAdvised`) is the
+``advised`` bot accusing only once the paper sheet of its own log is down
+to one suspect: up to its closure's certainty it plays exactly as the
+``advised`` bot would without its estimated accusations, and its log goes
+on until the sheet's certainty, so both events are read on the same log
+and neither ends it early. A log is cut short only by another player's
+correct accusation, which neither method causes:
+
+    python benchmarks/certainty.py --players 4 --games 300 --first-only \
+        --lineup advised-patient,notepad,notepad,random
 """
 
 from __future__ import annotations
@@ -48,14 +63,28 @@ from typing import Any
 from tabulate import tabulate
 from winrate import game_arguments, parse_games, seating
 
-from deduce.games.abbey.rules.engine import AbbeyGame
+from deduce.games.abbey.rules.engine import AbbeyGame, Observation
+from deduce.games.abbey.sim.advised import AdvisedBot
 from deduce.games.abbey.sim.bots import crossed_out
-from deduce.games.abbey.sim.simulate import record_game
+from deduce.games.abbey.sim.simulate import BOTS, record_game
 from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.timeline import CULPRIT, build_timeline
 from deduce.logs.jsonl import parse_jsonl
 from deduce.logs.model import Event, GameLog
 from deduce.logs.vocabulary.abbey import setup_from_header
+
+
+class PatientAdvised(AdvisedBot):
+    """The ``advised`` bot accusing only the last suspect of its paper sheet (module docstring)."""
+
+    def suspect(self, obs: Observation) -> str | None:
+        """The sheet's last suspect, once every other card of the log is crossed out."""
+        paper = crossed_out(self.game.deck.ids, obs.log)
+        return paper[0] if len(paper) == 1 else None
+
+
+#: The bots a line-up may name here.
+LINEUP_BOTS = {**BOTS, "advised-patient": PatientAdvised}
 
 
 def first_certain(events: int, certain: Callable[[int], bool]) -> int | None:
@@ -85,13 +114,19 @@ def sheet_candidates(deck: Sequence[str], lines: Sequence[dict[str, Any]]) -> in
     return len(crossed_out(deck, lines))
 
 
-def measure(job: tuple[int, int, int, tuple[str, ...], Path | None]) -> list[dict[str, Any]]:
-    """One game: every seat's closure and sheet events (the kept seats', from a log file)."""
-    players, index, seed, lineup, kept = job
+def measure(job: tuple[int, int, int, tuple[str, ...], Path | None, bool]
+            ) -> list[dict[str, Any]]:
+    """One game: every seat's closure and sheet events (the kept seats', from a log file).
+
+    With the job's last item true, only the seats of the lineup's first bot kind.
+    """
+    players, index, seed, lineup, kept, first_only = job
     game = AbbeyGame.create(players)
     if kept is None:
-        record = record_game(game, index, seed, seating(lineup, index))
-        bots, logs = record.truth["bots"], record.logs
+        record = record_game(game, index, seed, seating(lineup, index), LINEUP_BOTS)
+        bots = record.truth["bots"]
+        logs = {p: text for p, text in record.logs.items()
+                if not first_only or bots[p] == lineup[0]}
     else:
         data = json.loads((kept / f"game-{index:04d}.json").read_text(encoding="utf-8"))
         bots, logs = data["bots"], data["logs"]
@@ -125,12 +160,15 @@ def main() -> None:
     parser.add_argument("--logs", type=Path,
                         help="read the logs that winrate.py --logs kept here instead of "
                              "playing (every game kept there; --games is then ignored)")
+    parser.add_argument("--first-only", action="store_true",
+                        help="measure only the seats of the lineup's first bot")
     args, lineup = parse_games(parser)
     start = time.perf_counter()
     by_bot: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)
     numbers = (range(1, args.games + 1) if args.logs is None else
                sorted(int(path.stem.split("-")[1]) for path in args.logs.glob("game-*.json")))
-    jobs = [(args.players, i, args.seed, lineup, args.logs) for i in numbers]
+    jobs = [(args.players, i, args.seed, lineup, args.logs, args.first_only)
+            for i in numbers]
     with ProcessPoolExecutor(args.workers) as pool:
         for rows in pool.map(measure, jobs):
             for row in rows:

@@ -98,3 +98,18 @@ def test_a_paired_difference_without_noise_has_no_width():
     better = compare(a, {g: 0.0 if g % 4 == 1 else w for g, w in a.items()})
     assert better["difference"] == 0.25 and better["ratio"] == 2.0
     assert better["ratio_low"] <= 2.0 <= better["ratio_high"]
+
+
+def test_the_patient_bot_accuses_only_the_last_suspect_of_its_paper_sheet():
+    from types import SimpleNamespace
+
+    from certainty import PatientAdvised
+
+    from deduce.games.abbey.rules.engine import AbbeyGame
+
+    game = AbbeyGame.create(4)
+    bot = PatientAdvised(game, 0)
+    *seen, last, other = game.deck.ids
+    assert bot.suspect(SimpleNamespace(log=[{"type": "hand", "cards": seen}])) is None
+    assert bot.suspect(SimpleNamespace(log=[{"type": "hand", "cards": seen},
+                                            {"type": "show", "card": other}])) == last
