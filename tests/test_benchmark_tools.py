@@ -78,15 +78,18 @@ def test_the_certainty_row_counts_a_sheet_that_never_got_there_as_the_log_end():
 
 @given(st.integers(3, 6), st.integers(1, 50))
 def test_the_paired_runs_follow_the_first_bot_round_the_table(players, index):
-    from paired import first_seat_wins
+    from paired import first_seat_scores, first_seat_wins
 
     names = [f"p{i}" for i in range(players)]
     lineup = ("tested",) + ("other",) * (players - 1)
     bots = dict(zip(names, seating(lineup, index)))
     tested = next(p for p, kind in bots.items() if kind == "tested")
-    result = {"game": index, "truth": {"players": names, "winners": sorted({tested, names[0]})}}
+    scores = {p: 10 * (p == tested) - 1 for p in names}
+    result = {"game": index, "truth": {"players": names, "winners": sorted({tested, names[0]}),
+                                       "scores": scores}}
     share = 1.0 if tested == names[0] else 0.5
     assert first_seat_wins([result]) == {index: share}
+    assert first_seat_scores([result]) == {index: 9.0}
 
 
 def test_a_paired_difference_without_noise_has_no_width():
