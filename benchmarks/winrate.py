@@ -15,7 +15,8 @@ records instead of playing, so the parts may run on other cores or days.
 
 Besides the bots of ``simulate --bots``, a lineup may name
 ``advised-plain-<decision>``: the advised bot with that one decision taken
-the solver bot's way (:func:`deduce.games.abbey.sim.advised.plain_variants`).
+the solver bot's way, or ``advised-plain-<decision>+<decision>...`` with
+several (:func:`deduce.games.abbey.sim.advised.plain_variants`).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def play(job: tuple[int, int, int, tuple[str, ...], Path | None]) -> dict[str, A
     """
     players, index, seed, lineup, keep = job
     record = record_game(AbbeyGame.create(players), index, seed, seating(lineup, index),
-                         {**BOTS, **plain_variants()})
+                         {**BOTS, **plain_variants(lineup)})
     if keep is not None:
         bots = record.truth["bots"]
         kept = {p: text for p, text in record.logs.items() if bots[p] == lineup[0]}

@@ -215,3 +215,11 @@ def test_every_plain_variant_plays():
         assert play_game(game, name, [name, "notepad", "random"], bots).is_terminal()
     with pytest.raises(ValueError, match="unknown decisions"):
         AdvisedBot(game, 0, ("dance",))
+
+
+def test_a_lineup_may_hand_several_decisions_back_at_once():
+    game = AbbeyGame.create(3, max_turns=30)
+    variants = plain_variants(["advised-plain-ask+pass", "notepad"])
+    assert set(variants) == {f"advised-plain-{d}" for d in DECISIONS} | {"advised-plain-ask+pass"}
+    bot = variants["advised-plain-ask+pass"](game, 0)
+    assert isinstance(bot, AdvisedBot) and bot.plain == {"ask", "pass"}

@@ -34,6 +34,8 @@ from deduce.games.abbey.sim.bots import Bot, SolverBot
 
 #: The decisions the advice takes, each of which ``plain`` may hand back to the solver bot.
 DECISIONS = ("move", "ask", "reply", "show", "pass", "parlor", "reveal", "target")
+#: How a line-up names the advised bot with some decisions taken plainly.
+PLAIN = "advised-plain-"
 #: Below this many bits a move teaches nothing worth the detour: the notepad's route instead.
 MOVE_FLOOR = 0.01
 
@@ -176,8 +178,13 @@ def advised_bot(game: AbbeyGame, seat: int) -> Bot:
     return AdvisedBot(game, seat)
 
 
-def plain_variants() -> dict[str, Callable[[AbbeyGame, int], Bot]]:
-    """``advised-plain-<decision>``: the advised bot with that one decision taken plainly."""
-    def variant(decision: str) -> Callable[[AbbeyGame, int], Bot]:
-        return lambda game, seat: AdvisedBot(game, seat, (decision,))
-    return {f"advised-plain-{d}": variant(d) for d in DECISIONS}
+def plain_variants(names: Iterable[str] = ()) -> dict[str, Callable[[AbbeyGame, int], Bot]]:
+    """``advised-plain-<decision>``: the advised bot with that one decision taken plainly.
+
+    Each ``advised-plain-<d1>+<d2>...`` among ``names`` (a line-up) is there
+    too: the advised bot with all those decisions taken plainly.
+    """
+    def variant(decisions: tuple[str, ...]) -> Callable[[AbbeyGame, int], Bot]:
+        return lambda game, seat: AdvisedBot(game, seat, decisions)
+    wanted = {f"{PLAIN}{d}" for d in DECISIONS} | {n for n in names if n.startswith(PLAIN)}
+    return {name: variant(tuple(name.removeprefix(PLAIN).split("+"))) for name in sorted(wanted)}
