@@ -38,7 +38,7 @@ so the sheet's event on that log is never seen (the game is over), and the
 first columns measure the accusation rule more than the closure. The
 line-up name ``advised-patient`` (:class:`PatientAdvised`) is the
 ``advised`` bot accusing only once the paper sheet of its own log is down
-to one suspect: up to its closure's certainty it plays exactly as the
+to one suspect: up to its closure's certainty it plays as the
 ``advised`` bot would without its estimated accusations, and its log goes
 on until the sheet's certainty, so both events are read on the same log
 and neither ends it early. A log is cut short only by another player's
