@@ -16,7 +16,7 @@ records instead of playing, so the parts may run on other cores or days.
 Besides the bots of ``simulate --bots``, a lineup may name
 ``advised-plain-<decision>``: the advised bot with that one decision taken
 the solver bot's way, or ``advised-plain-<decision>+<decision>...`` with
-several (:func:`deduce.games.abbey.sim.advised.plain_variants`).
+several (:func:`deduce.games.abbey.sim.advised.advised_variants`).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from typing import Any
 from tabulate import tabulate
 
 from deduce.games.abbey.rules.engine import AbbeyGame
-from deduce.games.abbey.sim.advised import plain_variants
+from deduce.games.abbey.sim.advised import advised_variants
 from deduce.games.abbey.sim.simulate import BOTS, record_game
 from deduce.logs.jsonl import parse_jsonl
 
@@ -55,7 +55,7 @@ def play(job: tuple[int, int, int, tuple[str, ...], Path | None]) -> dict[str, A
     """
     players, index, seed, lineup, keep = job
     record = record_game(AbbeyGame.create(players), index, seed, seating(lineup, index),
-                         {**BOTS, **plain_variants(lineup)})
+                         {**BOTS, **advised_variants(lineup)})
     if keep is not None:
         bots = record.truth["bots"]
         kept = {p: text for p, text in record.logs.items() if bots[p] == lineup[0]}

@@ -26,7 +26,7 @@ from deduce.games.abbey.advice.advisor import Ranker
 from deduce.games.abbey.advice.decisions import Choice, Position, ranked
 from deduce.games.abbey.advice.defence import leak, sheets, suspects
 from deduce.games.abbey.rules.engine import AbbeyGame
-from deduce.games.abbey.sim.advised import DECISIONS, AdvisedBot, plain_variants
+from deduce.games.abbey.sim.advised import DECISIONS, KEPT_PLAIN, AdvisedBot, advised_variants
 from deduce.games.abbey.sim.simulate import BOTS
 from deduce.games.abbey.solver.search.brute import consistent_histories
 from deduce.games.abbey.solver.timeline import build_timeline
@@ -207,11 +207,11 @@ def test_the_advised_bot_plays_legal_deterministic_games():
     assert first.turns <= 60 and first.is_terminal()
 
 
-def test_every_plain_variant_plays():
+def test_every_advised_variant_plays():
     game = AbbeyGame.create(3, max_turns=30)
-    bots = {**BOTS, **plain_variants()}
-    assert set(plain_variants()) == {f"advised-plain-{d}" for d in DECISIONS}
-    for name in plain_variants():
+    bots = {**BOTS, **advised_variants()}
+    assert set(advised_variants()) == {f"advised-plain-{d}" for d in DECISIONS} | {"advised-all"}
+    for name in advised_variants():
         assert play_game(game, name, [name, "notepad", "random"], bots).is_terminal()
     with pytest.raises(ValueError, match="unknown decisions"):
         AdvisedBot(game, 0, ("dance",))
@@ -219,7 +219,17 @@ def test_every_plain_variant_plays():
 
 def test_a_lineup_may_hand_several_decisions_back_at_once():
     game = AbbeyGame.create(3, max_turns=30)
-    variants = plain_variants(["advised-plain-ask+pass", "notepad"])
-    assert set(variants) == {f"advised-plain-{d}" for d in DECISIONS} | {"advised-plain-ask+pass"}
+    variants = advised_variants(["advised-plain-ask+pass", "notepad"])
+    assert set(variants) == ({f"advised-plain-{d}" for d in DECISIONS}
+                             | {"advised-plain-ask+pass", "advised-all"})
     bot = variants["advised-plain-ask+pass"](game, 0)
     assert isinstance(bot, AdvisedBot) and bot.plain == {"ask", "pass"}
+    every = variants["advised-all"](game, 0)
+    assert isinstance(every, AdvisedBot) and every.plain == set()
+
+
+def test_the_advised_bot_keeps_the_plain_play_where_the_advice_did_not_win():
+    game = AbbeyGame.create(3, max_turns=30)
+    bot = BOTS["advised"](game, 0)
+    assert isinstance(bot, AdvisedBot) and bot.plain == set(KEPT_PLAIN)
+    assert {"move", "pass", "reveal"}.isdisjoint(bot.plain)

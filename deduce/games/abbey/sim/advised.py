@@ -18,8 +18,12 @@ drawn histories the accusation uses:
 - ``target``: the player whose card or answer is worth most.
 
 ``plain`` names decisions taken the solver bot's way instead, to measure
-what each one's advice is worth (``benchmarks/winrate.py``). Every step is
-deterministic, so a seed gives the same game.
+what each one's advice is worth (``benchmarks/winrate.py``). Played so,
+the advice on ``ask``, ``reply``, ``show``, ``parlor`` and ``target`` did not
+win more than the plain play, alone or all five together
+(``benchmarks/README.md``), so the ``advised`` bot keeps the simpler play
+for them (:data:`KEPT_PLAIN`); ``advised-all`` takes every decision from the
+advisor. Every step is deterministic, so a seed gives the same game.
 """
 
 from __future__ import annotations
@@ -34,19 +38,23 @@ from deduce.games.abbey.sim.bots import Bot, SolverBot
 
 #: The decisions the advice takes, each of which ``plain`` may hand back to the solver bot.
 DECISIONS = ("move", "ask", "reply", "show", "pass", "parlor", "reveal", "target")
-#: How a line-up names the advised bot with some decisions taken plainly.
+#: The decisions whose advice did not win more than the plain play: the ``advised`` bot's default.
+KEPT_PLAIN = ("ask", "reply", "show", "parlor", "target")
+#: How a line-up names the bot with every decision advised but those named after it.
 PLAIN = "advised-plain-"
+#: How a line-up names the bot with every decision advised.
+EVERY = "advised-all"
 #: Below this many bits a move teaches nothing worth the detour: the notepad's route instead.
 MOVE_FLOOR = 0.01
 
 
 class AdvisedBot(SolverBot):
-    """The solver bot's sheet and accusations, every other decision advised (module docstring)."""
+    """The solver bot's sheet and accusations, the other decisions advised but ``plain``'s."""
 
     #: Draws, and chain moves between two, while more than ``ACCUSE_AMONG`` candidates are left.
     EARLY_DRAWS, EARLY_THIN = 60, 4
 
-    def __init__(self, game: AbbeyGame, seat: int, plain: Iterable[str] = ()) -> None:
+    def __init__(self, game: AbbeyGame, seat: int, plain: Iterable[str] = KEPT_PLAIN) -> None:
         super().__init__(game, seat)
         self.plain = frozenset(plain)
         unknown = self.plain - set(DECISIONS)
@@ -174,17 +182,20 @@ class AdvisedBot(SolverBot):
 
 
 def advised_bot(game: AbbeyGame, seat: int) -> Bot:
-    """An :class:`AdvisedBot` taking every decision from the advisor."""
+    """An :class:`AdvisedBot` advised where the advice wins, plain on :data:`KEPT_PLAIN`."""
     return AdvisedBot(game, seat)
 
 
-def plain_variants(names: Iterable[str] = ()) -> dict[str, Callable[[AbbeyGame, int], Bot]]:
-    """``advised-plain-<decision>``: the advised bot with that one decision taken plainly.
+def advised_variants(names: Iterable[str] = ()) -> dict[str, Callable[[AbbeyGame, int], Bot]]:
+    """``advised-all`` and ``advised-plain-<decision>``, for measuring each decision's advice.
 
-    Each ``advised-plain-<d1>+<d2>...`` among ``names`` (a line-up) is there
-    too: the advised bot with all those decisions taken plainly.
+    ``advised-all`` takes every decision from the advisor;
+    ``advised-plain-<decision>`` too, but that one decision the solver bot's
+    way. Each ``advised-plain-<d1>+<d2>...`` among ``names`` (a line-up) is
+    there too: every decision advised but all those.
     """
     def variant(decisions: tuple[str, ...]) -> Callable[[AbbeyGame, int], Bot]:
         return lambda game, seat: AdvisedBot(game, seat, decisions)
     wanted = {f"{PLAIN}{d}" for d in DECISIONS} | {n for n in names if n.startswith(PLAIN)}
-    return {name: variant(tuple(name.removeprefix(PLAIN).split("+"))) for name in sorted(wanted)}
+    plain = {name: variant(tuple(name.removeprefix(PLAIN).split("+"))) for name in sorted(wanted)}
+    return {EVERY: variant(()), **plain}
