@@ -10,11 +10,20 @@ closure, which the script checks. The fastest pair is the default of
 :mod:`deduce.games.abbey.solver.sat.cnf`.
 
     python benchmarks/sat.py
+
+With ``--logs DIR`` (the logs ``winrate.py --logs`` keeps), it times the
+default solver's closure and supports (those of the exact count) on each
+player's log cut at a half, three quarters and the whole, first without
+the backup solver and then with each ``--budgets`` of conflicts before the
+backup settles a query; all must agree.
+
+    python benchmarks/sat.py --logs logs-6p --budgets 1000,2000
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
 from collections import defaultdict
@@ -22,10 +31,13 @@ from pathlib import Path
 
 from tabulate import tabulate
 
+from deduce.games.abbey.rules.engine import AbbeyGame
 from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.timeline import build_timeline
 from deduce.logs.io import read_log
-from deduce.logs.vocabulary.abbey import setup_from_header
+from deduce.logs.jsonl import parse_jsonl
+from deduce.logs.model import Event
+from deduce.logs.vocabulary.abbey import AbbeySetup, setup_from_header
 
 CASES = Path(__file__).resolve().parent.parent / "tests" / "data" / "cases"
 PAIRS = [("minicard", "native"), ("gluecard4", "native"), ("minisat22", "seqcounter"),
@@ -37,7 +49,13 @@ def main() -> None:
     """Time every pair on every position and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--every", type=int, default=1, help="time every k-th position")
+    parser.add_argument("--logs", type=Path, help="time the backup solver on these games' logs")
+    parser.add_argument("--budgets", default="1000,2000",
+                        help="conflicts before the backup, comma-separated (with --logs)")
     args = parser.parse_args()
+    if args.logs:
+        backup_table(args.logs, [int(b) for b in args.budgets.split(",")])
+        return
     times: dict[tuple[str, str, int], list[float]] = defaultdict(list)
     for case in sorted(CASES.glob("abbey-*.jsonl")):
         log = read_log(case)
@@ -57,6 +75,43 @@ def main() -> None:
             for (solver, encoding, n), v in sorted(times.items(), key=lambda kv: kv[0][2])]
     print(tabulate(rows, headers=["players", "solver", "encoding", "positions", "median ms",
                                   "p90 ms", "slowest ms"], tablefmt="github"))
+
+
+def cuts(logs: Path) -> list[tuple[str, AbbeySetup, list[Event]]]:
+    """Each kept log of ``logs`` cut at a half, three quarters and the whole."""
+    found = []
+    for path in sorted(logs.glob("game-*.json")):
+        game = json.loads(path.read_text(encoding="utf-8"))
+        deck = AbbeyGame.create(len(game["bots"])).deck
+        for player, text in game["logs"].items():
+            log = parse_jsonl(text, f"{path.name}:{player}", deck)
+            setup = setup_from_header(log.header, log.path)
+            n = len(log.events)
+            found += [(f"{path.name}:{player}:{k}", setup, list(log.events[:k]))
+                      for k in (n // 2, 3 * n // 4, n)]
+    return found
+
+
+def backup_table(logs: Path, budgets: list[int]) -> None:
+    """Time closure and supports with no backup and with each budget; print the table."""
+    times: dict[str, list[float]] = defaultdict(list)
+    names = {None: "no backup", **{b: f"backup after {b} conflicts" for b in budgets}}
+    for where, setup, events in cuts(logs):
+        timeline = build_timeline(setup, events, where)
+        found = set()
+        for budget, name in names.items():
+            start = time.perf_counter()
+            sat = sat_model(setup, timeline, events, budget=budget)
+            closure, supports = sat.closure(), sat.supports()
+            times[name].append(time.perf_counter() - start)
+            found.add(repr((closure, supports)))
+        assert len(found) == 1, f"{where}: the answers differ"
+    rows = [[name, len(v), *(f"{x:.2f}" for x in (statistics.median(v),
+                                                    sorted(v)[int(0.9 * len(v))], max(v),
+                                                    sum(v)))]
+            for name, v in times.items()]
+    print(tabulate(rows, headers=["solver", "positions", "median s", "p90 s", "slowest s",
+                                  "total s"], tablefmt="github"))
 
 
 if __name__ == "__main__":

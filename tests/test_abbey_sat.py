@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from abbey_random import corrupted_games, random_game
@@ -29,7 +30,9 @@ from deduce.games.abbey.solver.sat.cnf import SatModel, Warm, sat_model
 from deduce.games.abbey.solver.search.brute import enumerate_posterior
 from deduce.games.abbey.solver.solve import solve_abbey
 from deduce.games.abbey.solver.timeline import TRANSFERS, build_timeline
+from deduce.logs.io import read_log
 from deduce.logs.model import Event, GameLog, Header
+from deduce.logs.vocabulary.abbey import setup_from_header
 
 checks = settings(deadline=None, max_examples=30, derandomize=True)
 TINY = {"min_cards": 8, "max_cards": 10, "max_deals": 80_000, "max_events": 12}
@@ -121,6 +124,34 @@ def test_every_solver_and_encoding_gives_the_same_closure():
                                          ("minisat22", "totalizer"), ("gluecard4", "native"))]
     assert all(c == closures[0] for c in closures)
     assert closures[0] is not None
+
+
+CASES = Path(__file__).parent / "data" / "cases"
+
+
+@pytest.mark.parametrize("case", ["abbey-3p-00", "abbey-4p-04", "abbey-6p-00"])
+def test_queries_past_the_budget_get_the_same_answers_from_the_backup(case):
+    log = read_log(CASES / f"{case}.jsonl")
+    setup = setup_from_header(log.header, log.path)
+    timeline = build_timeline(setup, log.events, log.path)
+    plain = sat_model(setup, timeline, log.events, budget=None)
+    tight = sat_model(setup, timeline, log.events, budget=5)
+    assert tight.closure() == plain.closure()
+    assert tight.supports() == plain.supports()
+    assert tight.backup_model is not None  # five conflicts were too few somewhere
+    assert tight.backup_model.events == plain.events
+
+
+def test_the_backup_grows_with_the_log():
+    log = read_log(CASES / "abbey-5p-01.jsonl")
+    setup = setup_from_header(log.header, log.path)
+    tight = SatModel(setup, budget=5)
+    for k in range(0, len(log.events) + 1, 11):
+        prefix = log.events[:k]
+        timeline = build_timeline(setup, prefix, log.path)
+        tight.extend(timeline, prefix)
+        assert tight.closure() == sat_model(setup, timeline, prefix, budget=None).closure()
+    assert tight.backup_model is not None and tight.backup_model.events == tight.events
 
 
 def _with_history(setup, events):

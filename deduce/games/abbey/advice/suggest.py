@@ -34,7 +34,7 @@ from deduce.games.abbey.advice.advisor import ACCUSE_POINTS, Advice, Option, est
 from deduce.games.abbey.advice.decisions import REVEAL_AT
 from deduce.games.abbey.advice.exact import exact_advice
 from deduce.games.abbey.advice.situation import Situation, advise, parse_situation
-from deduce.games.abbey.solver.sat.cnf import sat_model
+from deduce.games.abbey.solver.sat.cnf import Warm
 from deduce.games.abbey.solver.solve import AbbeySolution, solve_abbey
 from deduce.games.abbey.solver.timeline import PILE, Timeline, build_timeline
 from deduce.games.protocol import SolveOptions, Suggestion
@@ -72,9 +72,11 @@ def suggest(log: GameLog, options: SolveOptions, top: int,
         decision = parse_situation(situation, setup)
     budget = options.budget
     solved_here = solution is None
+    warm = Warm()  # the solve's SAT model, kept for the estimate's draws
     if solution is None:
         solution = solve_abbey(log, options.deck, seed=options.seed,
-                               budget=None if budget is None else SOLVE_SHARE * budget)
+                               budget=None if budget is None else SOLVE_SHARE * budget,
+                               warm=warm)
     if not solution.consistent:
         raise InconsistentLog(f"{log.path}: no history fits the log")
     timeline = build_timeline(setup, log.events, log.path)
@@ -88,7 +90,7 @@ def suggest(log: GameLog, options: SolveOptions, top: int,
                               None if budget is None else start + EXACT_SHARE * budget)
     if advice is None or not pile:
         estimate = estimated_advice(
-            setup, timeline, log.events, sat_model(setup, timeline, log.events), DRAWS,
+            setup, timeline, log.events, warm.model_of(setup, timeline, log.events), DRAWS,
             options.seed, show_me=not pile,
             deadline=None if budget is None else (start + budget, LEAST_DRAWS))
         if estimate is None:

@@ -23,9 +23,19 @@ selector
 
 A :class:`SatModel` grows with the log: :meth:`SatModel.extend` adds the new
 epochs and the new events' clauses to the warm solver, keeping every
-clause it learnt. Cardinality constraints are encoded by sequential
-counters (:mod:`pysat.card`); ``benchmarks/sat.py`` compares the solvers
-and encodings that python-sat offers.
+clause it learnt. Cardinality constraints are minicard's own (``native``)
+or encoded by sequential counters (:mod:`pysat.card`); ``benchmarks/sat.py``
+compares the solvers and encodings that python-sat offers.
+
+backup
+    Minicard is the fastest solver on nearly every closure query, but a few
+    queries of long six-player logs take it a hundred thousand conflicts
+    and many seconds, where glucose4 settles them at once. So each query of
+    the closure and of the supports gets :data:`BUDGET` conflicts on the main solver; one it cannot
+    settle in them goes to a second model of the same events on
+    :data:`BACKUP`, built when first needed and grown with the log. The
+    closure is the same either way (it is the set of holders some history
+    allows); a query settled within the budget runs exactly as without one.
 """
 
 from __future__ import annotations
@@ -45,12 +55,17 @@ from deduce.logs.vocabulary.abbey import AbbeySetup
 SOLVER = "minicard"
 #: How cardinality constraints become clauses (a :class:`pysat.card.EncType` name).
 ENCODING = "native"
+#: Conflicts a query may take on the main solver before the backup settles it.
+BUDGET = 500
+#: The backup's solver and encoding (``benchmarks/sat.py``, "The backup solver").
+BACKUP = ("glucose4", "seqcounter")
 
 
 class SatModel:
     """A log's constraints on one incremental solver (see the module docstring)."""
 
-    def __init__(self, setup: AbbeySetup, solver: str = SOLVER, encoding: str = ENCODING) -> None:
+    def __init__(self, setup: AbbeySetup, solver: str = SOLVER, encoding: str = ENCODING,
+                 budget: int | None = BUDGET) -> None:
         self.setup = setup
         self.cards = len(setup.deck)
         self.holders = 2 + len(setup.players)
@@ -63,6 +78,10 @@ class SatModel:
         self.epochs = 0
         self.events: list[Event] = []
         self.selectors: dict[int, int] = {}
+        self.timeline: Timeline | None = None
+        self.budget = budget
+        #: The backup (see the module docstring), once a query has needed it.
+        self.backup_model: SatModel | None = None
 
     # -- literals ---------------------------------------------------------
 
@@ -101,6 +120,7 @@ class SatModel:
         """
         if not self.continued_by(self.setup, events):
             raise ValueError("a SatModel only grows: the encoded events must come first")
+        self.timeline = timeline
         while self.epochs <= timeline.last_epoch:
             self._add_epoch(timeline, self.epochs)
             self.epochs += 1
@@ -279,23 +299,56 @@ class SatModel:
         the assumption that the card is there, unless unit propagation
         already rules it out.
         """
-        assumed = self.assumptions(skip)
-        if not self.solver.solve(assumptions=assumed):
+        skipped = frozenset(skip)
+        answered = self._decide(skipped)
+        if answered is None:
             return None
         last = self.epochs - 1 if epoch is None else epoch
         possible: list[set[int]] = [set() for _ in range(self.cards)]
-        self._cover(possible, last)
-        _, implied = self.solver.propagate(assumptions=assumed)
+        answered._cover(possible, last)
+        _, implied = self.solver.propagate(assumptions=self.assumptions(skipped))
         ruled_out = {-lit for lit in implied or () if lit < 0}
         self._prefer_unseen(possible, last)
         for card, row in enumerate(self.lits[last]):
             for holder, lit in enumerate(row):
                 if holder in possible[card] or lit in ruled_out:
                     continue
-                if self.solver.solve(assumptions=[*assumed, lit]):
-                    self._cover(possible, last)
+                answered = self._decide(skipped, (card, last, holder))
+                if answered is not None:
+                    answered._cover(possible, last)
                     self._prefer_unseen(possible, last)
         return possible
+
+    def _decide(self, skip: frozenset[int], place: tuple[int, int, int] | None = None
+                ) -> SatModel | None:
+        """The model whose solver found a history for the events not on a ``skip`` line.
+
+        With ``place = (c, e, h)``, the history has card ``c`` with holder
+        ``h`` at epoch ``e``. None when there is none. The main solver has :attr:`budget` conflicts
+        (no limit when it is None); past them, the backup settles the query
+        (the module docstring).
+        """
+        extra = [] if place is None else [self.x(*place)]
+        if self.budget is None:
+            found = self.solver.solve(assumptions=[*self.assumptions(skip), *extra])
+            return self if found else None
+        self.solver.conf_budget(self.budget)
+        found = self.solver.solve_limited(assumptions=[*self.assumptions(skip), *extra])
+        if found is not None:
+            return self if found else None
+        backup = self.backup()
+        extra = [] if place is None else [backup.x(*place)]
+        return backup if backup.solver.solve(assumptions=[*backup.assumptions(skip), *extra]) \
+            else None
+
+    def backup(self) -> SatModel:
+        """The backup model of the same events (see the module docstring)."""
+        assert self.timeline is not None
+        if self.backup_model is None:
+            self.backup_model = SatModel(self.setup, *BACKUP, budget=None)
+        if len(self.backup_model.events) < len(self.events):
+            self.backup_model.extend(self.timeline, self.events)
+        return self.backup_model
 
     def supports(self) -> list[list[set[int]]] | None:
         """Each card's possible holders at every epoch, in a history of the whole log.
@@ -308,21 +361,23 @@ class SatModel:
         each literal left costs one solve under the assumption that it is
         true, the solver preferring the literals no model has shown yet.
         """
-        assumed = self.assumptions()
-        if not self.solver.solve(assumptions=assumed):
+        answered = self._decide(frozenset())
+        if answered is None:
             return None
         places = self._places()
         pending, possible = set(places), set[int]()
-        self._cover_literals(pending, possible)
-        _, implied = self.solver.propagate(assumptions=assumed)
+        self._cover_literals(pending, possible, answered, places)
+        _, implied = self.solver.propagate(assumptions=self.assumptions())
         pending.difference_update(-lit for lit in implied or () if lit < 0)
         self.solver.set_phases(sorted(pending))
         while pending:
             lit = min(pending)
             pending.discard(lit)
-            if self.solver.solve(assumptions=[*assumed, lit]):
+            epoch, card, holder = places[lit][0]
+            answered = self._decide(frozenset(), (card, epoch, holder))
+            if answered is not None:
                 possible.add(lit)
-                self._cover_literals(pending, possible)
+                self._cover_literals(pending, possible, answered, places)
                 self.solver.set_phases(sorted(pending))
         supports: list[list[set[int]]] = [[set() for _ in range(self.cards)]
                                           for _ in range(self.epochs)]
@@ -340,11 +395,19 @@ class SatModel:
                     places.setdefault(lit, []).append((epoch, card, holder))
         return places
 
-    def _cover_literals(self, pending: set[int], possible: set[int]) -> None:
-        """Move the pending literals that the last model makes true to ``possible``."""
-        model = self.solver.get_model()
+    def _cover_literals(self, pending: set[int], possible: set[int], answered: SatModel,
+                        places: dict[int, list[tuple[int, int, int]]]) -> None:
+        """Move the pending literals the last model of ``answered`` makes true to ``possible``.
+
+        ``answered`` is this model or its backup, whose literals ``places`` finds.
+        """
+        model = answered.solver.get_model()
         assert model is not None
-        shown = {lit for lit in pending if model[lit - 1] > 0}
+        shown = set()
+        for lit in pending:
+            epoch, card, holder = places[lit][0]
+            if model[answered.x(card, epoch, holder) - 1] > 0:
+                shown.add(lit)
         pending -= shown
         possible |= shown
 
@@ -363,9 +426,10 @@ class SatModel:
 
 
 def sat_model(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
-              solver: str = SOLVER, encoding: str = ENCODING) -> SatModel:
+              solver: str = SOLVER, encoding: str = ENCODING, budget: int | None = BUDGET
+              ) -> SatModel:
     """A :class:`SatModel` of a whole log."""
-    sat = SatModel(setup, solver, encoding)
+    sat = SatModel(setup, solver, encoding, budget)
     sat.extend(timeline, events)
     return sat
 
