@@ -31,11 +31,12 @@ backup
     Minicard is the fastest solver on nearly every closure query, but a few
     queries of long six-player logs take it a hundred thousand conflicts
     and many seconds, where glucose4 settles them at once. So each query of
-    the closure and of the supports gets :data:`BUDGET` conflicts on the main solver; one it cannot
-    settle in them goes to a second model of the same events on
-    :data:`BACKUP`, built when first needed and grown with the log. The
-    closure is the same either way (it is the set of holders some history
-    allows); a query settled within the budget runs exactly as without one.
+    the closure and of the supports gets :data:`BUDGET` conflicts on the
+    main solver; one it cannot settle in them goes to a second model of the
+    same events on :data:`BACKUP`, built when first needed and grown with
+    the log. The answers are the same either way (a holder is possible
+    when some history has it); a query settled within the budget runs
+    exactly as without one.
 """
 
 from __future__ import annotations
@@ -324,9 +325,9 @@ class SatModel:
         """The model whose solver found a history for the events not on a ``skip`` line.
 
         With ``place = (c, e, h)``, the history has card ``c`` with holder
-        ``h`` at epoch ``e``. None when there is none. The main solver has :attr:`budget` conflicts
-        (no limit when it is None); past them, the backup settles the query
-        (the module docstring).
+        ``h`` at epoch ``e``. None when there is none. The main solver has
+        :attr:`budget` conflicts (no limit when it is None); past them, the
+        backup settles the query (the module docstring).
         """
         extra = [] if place is None else [self.x(*place)]
         if self.budget is None:
