@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 from pathlib import Path
+from time import perf_counter
 
 import pytest
 from abbey_random import corrupted_games, random_game
@@ -140,6 +141,16 @@ def test_queries_past_the_budget_get_the_same_answers_from_the_backup(case):
     assert tight.supports() == plain.supports()
     assert tight.backup_model is not None  # five conflicts were too few somewhere
     assert tight.backup_model.events == plain.events
+
+
+def test_the_supports_give_up_at_their_deadline():
+    log = read_log(CASES / "abbey-6p-01.jsonl")
+    setup = setup_from_header(log.header, log.path)
+    timeline = build_timeline(setup, log.events, log.path)
+    whole = sat_model(setup, timeline, log.events).supports()
+    assert whole is not None
+    assert sat_model(setup, timeline, log.events).supports(perf_counter() + 3600) == whole
+    assert sat_model(setup, timeline, log.events).supports(perf_counter() - 1) is None
 
 
 def test_the_backup_grows_with_the_log():

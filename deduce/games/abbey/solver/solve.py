@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 from time import perf_counter
 from typing import Any, ClassVar
 
@@ -153,7 +153,8 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
     exact_until = (None if budget is None or engine != "sat"
                    else start + min(EXACT_MOST, budget * (SHORT_SHARE if budget <= SHORT_BUDGET
                                                           else EXACT_SHARE)))
-    supports = cache(sat.supports)  # the count may ask, and then the estimate
+    # the count may ask, and then the estimate: both are done by the budget's end
+    supports = cache(partial(sat.supports, None if budget is None else start + budget))
     counts = (count_histories(model, deadline=exact_until, narrowed=True, supports=supports)
               if budget is None or budget > 0 else None)
     if counts is None and budget is None:  # no deadline: the count ran out of memory

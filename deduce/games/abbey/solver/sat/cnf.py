@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from time import perf_counter
 
 from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
@@ -351,16 +352,18 @@ class SatModel:
             self.backup_model.extend(self.timeline, self.events)
         return self.backup_model
 
-    def supports(self) -> list[list[set[int]]] | None:
+    def supports(self, deadline: float | None = None) -> list[list[set[int]]] | None:
         """Each card's possible holders at every epoch, in a history of the whole log.
 
         ``supports[e][card]`` are the holders the card has at epoch ``e`` in
         some history that agrees with every encoded event; None when there
-        is none. Epochs share the literals of untouched holders, so each
-        literal is decided once: every model found marks all the literals it
-        makes true, at every epoch at once; unit propagation rules some out;
-        each literal left costs one solve under the assumption that it is
-        true, the solver preferring the literals no model has shown yet.
+        is none, or when ``deadline`` (a :func:`time.perf_counter` reading)
+        passes first (the counts then prune by the domains). Epochs share
+        the literals of untouched holders, so each literal is decided once:
+        every model found marks all the literals it makes true, at every
+        epoch at once; unit propagation rules some out; each literal left
+        costs one solve under the assumption that it is true, the solver
+        preferring the literals no model has shown yet.
         """
         answered = self._decide(frozenset())
         if answered is None:
@@ -372,6 +375,8 @@ class SatModel:
         pending.difference_update(-lit for lit in implied or () if lit < 0)
         self.solver.set_phases(sorted(pending))
         while pending:
+            if deadline is not None and perf_counter() >= deadline:
+                return None
             lit = min(pending)
             pending.discard(lit)
             epoch, card, holder = places[lit][0]
