@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 from abbey_random import games
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 
 from deduce.games.abbey.advice.exact import advise_exactly, exact_advice, information
+from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.search.brute import consistent_histories
+from deduce.games.abbey.solver.timeline import build_timeline
 from deduce.logs.io import read_log
 from deduce.logs.model import Event
 from deduce.logs.vocabulary.abbey import AbbeySetup
@@ -97,3 +99,21 @@ def test_bundled_example_ranks_the_deciding_question_first():
 def test_gives_up_past_the_deadline():
     hard = read_log(str(ROOT / "tests" / "data" / "cases" / "abbey-6p-00.jsonl"))
     assert exact_advice(hard, deadline=0.0) is None
+
+
+@checks
+@given(games(**LISTABLE))
+def test_a_certain_culprit_leaves_every_option_worth_nothing(game):
+    setup, events, _ = game
+    states = _final_states(setup, events)
+    assume(len({state.index("culprit") for state in states}) == 1)
+    timeline = build_timeline(setup, events, "game")
+    witness = sat_model(setup, timeline, events).witness()
+    counted, settled = advise_exactly(setup, events), advise_exactly(setup, events,
+                                                                     witness=witness)
+    assert counted is not None and settled is not None
+    assert ({(o.kind, o.target, o.detail) for o in settled.options}
+            == {(o.kind, o.target, o.detail) for o in counted.options})
+    assert all(o.gain == 0 and o.exact for o in settled.options)
+    assert all(o.gain == pytest.approx(0, abs=1e-9) for o in counted.options)
+    assert settled.culprit == counted.culprit and settled.entropy == 0

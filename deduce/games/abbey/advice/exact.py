@@ -23,6 +23,11 @@ card together with the culprit: too many counts, so it is left to the
 estimate of :mod:`advisor`. A count that cannot finish by the deadline
 makes the whole computation give up (None), so callers can fall back to
 that estimate.
+
+Once the culprit is certain, no answer can tell anything about it: every
+value is exactly 0 bits, whatever the law of the other cards. One history
+of the log then stands in for the counts (``witness``), so that the
+options come at once.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from dataclasses import dataclass
 from deduce.errors import DeduceError, InconsistentLog
 from deduce.games.abbey.advice.advisor import Advice, Option
 from deduce.games.abbey.solver.count.histories import Counts, count_histories
-from deduce.games.abbey.solver.model import build_model
+from deduce.games.abbey.solver.model import History, build_model
 from deduce.games.abbey.solver.timeline import CULPRIT, PILE, Timeline, build_timeline
 from deduce.logs.model import Event, GameLog
 from deduce.logs.vocabulary.abbey import TRAITS, AbbeySetup, Deck, setup_from_header
@@ -74,23 +79,28 @@ class _OutOfTime(Exception):
 
 
 def exact_advice(log: GameLog, deck: Deck | None = None,
-                 deadline: float | None = None) -> Advice | None:
+                 deadline: float | None = None, witness: History | None = None
+                 ) -> Advice | None:
     """Every count, "do you have", theft and draw option of a log, exactly valued, best first.
 
     None when a count does not finish by ``deadline`` (a
     :func:`time.perf_counter` reading). The log must be consistent.
+    ``witness``: one history of a log whose culprit is certain (the module
+    docstring).
     """
     setup = setup_from_header(log.header, log.path, deck)
-    return advise_exactly(setup, log.events, log.path, deadline)
+    return advise_exactly(setup, log.events, log.path, deadline, witness)
 
 
 def advise_exactly(setup: AbbeySetup, events: Sequence[Event], path: str = "<log>",
-                   deadline: float | None = None) -> Advice | None:
+                   deadline: float | None = None, witness: History | None = None
+                   ) -> Advice | None:
     """:func:`exact_advice` for a game's setup and events."""
     position = _Position(setup, tuple(events), build_timeline(setup, events, path), path,
                          deadline)
     try:
-        base = position.count()
+        base = (position.count() if witness is None
+                else Counts(1, tuple({path[-1]: 1} for path in witness)))
         if not base.total:
             raise InconsistentLog(f"{path}: the log is inconsistent: no advice")
         ids = setup.deck.ids

@@ -85,7 +85,10 @@ def suggest(log: GameLog, options: SolveOptions, top: int,
         return Suggestion({"game": "abbey", "situation": data}, [table])
     pile = timeline.sizes[-1][PILE]
     advice = None
-    if solution.culprit_exact or not solved_here:  # a count that failed here: no use trying
+    if len(solution.culprit) == 1:  # nothing left to learn: every value is 0, at once
+        advice = exact_advice(log, options.deck, None,
+                              warm.model_of(setup, timeline, log.events).witness())
+    elif solution.culprit_exact or not solved_here:  # a count that failed here: no use trying
         advice = exact_advice(log, options.deck,
                               None if budget is None else start + EXACT_SHARE * budget)
     if advice is None or not pile:
