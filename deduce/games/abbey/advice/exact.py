@@ -100,7 +100,7 @@ def advise_exactly(setup: AbbeySetup, events: Sequence[Event], path: str = "<log
                          deadline)
     try:
         base = (position.count() if witness is None
-                else Counts(1, tuple({path[-1]: 1} for path in witness)))
+                else Counts(1, tuple({route[-1]: 1} for route in witness)))
         if not base.total:
             raise InconsistentLog(f"{path}: the log is inconsistent: no advice")
         ids = setup.deck.ids
