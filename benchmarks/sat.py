@@ -30,6 +30,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from tabulate import tabulate
+from winrate import kept_logs
 
 from deduce.games.abbey.rules.engine import AbbeyGame
 from deduce.games.abbey.solver.sat.cnf import sat_model
@@ -80,15 +81,13 @@ def main() -> None:
 def cuts(logs: Path) -> list[tuple[str, AbbeySetup, list[Event]]]:
     """Each kept log of ``logs`` cut at a half, three quarters and the whole."""
     found = []
-    for path in sorted(logs.glob("game-*.json")):
-        game = json.loads(path.read_text(encoding="utf-8"))
-        deck = AbbeyGame.create(len(game["bots"])).deck
-        for player, text in game["logs"].items():
-            log = parse_jsonl(text, f"{path.name}:{player}", deck)
-            setup = setup_from_header(log.header, log.path)
-            n = len(log.events)
-            found += [(f"{path.name}:{player}:{k}", setup, list(log.events[:k]))
-                      for k in (n // 2, 3 * n // 4, n)]
+    for path, player, text in kept_logs(logs):
+        players = json.loads(text.splitlines()[0])["players"]
+        log = parse_jsonl(text, f"{path.name}:{player}", AbbeyGame.create(len(players)).deck)
+        setup = setup_from_header(log.header, log.path)
+        n = len(log.events)
+        found += [(f"{path.name}:{player}:{k}", setup, list(log.events[:k]))
+                  for k in (n // 2, 3 * n // 4, n)]
     return found
 
 

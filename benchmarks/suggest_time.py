@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from tabulate import tabulate
+from winrate import kept_logs
 
 #: The installed command itself (not a shell shim in front of it), as a player runs it.
 DEDUCE = str(Path(sysconfig.get_path("scripts")) / "deduce")
@@ -50,7 +51,8 @@ def main() -> None:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     warm = True
     with tempfile.TemporaryDirectory() as tmp:
-        for name, lines in (kept_logs(args.logs) if args.logs else simulated(args, Path(tmp), env)):
+        logs = kept_lines(args.logs) if args.logs else simulated(args, Path(tmp), env)
+        for name, lines in logs:
             for cut in range(args.every, len(lines) + args.every, args.every):
                 log = Path(tmp) / "cut.jsonl"
                 log.write_text("\n".join(lines[:cut]) + "\n", encoding="utf-8")
@@ -90,11 +92,10 @@ def simulated(args: argparse.Namespace, tmp: Path, env: dict[str, str]
         yield game.name, sorted(game.glob("*.jsonl"))[0].read_text(encoding="utf-8").splitlines()
 
 
-def kept_logs(logs: Path) -> Iterator[tuple[str, list[str]]]:
-    """Every log kept in ``logs`` (``winrate.py --logs``), as lines."""
-    for path in sorted(logs.glob("game-*.json")):
-        for player, text in json.loads(path.read_text(encoding="utf-8"))["logs"].items():
-            yield f"{path.stem}:{player}", text.splitlines()
+def kept_lines(logs: Path) -> Iterator[tuple[str, list[str]]]:
+    """Every log kept in ``logs`` (:func:`winrate.kept_logs`), named, as lines."""
+    for path, player, text in kept_logs(logs):
+        yield f"{path.stem}:{player}", text.splitlines()
 
 
 if __name__ == "__main__":

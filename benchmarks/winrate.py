@@ -25,6 +25,7 @@ import argparse
 import json
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,6 +70,13 @@ def play(job: tuple[int, int, int, tuple[str, ...], Path | None]) -> dict[str, A
     truth = {key: record.truth[key] for key in SUMMARY}
     return {"game": index, "truth": truth,
             "accusations": [(k, c, n) for (k, c), n in accusations.items()]}
+
+
+def kept_logs(logs: Path) -> Iterator[tuple[Path, str, str]]:
+    """Every log that ``--logs`` kept in ``logs``: its game file, player and text."""
+    for path in sorted(logs.glob("game-*.json")):
+        for player, text in json.loads(path.read_text(encoding="utf-8"))["logs"].items():
+            yield path, player, text
 
 
 def game_arguments(parser: argparse.ArgumentParser) -> None:

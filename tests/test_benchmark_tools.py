@@ -120,11 +120,11 @@ def test_the_patient_bot_accuses_only_the_last_suspect_of_its_paper_sheet():
 
 def test_the_kept_logs_of_a_run_are_read_back_one_per_player(tmp_path):
     from sat import cuts
-    from suggest_time import kept_logs
+    from suggest_time import kept_lines
     from winrate import play
 
     play((4, 1, 1, ("solver", "notepad", "notepad", "random"), tmp_path))
-    (name, lines), = kept_logs(tmp_path)
+    (name, lines), = kept_lines(tmp_path)
     player = name.split(":")[1]
     assert name.startswith("game-0001:") and len(lines) > 10
     half, three_quarters, whole = cuts(tmp_path)
