@@ -7,19 +7,22 @@ one seat's decision (:meth:`StepMachine.current_player`,
 supplies it.
 
 Inside, a state works through a stack of *steps*, tuples whose first item
-names the step. For a step named ``x`` the subclass defines either
-``_step_x(*args)``, an automatic step that runs at once and may schedule
-more, or the pair ``_choices_x(seat, *args)`` (the legal actions) and
-``_do_x(action, seat, *args)`` (apply one), a decision of ``seat``. Chance
-steps are ``("chance", purpose, options, *args)`` and resolve through
-``_chance_<purpose>(outcome, *args)``, every option equally likely. A
-decision with no legal action is skipped.
+names the step. A subclass lists its steps in one :class:`Steps` table,
+``STEPS``: for a step named ``x``, either an automatic step
+``auto["x"](self, *args)`` that runs at once and may schedule more, or a
+decision of ``seat``, ``decisions["x"]``: its legal actions
+(``choices(self, seat, *args)``) and how to apply one
+(``do(self, action, seat, *args)``). Chance steps are
+``("chance", purpose, options, *args)`` and resolve through
+``chances[purpose](self, outcome, *args)``, every option equally likely.
+A decision with no legal action is skipped.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from deduce.errors import DeduceError
 
@@ -28,7 +31,27 @@ CHANCE = -1
 TERMINAL = -4
 
 Action = Any
+#: A step: its name, then its arguments.
 Step = tuple[Any, ...]
+#: An automatic step or a chance resolution: called with the state first.
+Handler = Callable[..., None]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision step: its legal actions and how one is applied."""
+
+    choices: Callable[..., list[Action]]
+    do: Handler
+
+
+@dataclass(frozen=True)
+class Steps:
+    """An engine's table of steps, by name (see the module docstring)."""
+
+    auto: Mapping[str, Handler]
+    decisions: Mapping[str, Decision]
+    chances: Mapping[str, Handler]
 
 
 class StepMachine:
@@ -38,6 +61,7 @@ class StepMachine:
     fields are set, and set ``over`` when the game ends.
     """
 
+    STEPS: ClassVar[Steps]
     over: bool
     _waiting: Step | None
     _todo: list[Step]
@@ -81,7 +105,7 @@ class StepMachine:
         step = self._waiting
         if step[0] == "chance":
             return list(step[2])
-        return getattr(self, f"_choices_{step[0]}")(*step[1:])
+        return self.STEPS.decisions[step[0]].choices(self, *step[1:])
 
     def apply_action(self, action: Action) -> None:
         """Resolve the pending chance outcome or decision with ``action``."""
@@ -92,9 +116,9 @@ class StepMachine:
             raise DeduceError(f"illegal action {action!r} at {step[0]}")
         self._waiting = None
         if step[0] == "chance":
-            getattr(self, f"_chance_{step[1]}")(action, *step[3:])
+            self.STEPS.chances[step[1]](self, action, *step[3:])
         else:
-            getattr(self, f"_do_{step[0]}")(action, *step[1:])
+            self.STEPS.decisions[step[0]].do(self, action, *step[1:])
         self._advance()
 
     def pending(self) -> Step | None:
@@ -107,13 +131,13 @@ class StepMachine:
         """Run automatic steps until one needs an action or the game ends."""
         while not self.over and self._waiting is None:
             step = self._todo.pop()
-            handler = getattr(self, f"_step_{step[0]}", None)
+            handler = self.STEPS.auto.get(step[0])
             if handler is None:
                 self._waiting = step
                 if not self.legal_actions():  # a decision with no option passes
                     self._waiting = None
             else:
-                handler(*step[1:])
+                handler(self, *step[1:])
 
     def _then(self, *steps: Step) -> None:
         """Schedule ``steps`` to run next, in this order."""

@@ -55,6 +55,8 @@ from deduce.games.blackrose.solve import BlackRoseSolution, solve_blackrose
 from deduce.logs.jsonl import parse_jsonl
 
 Bot = Callable[[Observation, Sequence[Action], Random], Action]
+#: A bot's way with one decision (the legal actions as a list).
+Choose = Callable[[Observation, list[Action], Random], Action]
 
 #: Chance that one of the Possessed's claims is a lie.
 LIE = 0.5
@@ -92,9 +94,29 @@ class Advised:
 
     def __call__(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
         """Decide ``obs.decision`` among ``legal``."""
-        choose = getattr(self, f"_{obs.role}_{obs.decision}", None) or \
-            getattr(self, f"_{obs.decision}", None)
+        choose = self._deciders().get((obs.role, obs.decision)) or \
+            self._deciders().get(("", obs.decision))
         return rng.choice(list(legal)) if choose is None else choose(obs, list(legal), rng)
+
+    def _deciders(self) -> dict[tuple[str, str], Choose]:
+        """The bot's way with each decision, by role and decision (role ``""``: any role).
+
+        A decision without an entry is taken at random among the legal actions.
+        """
+        return {
+            ("", "before"): self._before, ("", "after"): self._after, ("", "claim"): self._claim,
+            ("", "investigate"): self._investigate, ("", "vote"): self._vote,
+            ("", "reveal_role"): self._reveal_role,
+            ("possessed", "claim"): self._possessed_claim,
+            ("possessed", "vote"): self._possessed_vote,
+            ("possessed", "reveal_role"): self._possessed_reveal_role,
+            ("possessed", "possessed_kill"): self._possessed_possessed_kill,
+            ("rector", "twilight"): self._rector_twilight,
+            ("rector", "discard"): self._rector_discard,
+            ("rector", "rector_kill"): self._rector_rector_kill,
+            ("rector", "reorder"): self._rector_reorder,
+            ("rector", "profanation"): self._rector_profanation,
+        }
 
     def _solve(self, obs: Observation, hard: bool) -> BlackRoseSolution:
         log = parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl")

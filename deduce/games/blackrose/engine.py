@@ -86,11 +86,10 @@ makes it):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partialmethod
 from itertools import combinations
-from typing import Any
+from typing import Any, ClassVar
 
 from deduce.errors import DeduceError
 from deduce.games.blackrose.cards import (
@@ -102,7 +101,7 @@ from deduce.games.blackrose.cards import (
     default_cards,
 )
 from deduce.games.blackrose.observe import observe
-from deduce.games.machine import Step, StepMachine
+from deduce.games.machine import Decision, Handler, Step, StepMachine, Steps
 from deduce.games.seats import seat_names
 from deduce.logs.jsonl import canonical_text
 from deduce.logs.schema import PLAYER_RANGE
@@ -504,7 +503,7 @@ class BlackRoseState(StepMachine):
             "reseau": [None] if piles else []}
         return targets[effect]
 
-    def _choices_card(self, seat: int, context: Context) -> list[Action]:
+    def _card_plays(self, seat: int, context: Context) -> list[Action]:
         """None, or an Action card of the hand with each target; nothing to play: no decision.
 
         Cards a Sermon forbids are not offered.
@@ -516,23 +515,27 @@ class BlackRoseState(StepMachine):
                 plays += [(card_id, t) for t in self._targets(seat, card.effect or "")]
         return [None, *plays] if plays else []
 
-    def _do_card(self, step: str, action: Action, seat: int, context: Context) -> None:
+    def _play_card(self, step: str, action: Action, seat: int, context: Context) -> None:
         """Play the card, then the same decision again; None goes on."""
         if action is not None:
             self._then(("play", seat, *action), (step, seat, context))
 
-    _choices_before = _choices_after = _choices_card
-    _do_before = partialmethod(_do_card, "before")
-    _do_after = partialmethod(_do_card, "after")
+    _choices_before = _choices_after = _card_plays
+
+    def _do_before(self, action: Action, seat: int, context: Context) -> None:
+        self._play_card("before", action, seat, context)
+
+    def _do_after(self, action: Action, seat: int, context: Context) -> None:
+        self._play_card("after", action, seat, context)
 
     def _step_play(self, seat: int, card_id: str, target: Target) -> None:
-        """The card goes face up to the Discarded Clues and acts (``_action_<effect>``)."""
+        """The card goes face up to the Discarded Clues and acts (``ACTIONS``)."""
         effect = self.game.cards.clue(card_id).effect or ""
         self.hands[seat].remove(card_id)
         self.discards.append(card_id)
         self._emit({"type": "play", "player": self._name(seat), "card": card_id,
                     "target": self._name(target) if isinstance(target, int) else target})
-        getattr(self, f"_action_{effect.replace('-', '_')}")(seat, target)
+        self.ACTIONS[effect](self, seat, target)
 
     def _action_conflit(self, seat: int, target: Target) -> None:
         """A random clue card of the target investigator's hand or of the suspect's pile."""
@@ -594,7 +597,7 @@ class BlackRoseState(StepMachine):
             return
         self.discards.append(card_id)
         self._emit({"type": "trap", "player": self._name(seat), "card": card_id})
-        getattr(self, f"_trap_{card.effect}")(seat)
+        self.TRAPS[card.effect or ""](self, seat)
 
     def _trap_serment(self, seat: int) -> None:
         self._then(("serment", self.game.rector, {"player": self._name(seat)}))
@@ -733,7 +736,7 @@ class BlackRoseState(StepMachine):
             self._emit({"type": "goal", "card": action, "condition": card.condition()})
         else:
             self._emit({"type": "rector_play", "card": action})
-            getattr(self, f"_event_{card.effect}")()
+            self.EVENTS[card.effect or ""](self)
 
     def _event_sermon(self) -> None:
         self.blocked = SERMON_BLOCKS
@@ -768,12 +771,12 @@ class BlackRoseState(StepMachine):
         kills = [("rector_kill", rector, {"extra": i > 0}) for i in range(1 + self.vigil)]
         self._then(*possessed, *kills, ("dawn",))
 
-    def _choices_kill(self, seat: int, context: Context) -> list[Action]:
+    def _kill_targets(self, seat: int, context: Context) -> list[Action]:
         """A living suspect not killed tonight, or None."""
         targets = [s for s in self.living() if s not in self.kills]
         return [None, *targets] if targets else []
 
-    _choices_possessed_kill = _choices_rector_kill = _choices_kill
+    _choices_possessed_kill = _choices_rector_kill = _kill_targets
 
     def _do_possessed_kill(self, action: Action, seat: int, context: Context) -> None:
         """A kill reveals the Possessed to the Rector (who logs their role the first time)."""
@@ -781,15 +784,15 @@ class BlackRoseState(StepMachine):
             self.unmasked = True
             self._emit({"type": "unmask", "player": self._name(seat),
                         "seen_by": self._name(self.game.rector)})
-        self._do_kill(action, seat, context)
+        self._kill(action, seat, context)
 
-    def _do_kill(self, action: Action, seat: int, context: Context) -> None:
+    def _kill(self, action: Action, seat: int, context: Context) -> None:
         """The suspect will die at dawn (None: no kill)."""
         if action is not None:
             self.kills.append(action)
             self._emit({"type": "night_kill", "player": self._name(seat), "suspect": action})
 
-    _do_rector_kill = _do_kill
+    _do_rector_kill = _kill
 
     def _step_dawn(self) -> None:
         """The kills are announced together, in board order; the piles go to the Graveyard.
@@ -831,3 +834,66 @@ class BlackRoseState(StepMachine):
     def _do_profanation(self, action: Action, seat: int, context: Context) -> None:
         if action:
             self._then(("shuffle", (GRAVEYARD,)))
+
+    #: What each effect of the cards data does (``cards.ACTION_EFFECTS``,
+    #: ``TRAP_EFFECTS``, ``EVENT_EFFECTS``), by effect id.
+    ACTIONS: ClassVar[Mapping[str, Handler]] = {
+        "conflit": _action_conflit,
+        "parler-a": _action_parler_a,
+        "deduction": _action_deduction,
+        "reseau": _action_reseau,
+    }
+    TRAPS: ClassVar[Mapping[str, Handler]] = {
+        "serment": _trap_serment,
+        "embuscade": _trap_embuscade,
+    }
+    EVENTS: ClassVar[Mapping[str, Handler]] = {
+        "sermon": _event_sermon,
+        "profanation": _event_profanation,
+        "veillee": _event_veillee,
+    }
+
+    STEPS = Steps(
+        auto={
+            "shuffle": _step_shuffle,
+            "deal_out": _step_deal_out,
+            "roles": _step_roles,
+            "rector_draw": _step_rector_draw,
+            "deal": _step_deal,
+            "round": _step_round,
+            "play": _step_play,
+            "receive": _step_receive,
+            "lying": _step_lying,
+            "discussion": _step_discussion,
+            "accusation": _step_accusation,
+            "tally": _step_tally,
+            "vespers": _step_vespers,
+            "night": _step_night,
+            "dawn": _step_dawn,
+            "rising": _step_rising,
+        },
+        decisions={
+            "accomplices": Decision(_choices_accomplices, _do_accomplices),
+            "before": Decision(_choices_before, _do_before),
+            "after": Decision(_choices_after, _do_after),
+            "investigate": Decision(_choices_investigate, _do_investigate),
+            "serment": Decision(_choices_serment, _do_serment),
+            "reorder": Decision(_choices_reorder, _do_reorder),
+            "reveal_role": Decision(_choices_reveal_role, _do_reveal_role),
+            "claim": Decision(_choices_claim, _do_claim),
+            "vote": Decision(_choices_vote, _do_vote),
+            "twilight": Decision(_choices_twilight, _do_twilight),
+            "discard": Decision(_choices_discard, _do_discard),
+            "possessed_kill": Decision(_choices_possessed_kill, _do_possessed_kill),
+            "rector_kill": Decision(_choices_rector_kill, _do_rector_kill),
+            "profanation": Decision(_choices_profanation, _do_profanation),
+        },
+        chances={
+            "dealt": _chance_dealt,
+            "roles": _chance_roles,
+            "rector_card": _chance_rector_card,
+            "take_hand": _chance_take_hand,
+            "take_pile": _chance_take_pile,
+            "ambush": _chance_ambush,
+        },
+    )

@@ -44,6 +44,8 @@ from deduce.logs.jsonl import parse_jsonl
 from deduce.logs.vocabulary.rose import COLOURS
 
 Bot = Callable[[Observation, Sequence[Action], Random], Action]
+#: How a bot values one action of a decision, playing as the colour given.
+Value = Callable[[Observation, Action, str], float]
 
 #: Clue points worth one suspicion point.
 SUSPICION_WEIGHT = 0.25
@@ -118,7 +120,7 @@ class Monk:
         if obs.decision == "guess":
             return self._guess(obs)
         mine = self.decoy if rng.random() < self.BLUFF else obs.identity
-        value = getattr(self, f"_value_{obs.decision}")
+        value = self._values()[obs.decision]
         return _best(legal, lambda action: value(obs, action, mine), rng)
 
     def _value_play(self, obs: Observation, action: Action, mine: str) -> float:
@@ -150,6 +152,13 @@ class Monk:
 
     def _value_awkward(self, obs: Observation, action: Action, mine: str) -> float:
         return gain(action, "suspicion", obs.context["points"], mine)
+
+    def _values(self) -> dict[str, Value]:
+        """How this bot values an action of each decision (reveal and guess are apart)."""
+        return {"play": self._value_play, "move": self._value_move,
+                "second": self._value_second, "task": self._value_task,
+                "william": self._value_william, "adson": self._value_adson,
+                "bonus": self._value_bonus, "awkward": self._value_awkward}
 
     def _guess(self, obs: Observation) -> Action:
         """One colour per other player, all different: the solver's best joint guess."""

@@ -59,11 +59,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import partialmethod
 from itertools import combinations, permutations
-from typing import Any
+from typing import Any, ClassVar
 
-from deduce.games.machine import Step, StepMachine
+from deduce.games.machine import Decision, Handler, Step, StepMachine, Steps
 from deduce.games.rose.data import CHURCH, LIBRARY, ActionCard, RoseData, default_data
 from deduce.games.rose.observe import observe
 from deduce.games.seats import seat_names
@@ -531,8 +530,11 @@ class RoseState(StepMachine):
         track = MEETING[pawn][0]
         self._mark(context["monk"], track, action * context["points"], pawn, seat)
 
-    _do_william = partialmethod(_meet, "william")
-    _do_adson = partialmethod(_meet, "adson")
+    def _do_william(self, action: Action, seat: int, context: Context) -> None:
+        self._meet("william", action, seat, context)
+
+    def _do_adson(self, action: Action, seat: int, context: Context) -> None:
+        self._meet("adson", action, seat, context)
 
     def _step_turn_end(self, seat: int, context: Context) -> None:
         """The day's event tile at the end of the turn ("Awkward", "Suspicious").
@@ -589,15 +591,15 @@ class RoseState(StepMachine):
     # ------------------------------------------------------- the event tiles
 
     def _step_arrived(self, seat: int, context: Context) -> None:
-        """The day's event tile acts on a move (see the ``_arrival_<tile>`` methods).
+        """The day's event tile acts on a move (see ``ARRIVALS``).
 
         It acts after the move's action ("Studious": after each move), and
         ``before`` (the pawns there before the move) says which monks were met
         and whether the building was empty.
         """
-        act = getattr(self, f"_arrival_{self.event}", None)
+        act = self.ARRIVALS.get(self.event or "")
         if act is not None:
-            act(seat, context["pawn"], context["building"], context["before"])
+            act(self, seat, context["pawn"], context["building"], context["before"])
 
     def _arrival_communicative(self, seat: int, pawn: str, building: str,
                                before: tuple[str, ...]) -> None:
@@ -733,3 +735,52 @@ class RoseState(StepMachine):
                     "scores": dict(zip(players, self.scores)),
                     "winners": [players[s] for s in self.winners()]})
         self.over = True
+
+    #: The event tiles that act on a move, by tile id (the others act elsewhere or not at all).
+    ARRIVALS: ClassVar[Mapping[str, Handler]] = {
+        "communicative": _arrival_communicative,
+        "heels": _arrival_heels,
+        "mysterious": _arrival_mysterious,
+        "ostentation": _arrival_ostentation,
+        "incredulous": _arrival_incredulous,
+        "dubious": _arrival_dubious,
+        "forbidden": _arrival_forbidden,
+        "inquiring": _arrival_inquiring,
+    }
+
+    STEPS = Steps(
+        auto={
+            "hide": _step_hide,
+            "place": _step_place,
+            "lay": _step_lay,
+            "identity": _step_identity,
+            "draw": _step_draw,
+            "dealt": _step_dealt,
+            "day": _step_day,
+            "turn_end": _step_turn_end,
+            "next": _step_next,
+            "arrived": _step_arrived,
+            "revealed": _step_revealed,
+            "score": _step_score,
+        },
+        decisions={
+            "play": Decision(_choices_play, _do_play),
+            "move": Decision(_choices_move, _do_move),
+            "second": Decision(_choices_second, _do_second),
+            "task": Decision(_choices_task, _do_task),
+            "william": Decision(_choices_william, _do_william),
+            "adson": Decision(_choices_adson, _do_adson),
+            "bonus": Decision(_choices_bonus, _do_bonus),
+            "awkward": Decision(_choices_awkward, _do_awkward),
+            "reveal": Decision(_choices_reveal, _do_reveal),
+            "guess": Decision(_choices_guess, _do_guess),
+        },
+        chances={
+            "hide": _chance_hide,
+            "place": _chance_place,
+            "lay": _chance_lay,
+            "identity": _chance_identity,
+            "draw": _chance_draw,
+            "first": _chance_first,
+        },
+    )

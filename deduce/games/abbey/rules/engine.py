@@ -19,16 +19,16 @@ the README.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import Any, ClassVar
 
 from deduce.errors import DeduceError
 from deduce.games.abbey.rules.board import CHAPEL, Board, default_board
 from deduce.games.abbey.rules.cards import BookCard, CardSet, Effect, default_cards
 from deduce.games.abbey.rules.observe import observe
-from deduce.games.machine import Step, StepMachine
+from deduce.games.machine import Decision, Handler, Step, StepMachine, Steps
 from deduce.games.seats import seat_names
 from deduce.logs.jsonl import canonical_text
 from deduce.logs.vocabulary.abbey import RULEBOOK_SIZES, TRAITS, Deck, default_deck, show_requests
@@ -395,7 +395,9 @@ class AbbeyState(StepMachine):
 
     def _step_room(self, seat: int) -> None:
         room = self.game.board.room(self.positions[seat])
-        getattr(self, f"_room_{room.kind}", lambda seat, room: None)(seat, room)
+        act = self.ROOMS.get(room.kind)
+        if act is not None:
+            act(self, seat, room)
 
     def _room_confessional(self, seat: int, room: Any) -> None:
         """Take a random card of the last visitor (the die), then turn the die to yourself."""
@@ -719,6 +721,60 @@ class AbbeyState(StepMachine):
             self._then(("ask", user, (target,), True))
         else:
             self._penance(target)
+
+    #: What a room does to the player who ends a move there, by room kind;
+    #: the kinds of ``QUIET_ROOMS`` do nothing.
+    ROOMS: ClassVar[Mapping[str, Handler]] = {
+        "confessional": _room_confessional,
+        "cell": _room_cell,
+        "scriptorium": _room_scriptorium,
+        "library": _room_library,
+        "parlor": _room_parlor,
+        "crypt": _room_crypt,
+        "chapter": _room_chapter,
+    }
+
+    #: The room kinds where ending a move does nothing.
+    QUIET_ROOMS: ClassVar[tuple[str, ...]] = ("chapel", "courtyard", "cloister", "empty")
+
+    STEPS = Steps(
+        auto={
+            "deal": _step_deal,
+            "shuffle": _step_shuffle,
+            "deal_done": _step_deal_done,
+            "turn_order": _step_turn_order,
+            "next_turn": _step_next_turn,
+            "turn": _step_turn,
+            "encounter": _step_encounter,
+            "room": _step_room,
+            "book": _step_book,
+            "show": _step_show,
+            "turn_end": _step_turn_end,
+            "mass": _step_mass,
+            "pass": _step_pass,
+            "passed": _step_passed,
+        },
+        decisions={
+            "move": Decision(_choices_move, _do_move),
+            "ask": Decision(_choices_ask, _do_ask),
+            "ask_back": Decision(_choices_ask_back, _do_ask_back),
+            "reply": Decision(_choices_reply, _do_reply),
+            "parlor": Decision(_choices_parlor, _do_parlor),
+            "show": Decision(_choices_show, _do_show),
+            "chapter": Decision(_choices_chapter, _do_chapter),
+            "extra": Decision(_choices_extra, _do_extra),
+            "pass": Decision(_choices_pass, _do_pass),
+            "target": Decision(_choices_target, _do_target),
+        },
+        chances={
+            "deal": _chance_deal,
+            "shuffle": _chance_shuffle,
+            "first": _chance_first,
+            "confessional": _chance_confessional,
+            "steal": _chance_steal,
+            "die": _chance_die,
+        },
+    )
 
 
 def _question_json(question: Question) -> dict[str, Any]:

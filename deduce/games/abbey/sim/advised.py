@@ -65,10 +65,18 @@ class AdvisedBot(SolverBot):
     def __call__(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
         """Pick an action for the pending decision."""
         decision = "ask" if obs.decision == "ask_back" else obs.decision
-        advise = getattr(self, f"_advised_{obs.decision}", None)
+        advise = self._advisers().get(obs.decision)
         if advise is None or decision in self.plain:
             return super().__call__(obs, legal, rng)
         return advise(obs, legal, rng)
+
+    def _advisers(self) -> dict[str, Bot]:
+        """The advised way with each decision, by name (any other: the solver bot's way)."""
+        return {"move": self._advised_move, "ask": self._advised_ask,
+                "ask_back": self._advised_ask_back,
+                "parlor": self._advised_parlor, "target": self._advised_target,
+                "reply": self._advised_reply, "show": self._advised_show,
+                "pass": self._advised_pass, "chapter": self._advised_chapter}
 
     def sampling(self, candidates: int) -> tuple[int, int]:
         """Fewer, closer draws while too many candidates are left for an accusation."""

@@ -85,8 +85,14 @@ class Notepad:
 
     def __call__(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
         """Pick an action for the pending decision."""
-        decide = getattr(self, f"_{obs.decision}", None)
+        decide = self._deciders().get(obs.decision)
         return decide(obs, legal, rng) if decide else rng.choice(list(legal))
+
+    def _deciders(self) -> dict[str, Bot]:
+        """The bot's way with each decision, by name (any other: a random legal action)."""
+        return {"move": self._move, "ask": self._ask, "reply": self._reply,
+                "parlor": self._parlor, "chapter": self._chapter, "extra": self._extra,
+                "target": self._target}
 
     def _move(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
         goals = self._goals(obs)
