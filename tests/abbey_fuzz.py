@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 
 from abbey_random import corrupt, random_game, random_spectator_game
+from oracles.abbey import BruteResult, enumerate_posterior
 
 from deduce.errors import LogError
-from deduce.games.abbey.solver.search.brute import BruteResult, enumerate_posterior
 from deduce.games.abbey.solver.solve import AbbeySolution, solve_abbey
 from deduce.games.abbey.solver.timeline import build_timeline
 from deduce.logs.model import Event, GameLog, Header

@@ -13,11 +13,11 @@ from itertools import islice
 import pytest
 from abbey_random import corrupted_games, games, timeline_or_skip
 from hypothesis import assume, given, settings
+from oracles.abbey import consistent_histories, enumerate_posterior
 
 from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.sat.conflict import Clash, find_clash, minimal_conflict
-from deduce.games.abbey.solver.search.brute import consistent_histories, enumerate_posterior
 from deduce.games.abbey.solver.search.csp import CspEngine
 from deduce.games.abbey.solver.timeline import TRANSFERS
 

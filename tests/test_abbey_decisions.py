@@ -20,6 +20,7 @@ import pytest
 from abbey_random import games
 from click.testing import CliRunner
 from hypothesis import given, settings
+from oracles.abbey import consistent_histories
 
 from deduce.cli.main import cli
 from deduce.games.abbey.advice.advisor import Ranker
@@ -28,7 +29,6 @@ from deduce.games.abbey.advice.defence import leak, sheets, suspects
 from deduce.games.abbey.rules.engine import AbbeyGame
 from deduce.games.abbey.sim.advised import DECISIONS, KEPT_PLAIN, AdvisedBot, advised_variants
 from deduce.games.abbey.sim.simulate import BOTS
-from deduce.games.abbey.solver.search.brute import consistent_histories
 from deduce.games.abbey.solver.timeline import build_timeline
 from deduce.games.simulate import play_game
 from deduce.logs.jsonl import parse_jsonl

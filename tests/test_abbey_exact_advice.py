@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from abbey_random import games
 from hypothesis import assume, given, settings
+from oracles.abbey import consistent_histories
 
 from deduce.games.abbey.advice.exact import advise_exactly, exact_advice, information
 from deduce.games.abbey.solver.sat.cnf import sat_model
-from deduce.games.abbey.solver.search.brute import consistent_histories
 from deduce.games.abbey.solver.timeline import build_timeline
 from deduce.logs.io import read_log
 from deduce.logs.model import Event

@@ -27,6 +27,7 @@ from abbey_random import (
     timeline_or_skip,
 )
 from hypothesis import assume, given, settings
+from oracles.abbey import consistent_histories, enumerate_posterior
 
 from deduce.games.abbey.solver.count import forward
 from deduce.games.abbey.solver.count.forward import count_forward, predict_states, predicted_peak
@@ -35,7 +36,6 @@ from deduce.games.abbey.solver.count.lookahead import Ahead, Lookahead
 from deduce.games.abbey.solver.model import Tally, build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
-from deduce.games.abbey.solver.search.brute import consistent_histories, enumerate_posterior
 from deduce.games.abbey.solver.timeline import TRANSFERS
 from deduce.logs.io import read_log
 from deduce.logs.vocabulary.abbey import setup_from_header

@@ -20,6 +20,7 @@ import pytest
 from abbey_random import corrupted_games, random_game
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from oracles.abbey import enumerate_posterior
 
 from deduce.errors import LogError
 from deduce.games.abbey.solver.count.estimate import Estimate
@@ -28,7 +29,6 @@ from deduce.games.abbey.solver.model import build_model, is_history
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sample import Chain, sample_histories
 from deduce.games.abbey.solver.sat.cnf import SatModel, Warm, sat_model
-from deduce.games.abbey.solver.search.brute import enumerate_posterior
 from deduce.games.abbey.solver.solve import solve_abbey
 from deduce.games.abbey.solver.timeline import TRANSFERS, build_timeline
 from deduce.logs.io import read_log

@@ -14,13 +14,13 @@ from itertools import combinations
 
 import pytest
 from abbey_random import random_game
+from oracles.abbey import TRANSFERS, enumerate_posterior
+from oracles.blackrose import brute_joint
+from oracles.rose import weighted_deals
 
 from deduce.assist.minimum import smallest
 from deduce.assist.why import why
 from deduce.errors import DeduceError
-from deduce.games.abbey.solver.search.brute import TRANSFERS, enumerate_posterior
-from deduce.games.blackrose.brute import brute_joint
-from deduce.games.rose.brute import weighted_deals
 from deduce.logs.io import parse_log, read_log
 from deduce.logs.model import Event, GameLog, Header
 from deduce.logs.schema import COLOURS

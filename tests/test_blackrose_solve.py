@@ -12,12 +12,12 @@ from click.testing import CliRunner
 from constraint import Domain
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from oracles.blackrose import brute_joint, brute_styles, weighted_states
 
 from deduce.cli.main import cli
 from deduce.cli.status import EXIT_INCONSISTENT
 from deduce.errors import DeduceError
 from deduce.games.blackrose.advisor import advise, binary_entropy, draw_information
-from deduce.games.blackrose.brute import brute_joint, brute_styles, weighted_states
 from deduce.games.blackrose.claims import ClaimsModel, Level
 from deduce.games.blackrose.csp import (
     FIRST,

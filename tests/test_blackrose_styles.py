@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
+from oracles.blackrose import brute_joint
 
 from deduce.cli.main import cli
-from deduce.games.blackrose.brute import brute_joint
 from deduce.games.blackrose.check import CheckSummary, check_games
 from deduce.games.blackrose.claims import ClaimsModel, default_model, load_model_file
 from deduce.games.blackrose.engine import BlackRoseGame

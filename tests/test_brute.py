@@ -19,13 +19,13 @@ from abbey_random import (
     size_options,
 )
 from hypothesis import HealthCheck, assume, given, settings
-
-from deduce.games.abbey.solver.search.brute import (
+from oracles.abbey import (
     BruteResult,
     consistent_histories,
     enumerate_posterior,
     number_of_deals,
 )
+
 from deduce.logs.model import Event
 from deduce.logs.vocabulary.abbey import TRAIT_GROUPS, AbbeySetup, deck_from_json
 

@@ -1,4 +1,4 @@
-"""The package list of pyproject.toml names every package of the tree, and only those."""
+"""The package list of pyproject.toml names every package of the tree; no test oracle ships."""
 
 from pathlib import Path
 
@@ -27,3 +27,12 @@ def test_no_top_level_cli_module():
     assert config["project"]["scripts"]["deduce"] == "deduce.cli.main:main"
     assert not any(p == "cli" or p.startswith("cli.")
                    for p in config["tool"]["setuptools"]["packages"])
+
+
+def test_no_test_oracle_in_the_package():
+    """The brute-force references live in tests/oracles/, and nothing installed imports them."""
+    oracles = {p.stem for p in (ROOT / "tests" / "oracles").glob("*.py")} - {"__init__"}
+    assert oracles == {"abbey", "rose", "blackrose"}
+    installed = [*ROOT.glob("deduce/**/*.py"), *ROOT.glob("cli/**/*.py")]
+    assert not [p for p in installed if "brute" in p.stem]
+    assert not [p for p in installed if "oracles" in p.read_text(encoding="utf-8")]

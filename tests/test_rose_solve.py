@@ -10,12 +10,12 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from oracles.rose import brute_marginals, weighted_deals
 from rose_random import only, rose, rose_logs
 
 from deduce.cli.main import cli
 from deduce.cli.status import EXIT_INCONSISTENT
 from deduce.games.rose.behaviour import KINDS, BehaviourModel, default_model
-from deduce.games.rose.brute import brute_marginals, weighted_deals
 from deduce.games.rose.csp import assignments
 from deduce.games.rose.report import tables
 from deduce.games.rose.solve import RoseSolution, solve_rose

@@ -21,13 +21,13 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from oracles.rose import weighted_deals
 from rose_random import rose, rose_logs
 
 from deduce.cli.main import cli
 from deduce.errors import LogError
 from deduce.games.rose import behaviour
 from deduce.games.rose.behaviour import KINDS, BehaviourModel, kind_of
-from deduce.games.rose.brute import weighted_deals
 from deduce.games.rose.check import CheckSummary, check_games, samples
 from deduce.games.rose.engine import RoseGame
 from deduce.games.rose.simulate import record_game

@@ -1,1 +1,1 @@
-"""Search engines kept as references: python-constraint and brute force."""
+"""The python-constraint search behind ``solve --engine csp``, checked against the SAT engine."""
