@@ -18,13 +18,13 @@ from oracles.abbey import TRANSFERS, enumerate_posterior
 from oracles.blackrose import brute_joint
 from oracles.rose import weighted_deals
 
-from deduce.assist.minimum import smallest
 from deduce.assist.why import why
 from deduce.errors import DeduceError
 from deduce.logs.io import parse_log, read_log
 from deduce.logs.model import Event, GameLog, Header
 from deduce.logs.schema import COLOURS
 from deduce.logs.vocabulary.abbey import AbbeySetup
+from deduce.subsets import smallest
 
 Possible = Callable[[Collection[int]], bool]
 

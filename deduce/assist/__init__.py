@@ -8,8 +8,8 @@
 - :mod:`~deduce.assist.background`: the chances refined in a background
   process while the player is idle;
 - :mod:`~deduce.assist.compact`: the short tables shown after every event;
-- :mod:`~deduce.assist.why`: a minimal set of events that rules an answer out;
-- :mod:`~deduce.assist.minimum`: the search for the smallest such set;
+- :mod:`~deduce.assist.why`: a minimal set of events that rules an answer out,
+  and the smallest such set (searched with :func:`deduce.subsets.smallest`);
 - :mod:`~deduce.assist.vocabulary` and :mod:`~deduce.assist.complete`: the
   words tab completion offers, per game and position in an event line.
 """

@@ -20,7 +20,7 @@ and the game's own conflict finder (Abbey
 :func:`~deduce.games.rose.solve.minimal_conflict`, Black Rose
 :func:`~deduce.games.blackrose.solve.minimal_conflict`) gives a minimal set
 of events that conflicts with it: remove any one of them and the answer is
-possible again. :func:`~deduce.assist.minimum.smallest` then looks for a
+possible again. :func:`~deduce.subsets.smallest` then looks for a
 smaller set within the deadline. As in the conflicts of ``solve``, Abbey
 transfers stay in place as the game's structure: a ``draw``, ``take`` or
 ``mass`` in the answer stands for the card(s) it names, and removing it
@@ -38,10 +38,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from deduce.assist.minimum import smallest
 from deduce.errors import DeduceError
 from deduce.logs.model import Event, GameLog
 from deduce.registry import game
+from deduce.subsets import smallest
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ from deduce.games.blackrose.csp import (
 )
 from deduce.logs.model import GameLog
 from deduce.report import plural
+from deduce.subsets import shrink
 
 #: How "nobody is the Possessed" is written in the JSON output.
 NOBODY = "none"
@@ -159,16 +160,9 @@ def possessed_marginals(joint: dict[Hidden, Fraction],
 def minimal_conflict(setting: Setting, known: Sequence[Fact]) -> tuple[Fact, ...]:
     """A minimal subset of inconsistent facts that cannot all hold.
 
-    Deletion from the last fact back: a fact is dropped whenever the others
-    kept still conflict. Every kept fact was needed by a superset of the final
-    set, so dropping any one of them leaves a consistent set.
+    See :func:`deduce.subsets.shrink`.
     """
-    kept = list(known)
-    for fact in reversed(known):
-        trial = [f for f in kept if f is not fact]
-        if not is_consistent(setting, trial):
-            kept = trial
-    return tuple(kept)
+    return tuple(shrink(known, lambda trial: not is_consistent(setting, trial)))
 
 
 def _listing(words: Sequence[str]) -> str:

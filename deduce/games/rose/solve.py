@@ -50,6 +50,7 @@ from deduce.games.rose.styles import StyleModel, default_model, weigh
 from deduce.logs.model import Event, GameLog
 from deduce.logs.vocabulary.rose import COLOURS
 from deduce.report import plural
+from deduce.subsets import shrink
 
 
 @dataclass(frozen=True)
@@ -181,16 +182,9 @@ def joint_colourings(possible: Sequence[Assignment], weights: Sequence[Fraction]
 def minimal_conflict(players: Sequence[str], events: Sequence[Event]) -> tuple[int, ...]:
     """Lines of a minimal set of hard events that cannot all hold (the log must be inconsistent).
 
-    Deletion from the last hard event back: an event is dropped whenever the
-    others kept still conflict. Every kept event was needed by a superset of
-    the final set, so dropping any one of them leaves a consistent set.
+    See :func:`deduce.subsets.shrink`.
     """
-    hard = hard_events(events)
-    kept = hard
-    for event in reversed(hard):
-        trial = [e for e in kept if e is not event]
-        if not is_consistent(players, trial):
-            kept = trial
+    kept = shrink(hard_events(events), lambda trial: not is_consistent(players, trial))
     return tuple(e.line for e in kept)
 
 

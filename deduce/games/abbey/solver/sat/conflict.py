@@ -24,6 +24,7 @@ from deduce.games.abbey.solver.sat.cnf import SatModel, sat_model
 from deduce.games.abbey.solver.timeline import CULPRIT, PILE, TRANSFERS, Timeline
 from deduce.logs.model import Event
 from deduce.logs.vocabulary.abbey import AbbeySetup
+from deduce.subsets import shrink
 
 
 def consistency(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event]
@@ -57,32 +58,15 @@ def minimal_conflict(setup: AbbeySetup, timeline: Timeline, events: Sequence[Eve
         return not consistent(frozenset(pool) - set(kept))
 
     if conflicts(known_cards):  # the transfers' own cards cannot all be right
-        return Conflict(tuple(_shrink(known_cards, conflicts)))
-    lines = _shrink(observed, lambda kept: conflicts([*known_cards, *kept]))
-    used = _shrink(known_cards, lambda kept: conflicts([*kept, *lines]))
+        return Conflict(tuple(sorted(shrink(known_cards, conflicts))))
+    lines = sorted(shrink(observed, lambda kept: conflicts([*known_cards, *kept])))
+    used = sorted(shrink(known_cards, lambda kept: conflicts([*kept, *lines])))
     return Conflict(tuple(lines), tuple(used))
 
 
 def carries_cards(event: Event) -> bool:
     """Whether a transfer names the cards it moved."""
     return any(key in event.fields for key in ("card", "gave", "got"))
-
-
-def _shrink(lines: Sequence[int], conflicts: Callable[[Sequence[int]], bool]) -> list[int]:
-    """A minimal subset of ``lines`` for which ``conflicts`` holds (it holds for all of them)."""
-    lo, hi = 0, len(lines)
-    while lo < hi:  # shortest prefix that still conflicts
-        mid = (lo + hi) // 2
-        if conflicts(lines[:mid]):
-            hi = mid
-        else:
-            lo = mid + 1
-    kept = list(lines[:lo])
-    for line in reversed(lines[:lo - 1] if lo else []):  # the last one is needed
-        trial = [k for k in kept if k != line]
-        if conflicts(trial):
-            kept = trial
-    return sorted(kept)
 
 
 @dataclass(frozen=True)
