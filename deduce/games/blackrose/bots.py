@@ -94,8 +94,8 @@ class Advised:
 
     def __call__(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
         """Decide ``obs.decision`` among ``legal``."""
-        choose = self._deciders().get((obs.role, obs.decision)) or \
-            self._deciders().get(("", obs.decision))
+        deciders = self._deciders()
+        choose = deciders.get((obs.role, obs.decision)) or deciders.get(("", obs.decision))
         return rng.choice(list(legal)) if choose is None else choose(obs, list(legal), rng)
 
     def _deciders(self) -> dict[tuple[str, str], Choose]:

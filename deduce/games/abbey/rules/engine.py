@@ -395,9 +395,7 @@ class AbbeyState(StepMachine):
 
     def _step_room(self, seat: int) -> None:
         room = self.game.board.room(self.positions[seat])
-        act = self.ROOMS.get(room.kind)
-        if act is not None:
-            act(self, seat, room)
+        self.ROOMS[room.kind](self, seat, room)
 
     def _room_confessional(self, seat: int, room: Any) -> None:
         """Take a random card of the last visitor (the die), then turn the die to yourself."""
@@ -722,8 +720,11 @@ class AbbeyState(StepMachine):
         else:
             self._penance(target)
 
-    #: What a room does to the player who ends a move there, by room kind;
-    #: the kinds of ``QUIET_ROOMS`` do nothing.
+    def _room_quiet(self, seat: int, room: Any) -> None:
+        """The chapel, the courtyard, the cloisters and the empty rooms do nothing."""
+
+    #: What a room does to the player who ends a move there, by room kind
+    #: (every kind of ``board.KIND_COUNTS``).
     ROOMS: ClassVar[Mapping[str, Handler]] = {
         "confessional": _room_confessional,
         "cell": _room_cell,
@@ -732,10 +733,8 @@ class AbbeyState(StepMachine):
         "parlor": _room_parlor,
         "crypt": _room_crypt,
         "chapter": _room_chapter,
+        **dict.fromkeys(("chapel", "courtyard", "cloister", "empty"), _room_quiet),
     }
-
-    #: The room kinds where ending a move does nothing.
-    QUIET_ROOMS: ClassVar[tuple[str, ...]] = ("chapel", "courtyard", "cloister", "empty")
 
     STEPS = Steps(
         auto={
