@@ -40,13 +40,19 @@ def main() -> None:
             shown = solve_log(position, SolveOptions(budget=0.0))
             start, seen, ended = time.monotonic(), [], threading.Event()
 
-            def deliver(result: Refined, start: float = start, seen: list[str] = seen,
-                        ended: threading.Event = ended) -> None:
+            def deliver(
+                result: Refined,
+                start: float = start,
+                seen: list[str] = seen,
+                ended: threading.Event = ended,
+            ) -> None:
                 data = result.solution.to_json() if result.solution else {}
                 bound = 0.0 if data.get("exact") else data.get("culprit", {}).get("error", 0.0)
-                seen.append(f"{time.monotonic() - start:.1f} s: "
-                            + ("exact" if not bound else f"±{bound:.3f}")
-                            + ("" if bound <= SHOWN else " (not shown)"))
+                seen.append(
+                    f"{time.monotonic() - start:.1f} s: "
+                    + ("exact" if not bound else f"±{bound:.3f}")
+                    + ("" if bound <= SHOWN else " (not shown)")
+                )
                 if result.last:
                     ended.set()
 

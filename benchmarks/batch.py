@@ -39,8 +39,7 @@ def mix(logs: int, abbey: int | None) -> dict[str, int]:
     others = [game for game in GAMES if game != "abbey"]
     abbey = logs // len(GAMES) if abbey is None else min(abbey, logs)
     rest = logs - abbey
-    shares = {game: rest // len(others) + (i < rest % len(others)) for i, game in
-              enumerate(others)}
+    shares = {game: rest // len(others) + (i < rest % len(others)) for i, game in enumerate(others)}
     return {"abbey": abbey, **shares}
 
 
@@ -75,8 +74,17 @@ def rows(workers: int, wall: float, data: dict[str, Any]) -> list[list[Any]]:
         times[entry["game"]].append(entry["seconds"])
     out = []
     for game, spent in [*sorted(times.items()), ("all", [t for g in times.values() for t in g])]:
-        row = [workers, game, len(spent), f"{sum(spent):.2f}", f"{len(spent) / sum(spent):.2f}",
-               f"{statistics.median(spent):.3f}", f"{max(spent):.3f}", "", ""]
+        row = [
+            workers,
+            game,
+            len(spent),
+            f"{sum(spent):.2f}",
+            f"{len(spent) / sum(spent):.2f}",
+            f"{statistics.median(spent):.3f}",
+            f"{max(spent):.3f}",
+            "",
+            "",
+        ]
         if game == "all":
             row[-2:] = [f"{wall:.1f}", f"{len(spent) / wall:.2f}"]
         out.append(row)
@@ -87,13 +95,19 @@ def main() -> None:
     """Simulate the logs, time the batch once per worker count and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--logs", type=int, default=1000, help="player logs in all")
-    parser.add_argument("--abbey", type=int, help="how many of them are Abbey logs "
-                                                  "(default: a third)")
+    parser.add_argument(
+        "--abbey", type=int, help="how many of them are Abbey logs (default: a third)"
+    )
     parser.add_argument("--players", type=int, default=4, help="seats in every game")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget", type=float, default=1.0, help="Abbey: --budget SECONDS")
-    parser.add_argument("--workers", type=int, nargs="+", default=[1, 0],
-                        help="worker counts to time (0: every core)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        nargs="+",
+        default=[1, 0],
+        help="worker counts to time (0: every core)",
+    )
     args = parser.parse_args()
     counts = mix(args.logs, args.abbey)
     table = []
@@ -103,16 +117,34 @@ def main() -> None:
         for game, count in counts.items():
             write_logs(folder, game, count, args.players, args.seed)
         shares = ", ".join(f"{game}: {count}" for game, count in counts.items())
-        print(f"simulated {args.logs} logs ({shares}; {args.players} players, seed {args.seed}) "
-              f"in {time.perf_counter() - start:.1f} s", flush=True)
+        print(
+            f"simulated {args.logs} logs ({shares}; {args.players} players, seed {args.seed}) "
+            f"in {time.perf_counter() - start:.1f} s",
+            flush=True,
+        )
         for workers in args.workers:
             wall, data = run_batch(folder, workers, args.budget)
             table += rows(workers or os.cpu_count() or 1, wall, data)
             print(f"workers {workers}: {wall:.1f} s", flush=True)
     print(f"\n{os.cpu_count()} cores, Abbey budget {args.budget} s\n")
-    print(tabulate(table, headers=["workers", "game", "logs", "solve s (sum)", "logs per solve s",
-                                   "median s", "slowest s", "wall s", "logs/s (wall)"],
-                   tablefmt="github", disable_numparse=True))
+    print(
+        tabulate(
+            table,
+            headers=[
+                "workers",
+                "game",
+                "logs",
+                "solve s (sum)",
+                "logs per solve s",
+                "median s",
+                "slowest s",
+                "wall s",
+                "logs/s (wall)",
+            ],
+            tablefmt="github",
+            disable_numparse=True,
+        )
+    )
 
 
 if __name__ == "__main__":

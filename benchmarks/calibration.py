@@ -37,15 +37,26 @@ KINDS = ("calibration", "calibration_estimated")
 
 def totals(runs: list[dict[str, Any]], kind: str) -> dict[str, Any]:
     """Sums over runs of one calibration (``calibration`` or ``calibration_estimated``)."""
-    out: dict[str, Any] = {"positions": 0, "brier": 0.0, "uniform": 0.0, "favourite": 0.0,
-                           "expected": 0.0, "error": 0.0, "bins": [[0, 0.0, 0] for _ in range(10)]}
+    out: dict[str, Any] = {
+        "positions": 0,
+        "brier": 0.0,
+        "uniform": 0.0,
+        "favourite": 0.0,
+        "expected": 0.0,
+        "error": 0.0,
+        "bins": [[0, 0.0, 0] for _ in range(10)],
+    }
     for data in runs:
         c = data[kind]
         n = c["positions"]
         out["positions"] += n
-        for mine, theirs in (("brier", "brier"), ("uniform", "uniform_brier"),
-                             ("favourite", "favourite_share"),
-                             ("expected", "expected_favourite_share"), ("error", "mean_error")):
+        for mine, theirs in (
+            ("brier", "brier"),
+            ("uniform", "uniform_brier"),
+            ("favourite", "favourite_share"),
+            ("expected", "expected_favourite_share"),
+            ("error", "mean_error"),
+        ):
             out[mine] += n * c[theirs]
         for row, rel in zip(out["bins"], c["reliability"], strict=True):
             if rel["candidates"]:
@@ -57,13 +68,21 @@ def totals(runs: list[dict[str, Any]], kind: str) -> dict[str, Any]:
 
 def summary_row(label: str, runs: list[dict[str, Any]]) -> list[Any]:
     """One player count (or all): positions, Brier scores and favourite shares."""
-    row: list[Any] = [label, sum(d["games"] for d in runs),
-                      sum(d.get("positions_after_catch", 0) for d in runs)]
+    row: list[Any] = [
+        label,
+        sum(d["games"] for d in runs),
+        sum(d.get("positions_after_catch", 0) for d in runs),
+    ]
     for kind in KINDS:
         t = totals(runs, kind)
         n = max(t["positions"], 1)
-        row += [t["positions"], f"{t['brier'] / n:.3f}", f"{t['uniform'] / n:.3f}",
-                f"{100 * t['favourite'] / n:.1f}%", f"{100 * t['expected'] / n:.1f}%"]
+        row += [
+            t["positions"],
+            f"{t['brier'] / n:.3f}",
+            f"{t['uniform'] / n:.3f}",
+            f"{100 * t['favourite'] / n:.1f}%",
+            f"{100 * t['expected'] / n:.1f}%",
+        ]
         if kind == "calibration_estimated":  # the estimates' mean bound, in points
             row.append(f"{100 * t['error'] / n:.1f}")
     return row
@@ -72,10 +91,16 @@ def summary_row(label: str, runs: list[dict[str, Any]]) -> list[Any]:
 def reliability(groups: dict[str, list[dict[str, Any]]]) -> list[list[Any]]:
     """The exact chances' reliability table: per decile, per group, mean chance and hit rate."""
     bins = [totals(runs, KINDS[0])["bins"] for runs in groups.values()]
-    return [[f"{10 * d}-{10 * d + 10}%",
-             *(f"{n}: {100 * total / n:.1f}% / {100 * hits / n:.1f}%" if n else ""
-               for n, total, hits in (group[d] for group in bins))]
-            for d in range(10)]
+    return [
+        [
+            f"{10 * d}-{10 * d + 10}%",
+            *(
+                f"{n}: {100 * total / n:.1f}% / {100 * hits / n:.1f}%" if n else ""
+                for n, total, hits in (group[d] for group in bins)
+            ),
+        ]
+        for d in range(10)
+    ]
 
 
 def main() -> None:
@@ -92,20 +117,44 @@ def main() -> None:
     for players in PLAYERS["abbey"]:
         for i, bots in enumerate(LINEUPS["abbey"]):
             games = args.games // 3 + (i < args.games % 3)
-            words = command("abbey", players, bots, games, args.seed + 1000 * i + players,
-                            args.workers, ["--every", str(args.every),
-                                           "--budget", str(args.budget)])
+            words = command(
+                "abbey",
+                players,
+                bots,
+                games,
+                args.seed + 1000 * i + players,
+                args.workers,
+                ["--every", str(args.every), "--budget", str(args.budget)],
+            )
             data = done.get(shlex.join(words))
             if data is None:
                 data = run(words)
                 keep(args.out, data)
             groups.setdefault(f"{players} players", []).append(data)
     every = [data for runs in groups.values() for data in runs]
-    headers = ["", "games", "after a catch",
-               "exact", "Brier", "equal", "favourite", "predicted",
-               "estimated", "Brier", "equal", "favourite", "predicted", "± points"]
-    print(tabulate([summary_row(label, runs) for label, runs in groups.items()]
-                   + [summary_row("all", every)], headers=headers))
+    headers = [
+        "",
+        "games",
+        "after a catch",
+        "exact",
+        "Brier",
+        "equal",
+        "favourite",
+        "predicted",
+        "estimated",
+        "Brier",
+        "equal",
+        "favourite",
+        "predicted",
+        "± points",
+    ]
+    print(
+        tabulate(
+            [summary_row(label, runs) for label, runs in groups.items()]
+            + [summary_row("all", every)],
+            headers=headers,
+        )
+    )
     print()
     print("Exact chances by decile: candidates: mean chance / share that were the culprit")
     print(tabulate(reliability({**groups, "all": every}), headers=["chance", *groups, "all"]))

@@ -41,10 +41,16 @@ def main() -> None:
             row: list[object] = [spec]
             for methods in METHODS:
                 start = time.perf_counter()
-                found = estimate_histories(at.model.domains, at.tallies,
-                                           len(at.timeline.holders), start + args.seconds,
-                                           seed=k, timeline=at.timeline, supports=at.supports,
-                                           methods=methods)
+                found = estimate_histories(
+                    at.model.domains,
+                    at.tallies,
+                    len(at.timeline.holders),
+                    start + args.seconds,
+                    seed=k,
+                    timeline=at.timeline,
+                    supports=at.supports,
+                    methods=methods,
+                )
                 bound = 1.0 if found is None else found.culprit_error
                 bounds["+".join(methods)].append(bound)
                 row.append("-" if found is None else f"{bound:.3f} (cap {found.cap})")

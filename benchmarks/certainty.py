@@ -114,8 +114,7 @@ def sheet_candidates(deck: Sequence[str], lines: Sequence[dict[str, Any]]) -> in
     return len(crossed_out(deck, lines))
 
 
-def measure(job: tuple[int, int, int, tuple[str, ...], Path | None, bool]
-            ) -> list[dict[str, Any]]:
+def measure(job: tuple[int, int, int, tuple[str, ...], Path | None, bool]) -> list[dict[str, Any]]:
     """One game: every seat's closure and sheet events (the kept seats', from a log file).
 
     With the job's last item true, only the seats of the lineup's first bot kind.
@@ -125,19 +124,24 @@ def measure(job: tuple[int, int, int, tuple[str, ...], Path | None, bool]
     if kept is None:
         record = record_game(game, index, seed, seating(lineup, index), LINEUP_BOTS)
         bots = record.truth["bots"]
-        logs = {p: text for p, text in record.logs.items()
-                if not first_only or bots[p] == lineup[0]}
+        logs = {
+            p: text for p, text in record.logs.items() if not first_only or bots[p] == lineup[0]
+        }
     else:
         data = json.loads((kept / f"game-{index:04d}.json").read_text(encoding="utf-8"))
         bots, logs = data["bots"], data["logs"]
-    return [_events(game, bots[player], parse_jsonl(text, f"{player}.jsonl", game.deck))
-            for player, text in logs.items()]
+    return [
+        _events(game, bots[player], parse_jsonl(text, f"{player}.jsonl", game.deck))
+        for player, text in logs.items()
+    ]
 
 
 def _events(game: AbbeyGame, bot: str, log: GameLog) -> dict[str, Any]:
     """One seat's log: its length before the first correct accusation, and both events."""
-    end = next((i for i, e in enumerate(log.events)
-                if e.type == "accuse" and e.get("correct")), len(log.events))
+    end = next(
+        (i for i, e in enumerate(log.events) if e.type == "accuse" and e.get("correct")),
+        len(log.events),
+    )
     lines = [{"type": e.type, **e.fields} for e in log.events[:end]]
     final = sheet_candidates(game.deck.ids, lines)
     closed: dict[int, int] = {}  # both bisections probe many of the same cuts
@@ -147,40 +151,64 @@ def _events(game: AbbeyGame, bot: str, log: GameLog) -> dict[str, Any]:
             closed[k] = closure_candidates(log, log.events[:k])
         return closed[k]
 
-    return {"bot": bot, "events": end,
-            "closure": first_certain(end, lambda k: closure(k) == 1),
-            "sheet": first_certain(end, lambda k: sheet_candidates(game.deck.ids, lines[:k]) == 1),
-            "reached": first_certain(end, lambda k: closure(k) <= final)}
+    return {
+        "bot": bot,
+        "events": end,
+        "closure": first_certain(end, lambda k: closure(k) == 1),
+        "sheet": first_certain(end, lambda k: sheet_candidates(game.deck.ids, lines[:k]) == 1),
+        "reached": first_certain(end, lambda k: closure(k) <= final),
+    }
 
 
 def main() -> None:
     """Play the games and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     game_arguments(parser)
-    parser.add_argument("--logs", type=Path,
-                        help="read the logs that winrate.py --logs kept here instead of "
-                             "playing (every game kept there; --games is then ignored)")
-    parser.add_argument("--first-only", action="store_true",
-                        help="measure only the seats of the lineup's first bot")
+    parser.add_argument(
+        "--logs",
+        type=Path,
+        help="read the logs that winrate.py --logs kept here instead of "
+        "playing (every game kept there; --games is then ignored)",
+    )
+    parser.add_argument(
+        "--first-only", action="store_true", help="measure only the seats of the lineup's first bot"
+    )
     args, lineup = parse_games(parser)
     start = time.perf_counter()
     by_bot: defaultdict[str, list[dict[str, Any]]] = defaultdict(list)
-    numbers = (range(1, args.games + 1) if args.logs is None else
-               sorted(int(path.stem.split("-")[1]) for path in args.logs.glob("game-*.json")))
-    jobs = [(args.players, i, args.seed, lineup, args.logs, args.first_only)
-            for i in numbers]
+    numbers = (
+        range(1, args.games + 1)
+        if args.logs is None
+        else sorted(int(path.stem.split("-")[1]) for path in args.logs.glob("game-*.json"))
+    )
+    jobs = [(args.players, i, args.seed, lineup, args.logs, args.first_only) for i in numbers]
     with ProcessPoolExecutor(args.workers) as pool:
         for rows in pool.map(measure, jobs):
             for row in rows:
                 by_bot[row["bot"]].append(row)
     every = [row for rows in by_bot.values() for row in rows]
     table = [_row(kind, rows) for kind, rows in sorted(by_bot.items())] + [_row("all", every)]
-    print(f"{args.players} players, {len(jobs)} games (seed {args.seed}, lineup {args.lineup}, "
-          f"seats rotated); {time.perf_counter() - start:.0f} s with {args.workers} workers.\n")
-    print(tabulate(table, ["logs of", "logs", "closure certain", "sheet certain",
-                           "median closure event", "median sheet event", "median gain (events)",
-                           "median share sooner", "sheet's last count reached sooner"],
-                   tablefmt="github"))
+    print(
+        f"{args.players} players, {len(jobs)} games (seed {args.seed}, lineup {args.lineup}, "
+        f"seats rotated); {time.perf_counter() - start:.0f} s with {args.workers} workers.\n"
+    )
+    print(
+        tabulate(
+            table,
+            [
+                "logs of",
+                "logs",
+                "closure certain",
+                "sheet certain",
+                "median closure event",
+                "median sheet event",
+                "median gain (events)",
+                "median share sooner",
+                "sheet's last count reached sooner",
+            ],
+            tablefmt="github",
+        )
+    )
 
 
 def _median(values: Sequence[int]) -> float | str:
@@ -193,12 +221,21 @@ def _row(kind: str, rows: Sequence[dict[str, Any]]) -> list[Any]:
     closure = [r["closure"] for r in rows if r["closure"] is not None]
     sheet = [r["sheet"] for r in rows if r["sheet"] is not None]
     gains = [(r["sheet"] or r["events"]) - r["closure"] for r in rows if r["closure"] is not None]
-    sooner = [1 - r["closure"] / (r["sheet"] or r["events"]) for r in rows
-              if r["closure"] is not None]
+    sooner = [
+        1 - r["closure"] / (r["sheet"] or r["events"]) for r in rows if r["closure"] is not None
+    ]
     reached = [1 - r["reached"] / r["events"] for r in rows if r["events"]]
-    return [kind, len(rows), f"{100 * len(closure) / len(rows):.0f}%",
-            f"{100 * len(sheet) / len(rows):.0f}%", _median(closure), _median(sheet),
-            _median(gains), _share(sooner), _share(reached)]
+    return [
+        kind,
+        len(rows),
+        f"{100 * len(closure) / len(rows):.0f}%",
+        f"{100 * len(sheet) / len(rows):.0f}%",
+        _median(closure),
+        _median(sheet),
+        _median(gains),
+        _share(sooner),
+        _share(reached),
+    ]
 
 
 def _share(values: Sequence[float]) -> str:

@@ -61,9 +61,25 @@ USABLE = 0.05
 def simulated(players: int, games: int, seed: int, folder: Path) -> list[GameLog]:
     """The first player's log of each of ``games`` simulated games."""
     out = folder / f"{players}p"
-    subprocess.run([sys.executable, "-m", "deduce.cli.main", "simulate", "abbey", "--players",
-                    str(players), "--games", str(games), "--seed", str(seed),
-                    "--out", str(out)], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "deduce.cli.main",
+            "simulate",
+            "abbey",
+            "--players",
+            str(players),
+            "--games",
+            str(games),
+            "--seed",
+            str(seed),
+            "--out",
+            str(out),
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     logs = []
     for game in sorted(out.glob("game-*")):
         truth = json.loads((game / "truth.json").read_text())
@@ -73,14 +89,16 @@ def simulated(players: int, games: int, seed: int, folder: Path) -> list[GameLog
 
 def position_arguments(parser: argparse.ArgumentParser) -> None:
     """The options that name positions for :func:`at_positions`: --positions, --games, --seed."""
-    parser.add_argument("--positions", nargs="+", required=True,
-                        help="PLAYERS:GAME:EVENTS (GAME counts from 0)")
+    parser.add_argument(
+        "--positions", nargs="+", required=True, help="PLAYERS:GAME:EVENTS (GAME counts from 0)"
+    )
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
 
 
-def at_positions(specs: Sequence[str], games: int, seed: int, folder: Path
-                 ) -> Iterator[tuple[str, GameLog, int]]:
+def at_positions(
+    specs: Sequence[str], games: int, seed: int, folder: Path
+) -> Iterator[tuple[str, GameLog, int]]:
     """Each ``PLAYERS:GAME:EVENTS`` spec as (spec, the log of :func:`simulated`, events)."""
     logs: dict[int, list[GameLog]] = {}
     for spec in specs:
@@ -109,26 +127,35 @@ def position(log: GameLog, k: int) -> Position:
     model = build_model(setup, timeline, events)
     assert propagate(model)
     supports = sat_model(setup, timeline, events).supports()
-    return Position(setup, timeline, model, supports,
-                    [t for t in model.tallies if not t.redundant])
+    return Position(setup, timeline, model, supports, [t for t in model.tallies if not t.redundant])
 
 
-def _probabilities(counts: Any, holders: tuple[str, ...], ids: tuple[str, ...]
-                   ) -> dict[str, dict[str, float]]:
-    return {card: {holders[h]: float(p) for h, p in row.items()}
-            for card, row in zip(ids, counts.probabilities())}
+def _probabilities(
+    counts: Any, holders: tuple[str, ...], ids: tuple[str, ...]
+) -> dict[str, dict[str, float]]:
+    return {
+        card: {holders[h]: float(p) for h, p in row.items()}
+        for card, row in zip(ids, counts.probabilities())
+    }
 
 
 def _errors(solution: Any, truth: dict[str, dict[str, float]] | None) -> dict[str, Any]:
     """A solve's labels and, against the truth, its largest errors (culprit, every holder)."""
-    row: dict[str, Any] = {"exact": solution.exact, "error": solution.error,
-                           "culprit_exact": solution.culprit_exact,
-                           "culprit_error": solution.culprit_bound}
+    row: dict[str, Any] = {
+        "exact": solution.exact,
+        "error": solution.error,
+        "culprit_exact": solution.culprit_exact,
+        "culprit_error": solution.culprit_bound,
+    }
     if truth is not None:
-        row["culprit_miss"] = max(abs(float(solution.culprit.get(c, 0.0))
-                                      - truth[c].get("culprit", 0.0)) for c in truth)
-        row["holder_miss"] = max(abs(float(solution.holders[c].get(h, 0.0)) - p)
-                                 for c in truth for h, p in truth[c].items())
+        row["culprit_miss"] = max(
+            abs(float(solution.culprit.get(c, 0.0)) - truth[c].get("culprit", 0.0)) for c in truth
+        )
+        row["holder_miss"] = max(
+            abs(float(solution.holders[c].get(h, 0.0)) - p)
+            for c in truth
+            for h, p in truth[c].items()
+        )
     return row
 
 
@@ -139,18 +166,21 @@ def measure(log: GameLog, k: int, args: argparse.Namespace, slow: bool) -> dict[
     timeline = build_timeline(setup, events, log.path)
     model = build_model(setup, timeline, events)
     assert propagate(model)
-    row: dict[str, Any] = {"players": len(setup.players), "events": k,
-                           "transfers": len(timeline.transfers)}
+    row: dict[str, Any] = {
+        "players": len(setup.players),
+        "events": k,
+        "transfers": len(timeline.transfers),
+    }
     start = time.perf_counter()
     old = legacy_count(model, deadline=start + args.old_timeout)
     row["old"] = time.perf_counter() - start if old is not None else None
     sat = sat_model(setup, timeline, events)  # built for the closure anyway, as solve does
     start = time.perf_counter()
-    counts = count_histories(model, narrowed=True, supports=sat.supports,
-                             deadline=start + args.truth_timeout)
+    counts = count_histories(
+        model, narrowed=True, supports=sat.supports, deadline=start + args.truth_timeout
+    )
     row["new"] = time.perf_counter() - start if counts is not None else None
-    truth = (_probabilities(counts, timeline.holders, setup.deck.ids)
-             if counts is not None else None)
+    truth = _probabilities(counts, timeline.holders, setup.deck.ids) if counts is not None else None
     if old is not None and counts is not None:
         assert old[0] == counts.total, "the old and the new count disagree"
     prefix = replace(log, events=events)
@@ -166,9 +196,11 @@ def measure(log: GameLog, k: int, args: argparse.Namespace, slow: bool) -> dict[
 
 def usable(part: dict[str, Any], which: str) -> bool:
     """Whether one solve's culprit (``which="culprit"``) or holders' chances are usable."""
-    exact, error, miss = ((part["culprit_exact"], part["culprit_error"], part.get("culprit_miss"))
-                          if which == "culprit" else
-                          (part["exact"], part["error"], part.get("holder_miss")))
+    exact, error, miss = (
+        (part["culprit_exact"], part["culprit_error"], part.get("culprit_miss"))
+        if which == "culprit"
+        else (part["exact"], part["error"], part.get("holder_miss"))
+    )
     return exact or (error <= USABLE and (miss is None or miss <= error))
 
 
@@ -177,27 +209,47 @@ def report(rows: list[dict[str, Any]]) -> str:
     table = []
     for players in sorted({r["players"] for r in rows}):
         mine = [r for r in rows if r["players"] == players]
-        both = [r["old"] / r["new"] for r in mine
-                if r["old"] is not None and r["new"] is not None and r["new"] > 0]
+        both = [
+            r["old"] / r["new"]
+            for r in mine
+            if r["old"] is not None and r["new"] is not None and r["new"] > 0
+        ]
         estimated = [r["b1"] for r in mine if not r["b1"]["exact"] and "holder_miss" in r["b1"]]
         covered = [p["holder_miss"] <= p["error"] for p in estimated]
         slow = [r["b30"] for r in mine if "b30" in r]
         slow_ok = [p["culprit_exact"] or p["culprit_error"] <= 0.02 for p in slow]
         n = len(mine)
-        table.append([
-            players, n, len(both), f"{statistics.median(both):.1f}x" if both else "",
-            f"{100 * sum(r['b1']['culprit_exact'] for r in mine) / n:.0f}%",
-            f"{100 * sum(usable(r['b1'], 'culprit') for r in mine) / n:.0f}%",
-            f"{100 * sum(usable(r['b1'], 'holders') for r in mine) / n:.0f}%",
-            f"{100 * sum(covered) / len(covered):.0f}% of {len(covered)}" if covered else "",
-            f"{100 * sum(slow_ok) / len(slow_ok):.0f}% of {len(slow_ok)}" if slow_ok else "",
-            f"{max(r['b1']['seconds'] for r in mine):.2f}",
-            f"{max(r['peak_mb'] for r in mine):.0f}"])
-    return tabulate(table, headers=[
-        "players", "positions", "both counts finish", "old/new (median)",
-        "culprit exact in 1 s", "culprit usable in 1 s", "holders usable in 1 s",
-        "bound covers (1 s)", "culprit exact or <= 0.02 in 30 s", "slowest 1 s solve (s)",
-        "peak MB"])
+        table.append(
+            [
+                players,
+                n,
+                len(both),
+                f"{statistics.median(both):.1f}x" if both else "",
+                f"{100 * sum(r['b1']['culprit_exact'] for r in mine) / n:.0f}%",
+                f"{100 * sum(usable(r['b1'], 'culprit') for r in mine) / n:.0f}%",
+                f"{100 * sum(usable(r['b1'], 'holders') for r in mine) / n:.0f}%",
+                f"{100 * sum(covered) / len(covered):.0f}% of {len(covered)}" if covered else "",
+                f"{100 * sum(slow_ok) / len(slow_ok):.0f}% of {len(slow_ok)}" if slow_ok else "",
+                f"{max(r['b1']['seconds'] for r in mine):.2f}",
+                f"{max(r['peak_mb'] for r in mine):.0f}",
+            ]
+        )
+    return tabulate(
+        table,
+        headers=[
+            "players",
+            "positions",
+            "both counts finish",
+            "old/new (median)",
+            "culprit exact in 1 s",
+            "culprit usable in 1 s",
+            "holders usable in 1 s",
+            "bound covers (1 s)",
+            "culprit exact or <= 0.02 in 30 s",
+            "slowest 1 s solve (s)",
+            "peak MB",
+        ],
+    )
 
 
 def main() -> None:

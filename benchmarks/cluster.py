@@ -65,12 +65,18 @@ def workloads(games: int, seed: int) -> list[Workload]:
     rose = GAMES["rose"].simulator.create(4, {})
     abbey = GAMES["abbey"].simulator
     return [
-        Workload("check rose", check_game,
-                 [(rose, i, seed, ("monk",) * 4, None) for i in range(1, games + 1)],
-                 lambda result: replace(result, seconds=0.0)),
-        Workload("simulate abbey", abbey.record,
-                 [(abbey.create(4, {}), i, seed, ("notepad",) * 4) for i in range(1, games + 1)],
-                 lambda result: result),
+        Workload(
+            "check rose",
+            check_game,
+            [(rose, i, seed, ("monk",) * 4, None) for i in range(1, games + 1)],
+            lambda result: replace(result, seconds=0.0),
+        ),
+        Workload(
+            "simulate abbey",
+            abbey.record,
+            [(abbey.create(4, {}), i, seed, ("notepad",) * 4) for i in range(1, games + 1)],
+            lambda result: result,
+        ),
     ]
 
 
@@ -85,7 +91,7 @@ def run_part(task: Callable[..., Any], part: Sequence[tuple[Any, ...]]) -> list[
 def parts(jobs: Sequence[tuple[Any, ...]], slots: int) -> list[Sequence[tuple[Any, ...]]]:
     """The jobs in parts, sized as ``Workers.map`` sizes them."""
     size = max(1, min(MOST, len(jobs) // (4 * slots)))
-    return [jobs[start:start + size] for start in range(0, len(jobs), size)]
+    return [jobs[start : start + size] for start in range(0, len(jobs), size)]
 
 
 def dask_map(address: str, task: Callable[..., Any], jobs: list[tuple[Any, ...]]) -> list[Any]:
@@ -116,10 +122,31 @@ def dask_cluster(workers: int) -> Iterator[str]:
     """A Dask scheduler and ``workers`` one-thread workers on this machine; its address."""
     address = f"tcp://127.0.0.1:{free_port()}"
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    scheduler = subprocess.Popen(["dask", "scheduler", "--host", "127.0.0.1", "--port",
-                                  address.rsplit(":", 1)[1], "--no-dashboard"], **quiet)
-    worker = subprocess.Popen(["dask", "worker", address, "--nworkers", str(workers),
-                               "--nthreads", "1", "--no-dashboard"], **quiet)
+    scheduler = subprocess.Popen(
+        [
+            "dask",
+            "scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            address.rsplit(":", 1)[1],
+            "--no-dashboard",
+        ],
+        **quiet,
+    )
+    worker = subprocess.Popen(
+        [
+            "dask",
+            "worker",
+            address,
+            "--nworkers",
+            str(workers),
+            "--nthreads",
+            "1",
+            "--no-dashboard",
+        ],
+        **quiet,
+    )
     try:
         yield address
     finally:
@@ -132,10 +159,23 @@ def dask_cluster(workers: int) -> Iterator[str]:
 def ray_cluster(workers: int) -> Iterator[str]:
     """A Ray head node of ``workers`` CPUs on this machine; its address."""
     address = f"127.0.0.1:{free_port()}"
-    subprocess.run(["ray", "start", "--head", "--num-cpus", str(workers), "--port",
-                    address.rsplit(":", 1)[1], "--node-ip-address", "127.0.0.1",
-                    "--include-dashboard=false", "--disable-usage-stats"],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [
+            "ray",
+            "start",
+            "--head",
+            "--num-cpus",
+            str(workers),
+            "--port",
+            address.rsplit(":", 1)[1],
+            "--node-ip-address",
+            "127.0.0.1",
+            "--include-dashboard=false",
+            "--disable-usage-stats",
+        ],
+        check=True,
+        capture_output=True,
+    )
     try:
         yield address
     finally:
@@ -166,9 +206,14 @@ def ray_ready(address: str, workers: int) -> None:
         ray.shutdown()
 
 
-def timed(mapper: Callable[..., list[Any]], address: str, task: Callable[..., Any],
-          jobs: list[tuple[Any, ...]], expected: list[Any] | None = None,
-          key: Callable[[Any], Any] = lambda result: result) -> float:
+def timed(
+    mapper: Callable[..., list[Any]],
+    address: str,
+    task: Callable[..., Any],
+    jobs: list[tuple[Any, ...]],
+    expected: list[Any] | None = None,
+    key: Callable[[Any], Any] = lambda result: result,
+) -> float:
     """Seconds to map ``task`` over ``jobs``; the results checked against ``expected``."""
     start = time.perf_counter()
     results = mapper(address, task, jobs)
@@ -178,8 +223,9 @@ def timed(mapper: Callable[..., list[Any]], address: str, task: Callable[..., An
 
 
 #: Each engine: its cluster on this machine, how to wait for it, how to map games over it.
-ENGINES: dict[str, tuple[Callable[[int], Any], Callable[[str, int], None],
-                         Callable[..., list[Any]]]] = {
+ENGINES: dict[
+    str, tuple[Callable[[int], Any], Callable[[str, int], None], Callable[..., list[Any]]]
+] = {
     "dask": (dask_cluster, dask_ready, dask_map),
     "ray": (ray_cluster, ray_ready, ray_map),
 }
@@ -190,8 +236,13 @@ def local_map(workers: int) -> Callable[..., list[Any]]:
     return lambda _address, task, jobs: list(Workers(workers).map(task, jobs, raise_error, MOST))
 
 
-def block(workers: int, engines: Sequence[str], loads: list[Workload], repeat: int,
-          expected: dict[str, list[Any]]) -> list[list[Any]]:
+def block(
+    workers: int,
+    engines: Sequence[str],
+    loads: list[Workload],
+    repeat: int,
+    expected: dict[str, list[Any]],
+) -> list[list[Any]]:
     """The rows of ``workers`` workers: every engine's cluster up, then runs taken in turns.
 
     Each round runs every engine once (the local processes too), so that a
@@ -214,14 +265,31 @@ def block(workers: int, engines: Sequence[str], loads: list[Workload], repeat: i
             for name, (address, mapper) in mappers.items():
                 times[name, ""].append(timed(mapper, address, loads[0].task, loads[0].jobs[:1]))
                 for load in loads:
-                    times[name, load.name].append(timed(mapper, address, load.task, load.jobs,
-                                                        expected=expected[load.name],
-                                                        key=load.key))
+                    times[name, load.name].append(
+                        timed(
+                            mapper,
+                            address,
+                            load.task,
+                            load.jobs,
+                            expected=expected[load.name],
+                            key=load.key,
+                        )
+                    )
     load_average = f"{os.getloadavg()[0]:.1f}"
-    return [[name, workers, load.name, startup[name], f"{min(times[name, '']):.2f}",
-             f"{min(times[name, load.name]):.2f}",
-             f"{len(load.jobs) / min(times[name, load.name]):.1f}", load_average]
-            for name in mappers for load in loads]
+    return [
+        [
+            name,
+            workers,
+            load.name,
+            startup[name],
+            f"{min(times[name, '']):.2f}",
+            f"{min(times[name, load.name]):.2f}",
+            f"{len(load.jobs) / min(times[name, load.name]):.1f}",
+            load_average,
+        ]
+        for name in mappers
+        for load in loads
+    ]
 
 
 def installed_mb(name: str, seen: set[str] | None = None) -> float:
@@ -246,8 +314,14 @@ def installed_mb(name: str, seen: set[str] | None = None) -> float:
 def import_seconds(module: str) -> float:
     """Seconds for a new interpreter to import ``module`` (best of three)."""
     code = f"import time; t = time.perf_counter(); import {module}; print(time.perf_counter() - t)"
-    return min(float(subprocess.run([sys.executable, "-c", code], check=True,
-                                    capture_output=True, text=True).stdout) for _ in range(3))
+    return min(
+        float(
+            subprocess.run(
+                [sys.executable, "-c", code], check=True, capture_output=True, text=True
+            ).stdout
+        )
+        for _ in range(3)
+    )
 
 
 def main() -> None:
@@ -260,18 +334,40 @@ def main() -> None:
     args = parser.parse_args()
     loads = workloads(args.games, args.seed)
     expected = {load.name: [load.key(load.task(*job)) for job in load.jobs] for load in loads}
-    print(tabulate([[engine, f"{import_seconds(module):.2f}", f"{installed_mb(package):.0f}"]
-                    for engine, module, package in (("dask", "distributed", "distributed"),
-                                                    ("ray", "ray", "ray"))
-                    if engine in args.engines],
-                   headers=["engine", "import s", "installed MB (with dependencies)"]))
+    print(
+        tabulate(
+            [
+                [engine, f"{import_seconds(module):.2f}", f"{installed_mb(package):.0f}"]
+                for engine, module, package in (
+                    ("dask", "distributed", "distributed"),
+                    ("ray", "ray", "ray"),
+                )
+                if engine in args.engines
+            ],
+            headers=["engine", "import s", "installed MB (with dependencies)"],
+        )
+    )
     print(flush=True)
     table = []
     for workers in args.workers:
         table += block(workers, args.engines, loads, args.repeat, expected)
         print(f"{workers} workers: done", file=sys.stderr, flush=True)
-    print(tabulate(table, headers=["engine", "workers", "workload", "start-up s",
-                                   "first result s", "seconds", "games/s", "load average"]))
+    print(
+        tabulate(
+            table,
+            headers=[
+                "engine",
+                "workers",
+                "workload",
+                "start-up s",
+                "first result s",
+                "seconds",
+                "games/s",
+                "load average",
+            ],
+        )
+    )
+
 
 if __name__ == "__main__":
     main()

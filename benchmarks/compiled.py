@@ -71,10 +71,43 @@ def _move(key, count, bad, added, delta, e, r_off, r_obs, o_lo, o_hi, old, new):
 
 
 @njit(cache=True)
-def _expand(keys, weights, start, stop, e_src, e_dst, e_sure, e_cards, e_off, m_word,  # type: ignore[no-untyped-def]
-            m_shift, m_mask, m_digit, move_ok, stay_ok, shifts, c_pos, c_mask, c_off, c_n,
-            e_k, o_base, o_lo, o_hi, o_holder, o_off, t_word, t_shift, t_mask, t_digit,
-            tested, r_off, r_obs, out_keys, out_weights):
+def _expand(
+    keys,
+    weights,
+    start,
+    stop,
+    e_src,
+    e_dst,
+    e_sure,
+    e_cards,
+    e_off,
+    m_word,  # type: ignore[no-untyped-def]
+    m_shift,
+    m_mask,
+    m_digit,
+    move_ok,
+    stay_ok,
+    shifts,
+    c_pos,
+    c_mask,
+    c_off,
+    c_n,
+    e_k,
+    o_base,
+    o_lo,
+    o_hi,
+    o_holder,
+    o_off,
+    t_word,
+    t_shift,
+    t_mask,
+    t_digit,
+    tested,
+    r_off,
+    r_obs,
+    out_keys,
+    out_weights,
+):
     """The children of states ``start`` to ``stop`` that meet the observations, until full.
 
     Each state's children are an odometer over the edges' valid choices,
@@ -100,8 +133,9 @@ def _expand(keys, weights, start, stop, e_src, e_dst, e_sure, e_cards, e_off, m_
         for e in range(edges):  # the cards at the edge's source, and its valid choices
             n = 0
             for q in range(e_off[e], e_off[e + 1]):
-                if q < e_off[e] + e_sure[e] or ((keys[m_word[q], i] >> np.uint64(m_shift[q]))
-                                                & np.uint64(m_mask[q])) == np.uint64(m_digit[q]):
+                if q < e_off[e] + e_sure[e] or (
+                    (keys[m_word[q], i] >> np.uint64(m_shift[q])) & np.uint64(m_mask[q])
+                ) == np.uint64(m_digit[q]):
                     cols[n] = e_cards[q]
                     n += 1
             cannot_move, cannot_stay = 0, 0
@@ -125,8 +159,9 @@ def _expand(keys, weights, start, stop, e_src, e_dst, e_sure, e_cards, e_off, m_
                         for q in range(r_off[e], r_off[e + 1]):
                             o = r_obs[q]
                             if tested[o, c]:
-                                delta[e, v, q - r_off[e]] += ((o_holder[o] == e_dst[e])
-                                                              - (o_holder[o] == e_src[e]))
+                                delta[e, v, q - r_off[e]] += (o_holder[o] == e_dst[e]) - (
+                                    o_holder[o] == e_src[e]
+                                )
                     v += 1
             valid[e] = v
             if v == 0:
@@ -145,8 +180,9 @@ def _expand(keys, weights, start, stop, e_src, e_dst, e_sure, e_cards, e_off, m_
         for o in range(observed):
             count[o] = o_base[o]
             for q in range(o_off[o], o_off[o + 1]):
-                if ((keys[t_word[q], i] >> np.uint64(t_shift[q]))
-                        & np.uint64(t_mask[q])) == np.uint64(t_digit[q]):
+                if (
+                    (keys[t_word[q], i] >> np.uint64(t_shift[q])) & np.uint64(t_mask[q])
+                ) == np.uint64(t_digit[q]):
                     count[o] += 1
             bad[0] += count[o] < o_lo[o] or count[o] > o_hi[o]
         for e in range(edges):
@@ -161,8 +197,20 @@ def _expand(keys, weights, start, stop, e_src, e_dst, e_sure, e_cards, e_off, m_
             e = edges - 1
             while e >= 0:
                 if index[e] + 1 < valid[e]:
-                    _move(key, count, bad, added, delta, e, r_off, r_obs, o_lo, o_hi,
-                          index[e], index[e] + 1)
+                    _move(
+                        key,
+                        count,
+                        bad,
+                        added,
+                        delta,
+                        e,
+                        r_off,
+                        r_obs,
+                        o_lo,
+                        o_hi,
+                        index[e],
+                        index[e] + 1,
+                    )
                     index[e] += 1
                     break
                 _move(key, count, bad, added, delta, e, r_off, r_obs, o_lo, o_hi, index[e], 0)
@@ -190,7 +238,7 @@ def _tables(run: Any, t: int, code: Any, edges: list[Any]) -> tuple[np.ndarray, 
     for edge in edges:
         picks, bits = forward._choices(edge.size, edge.k)
         padded = np.zeros((len(bits), most), dtype=np.int64)
-        padded[:, :edge.k] = picks
+        padded[:, : edge.k] = picks
         positions.append(padded)
         masks.append(bits)
         counts.append(len(bits))
@@ -206,19 +254,37 @@ def _tables(run: Any, t: int, code: Any, edges: list[Any]) -> tuple[np.ndarray, 
                 tested[o, c] = True
                 tests.append((*code.fields[c], int(code.digits[c, obs.holder])))
         test_offsets.append(len(tests))
-    relevant = [[o for o, obs in enumerate(observed) if obs.holder in (edge.src, dst)
-                 and tested[o].any()] for edge, (_, dst, _) in zip(edges, moves, strict=True)]
+    relevant = [
+        [o for o, obs in enumerate(observed) if obs.holder in (edge.src, dst) and tested[o].any()]
+        for edge, (_, dst, _) in zip(edges, moves, strict=True)
+    ]
     field = ints(fields).reshape(-1, 4).T
     test = ints(tests).reshape(-1, 4).T
-    return (ints([e.src for e in edges]), ints([dst for _, dst, _ in moves]),
-            ints([len(e.sure) for e in edges]), ints(cards), ints(offsets), *field,
-            np.array([e.move for e in edges]), np.array([e.stay for e in edges]),
-            np.stack([e.shifts for e in edges]).astype(np.uint64), np.concatenate(positions),
-            np.concatenate(masks).astype(np.int64), ints(np.cumsum([0, *counts])[:-1]),
-            ints(counts), ints([e.k for e in edges]), ints(bases),
-            ints([obs.lo for obs in observed]), ints([obs.hi for obs in observed]),
-            ints([obs.holder for obs in observed]), ints(test_offsets), *test, tested,
-            ints(np.cumsum([0, *map(len, relevant)])), ints([o for r in relevant for o in r]))
+    return (
+        ints([e.src for e in edges]),
+        ints([dst for _, dst, _ in moves]),
+        ints([len(e.sure) for e in edges]),
+        ints(cards),
+        ints(offsets),
+        *field,
+        np.array([e.move for e in edges]),
+        np.array([e.stay for e in edges]),
+        np.stack([e.shifts for e in edges]).astype(np.uint64),
+        np.concatenate(positions),
+        np.concatenate(masks).astype(np.int64),
+        ints(np.cumsum([0, *counts])[:-1]),
+        ints(counts),
+        ints([e.k for e in edges]),
+        ints(bases),
+        ints([obs.lo for obs in observed]),
+        ints([obs.hi for obs in observed]),
+        ints([obs.holder for obs in observed]),
+        ints(test_offsets),
+        *test,
+        tested,
+        ints(np.cumsum([0, *map(len, relevant)])),
+        ints([o for r in relevant for o in r]),
+    )
 
 
 _NUMPY = forward._Filter._transfer
@@ -244,8 +310,9 @@ def _compiled(self: Any, layer: Any, t: int) -> Generator[None, None, Any]:
     while start < keys.shape[1]:
         out_keys = np.empty((code.words, size), dtype=np.uint64)
         out_weights = np.empty(size, dtype=weights.dtype)
-        start_next, written = _expand(keys, weights, start, keys.shape[1], *tables,
-                                      out_keys, out_weights)
+        start_next, written = _expand(
+            keys, weights, start, keys.shape[1], *tables, out_keys, out_weights
+        )
         if start_next < 0:  # one state has more children than a block holds
             size = -start_next
             continue
@@ -261,8 +328,9 @@ def _compiled(self: Any, layer: Any, t: int) -> Generator[None, None, Any]:
 def _count(at: Position, cap: int, seed: int) -> tuple[float, Any]:
     """(seconds, total) of one exact count (``cap`` 0) or one capped replicate."""
     limit = Cap(cap, np.random.default_rng([seed, cap])) if cap else None
-    run = count_forward(at.model.domains, at.tallies, at.timeline, at.supports,
-                        max_states=10**8, cap=limit)
+    run = count_forward(
+        at.model.domains, at.tallies, at.timeline, at.supports, max_states=10**8, cap=limit
+    )
     start = time.perf_counter()
     try:
         while True:
@@ -312,8 +380,11 @@ def _merges(rows: int, distinct: int) -> list[object]:
     start = time.perf_counter()
     forward._merge(keys.copy()[None, :], weights, forward._Code([set(range(8))] * 12, 8))
     sorted_ = time.perf_counter() - start
-    return [f"{rows:,} rows, {distinct:,} distinct", f"{hashed / rows * 1e9:.1f}",
-            f"{sorted_ / rows * 1e9:.1f}"]
+    return [
+        f"{rows:,} rows, {distinct:,} distinct",
+        f"{hashed / rows * 1e9:.1f}",
+        f"{sorted_ / rows * 1e9:.1f}",
+    ]
 
 
 def main() -> None:
@@ -332,15 +403,31 @@ def main() -> None:
             forward._Filter._transfer = _NUMPY  # type: ignore[method-assign]
             numpy, expected = _count(at, args.cap, k)
             agree = total == expected if not args.cap else abs(total / expected - 1) < 1e-9
-            rows.append([spec, f"{numpy:.2f}", f"{compiled:.2f}", f"{numpy / compiled:.2f}x",
-                         "yes" if agree else "NO"])
+            rows.append(
+                [
+                    spec,
+                    f"{numpy:.2f}",
+                    f"{compiled:.2f}",
+                    f"{numpy / compiled:.2f}x",
+                    "yes" if agree else "NO",
+                ]
+            )
             print(*rows[-1], sep="  ", flush=True)
-    print(tabulate(rows, headers=["position", "numpy (s)", "compiled (s)", "speed-up",
-                                  "same total"], tablefmt="github"))
+    print(
+        tabulate(
+            rows,
+            headers=["position", "numpy (s)", "compiled (s)", "speed-up", "same total"],
+            tablefmt="github",
+        )
+    )
     if args.hash:
-        print(tabulate([_merges(8_000_000, d) for d in (100_000, 1_700_000)],
-                       headers=["merge", "hash (ns a row)", "sort (ns a row)"],
-                       tablefmt="github"))
+        print(
+            tabulate(
+                [_merges(8_000_000, d) for d in (100_000, 1_700_000)],
+                headers=["merge", "hash (ns a row)", "sort (ns a row)"],
+                tablefmt="github",
+            )
+        )
 
 
 if __name__ == "__main__":

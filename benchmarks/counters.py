@@ -92,8 +92,9 @@ def _child(run: Callable[[str, int], Any], path: str, seen: int, out: Any) -> No
     out.put(run(path, seen))
 
 
-def timed(run: Callable[[str, int], Any], path: str, seen: int, timeout: float
-          ) -> tuple[float, Any]:
+def timed(
+    run: Callable[[str, int], Any], path: str, seen: int, timeout: float
+) -> tuple[float, Any]:
     """Seconds ``run(path, seen)`` took in a child process and its result, or (inf, None)."""
     out: Any = multiprocessing.Queue()
     child = multiprocessing.Process(target=_child, args=(run, path, seen, out))
@@ -126,17 +127,41 @@ def main() -> None:
                 seconds, found[name] = timed(run, str(path), seen, args.timeout)
                 times[players, name].append(seconds)
             if None not in found.values() and found["deduce"] != found["ganak"]:
-                raise SystemExit(f"{path.name} after {seen} events: deduce counts "
-                                 f"{found['deduce']}, Ganak {found['ganak']}")
+                raise SystemExit(
+                    f"{path.name} after {seen} events: deduce counts "
+                    f"{found['deduce']}, Ganak {found['ganak']}"
+                )
     rows = []
     for (players, name), values in sorted(times.items()):
         done = [v for v in values if v != float("inf")]
-        rows.append([players, name, len(values), f"{100 * len(done) / len(values):.0f}%",
-                     f"{statistics.median(values):.2f}", f"{max(values):.2f}"])
-    print(f"every {args.every}th position of the cases, {args.timeout:.0f} s timeout "
-          "(inf: past it); both agree wherever both finished\n")
-    print(tabulate(rows, ["players", "counter", "positions", f"done in {args.timeout:.0f} s",
-                          "median s", "slowest s"], tablefmt="github"))
+        rows.append(
+            [
+                players,
+                name,
+                len(values),
+                f"{100 * len(done) / len(values):.0f}%",
+                f"{statistics.median(values):.2f}",
+                f"{max(values):.2f}",
+            ]
+        )
+    print(
+        f"every {args.every}th position of the cases, {args.timeout:.0f} s timeout "
+        "(inf: past it); both agree wherever both finished\n"
+    )
+    print(
+        tabulate(
+            rows,
+            [
+                "players",
+                "counter",
+                "positions",
+                f"done in {args.timeout:.0f} s",
+                "median s",
+                "slowest s",
+            ],
+            tablefmt="github",
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -45,8 +45,7 @@ from deduce.logs.io import read_log
 from deduce.logs.vocabulary.abbey import setup_from_header
 
 
-def importance_draw(model: Model, sat: SatModel, rng: random.Random
-                    ) -> tuple[float, Counts | None]:
+def importance_draw(model: Model, sat: SatModel, rng: random.Random) -> tuple[float, Counts | None]:
     """One draw of the moved cards: its log-chance and the exact counts of the deals left."""
     narrowed = model.copy()
     holders = range(len(model.timeline.holders))
@@ -54,11 +53,15 @@ def importance_draw(model: Model, sat: SatModel, rng: random.Random
     for t, transfer in enumerate(model.timeline.transfers, 1):
         moving: dict[int, tuple[int, int]] = {}
         for a, b, k in transfer.moves:
-            options = [c for c, d in enumerate(narrowed.domains)
-                       if c not in moving and (a, b) in d.steps[t - 1]]
+            options = [
+                c
+                for c, d in enumerate(narrowed.domains)
+                if c not in moving and (a, b) in d.steps[t - 1]
+            ]
             if k == 1 and len(options) > 1:
-                options = [c for c in options
-                           if sat.satisfiable(extra=[*assumed, sat._step(c, t, a, b)])]
+                options = [
+                    c for c in options if sat.satisfiable(extra=[*assumed, sat._step(c, t, a, b)])
+                ]
             chosen = rng.sample(options, k)
             chance -= math.log(comb(len(options), k))
             for c in chosen:
@@ -71,8 +74,9 @@ def importance_draw(model: Model, sat: SatModel, rng: random.Random
     return chance, count_histories(narrowed, narrowed=True)
 
 
-def importance(model: Model, sat: SatModel, seconds: float, seed: int
-               ) -> tuple[dict[int, float], float]:
+def importance(
+    model: Model, sat: SatModel, seconds: float, seed: int
+) -> tuple[dict[int, float], float]:
     """Culprit probabilities by importance sampling, and the effective sample size."""
     rng = random.Random(seed)
     weights: list[float] = []
@@ -85,7 +89,7 @@ def importance(model: Model, sat: SatModel, seconds: float, seed: int
         for card, row in enumerate(counts.holders if counts else ()):
             culprit[card] = culprit.get(card, 0.0) + row.get(CULPRIT, 0) * math.exp(-chance)
     total = sum(weights)
-    ess = total ** 2 / sum(w * w for w in weights) if total else 0.0
+    ess = total**2 / sum(w * w for w in weights) if total else 0.0
     return ({c: v / total for c, v in culprit.items()} if total else {}), ess
 
 
@@ -114,8 +118,13 @@ def main() -> None:
     parser.add_argument("--seen", type=int, nargs="+", required=True)
     parser.add_argument("--seconds", type=float, nargs="+", default=[1.0])
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--unigen", type=int, metavar="N", default=0,
-                        help="also draw N UniGen samples (needs pyunigen)")
+    parser.add_argument(
+        "--unigen",
+        type=int,
+        metavar="N",
+        default=0,
+        help="also draw N UniGen samples (needs pyunigen)",
+    )
     parser.add_argument("--unigen-seconds", type=float, default=120.0)
     args = parser.parse_args()
     log = read_log(args.log)
@@ -132,26 +141,39 @@ def main() -> None:
             sat = sat_model(setup, timeline, events)
             possible = sat.closure()
             assert possible is not None
-            capped = _estimate(setup, model, sat.supports, possible,
-                               time.perf_counter() + seconds, args.seed)
+            capped = _estimate(
+                setup, model, sat.supports, possible, time.perf_counter() + seconds, args.seed
+            )
             found = {setup.deck.ids.index(c): float(p) for c, p in capped.culprit.items()}
             error = max(abs(truth[c] - found.get(c, 0.0)) for c in truth)
-            print(f"{seen} events, {seconds:g} s: capped culprit error {error:.3f} "
-                  f"(bound {capped.culprit_bound:.3f})")
+            print(
+                f"{seen} events, {seconds:g} s: capped culprit error {error:.3f} "
+                f"(bound {capped.culprit_bound:.3f})"
+            )
             drawn, ess = importance(model, sat, seconds, args.seed)
             error = max(abs(truth[c] - drawn.get(c, 0.0)) for c in truth)
-            print(f"{seen} events, {seconds:g} s: importance culprit error {error:.3f} "
-                  f"(effective sample size {ess:.1f})", flush=True)
+            print(
+                f"{seen} events, {seconds:g} s: importance culprit error {error:.3f} "
+                f"(effective sample size {ess:.1f})",
+                flush=True,
+            )
         if args.unigen:
-            seconds, drawn = timed(partial(unigen_draws, draws=args.unigen), args.log, seen,
-                                   args.unigen_seconds)
+            seconds, drawn = timed(
+                partial(unigen_draws, draws=args.unigen), args.log, seen, args.unigen_seconds
+            )
             if drawn is None:
-                print(f"{seen} events: unigen, {args.unigen} samples: none within "
-                      f"{args.unigen_seconds:g} s", flush=True)
+                print(
+                    f"{seen} events: unigen, {args.unigen} samples: none within "
+                    f"{args.unigen_seconds:g} s",
+                    flush=True,
+                )
             else:
                 error = max(abs(truth[c] - drawn.get(c, 0.0)) for c in truth)
-                print(f"{seen} events: unigen, {args.unigen} samples in {seconds:.1f} s: "
-                      f"culprit error {error:.3f}", flush=True)
+                print(
+                    f"{seen} events: unigen, {args.unigen} samples in {seconds:.1f} s: "
+                    f"culprit error {error:.3f}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

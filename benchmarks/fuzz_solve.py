@@ -50,9 +50,11 @@ def main() -> None:
             slowest = max(slowest, seconds)
             if wrong:
                 failures.append((seed, wrong))
-    print(f"{checked} logs checked of {args.logs} drawn (the rest broke the public sizes); "
-          f"{len(failures)} failures; slowest solve {slowest:.2f} s; "
-          f"{time.perf_counter() - start:.0f} s with {args.workers} workers")
+    print(
+        f"{checked} logs checked of {args.logs} drawn (the rest broke the public sizes); "
+        f"{len(failures)} failures; slowest solve {slowest:.2f} s; "
+        f"{time.perf_counter() - start:.0f} s with {args.workers} workers"
+    )
     for seed, wrong in failures[:20]:
         print(f"  log {seed}: {wrong}")
 

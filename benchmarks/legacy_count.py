@@ -68,8 +68,9 @@ def _order(free: list[int], domains: Sequence[Domain], tallies: Sequence[Tally])
     the greedy choice takes the card that leaves the fewest open, narrower
     domains first among equals.
     """
-    able = {c: {j for j, t in enumerate(tallies) if c in t.cards and domains[c].can(t)}
-            for c in free}
+    able = {
+        c: {j for j, t in enumerate(tallies) if c in t.cards and domains[c].can(t)} for c in free
+    }
     left = {j: sum(j in able[c] for c in free) for j in range(len(tallies))}
     started: set[int] = set()
     order: list[int] = []
@@ -102,8 +103,9 @@ class _Counter:
 
     def __init__(self, domains: Sequence[Domain], tallies: Sequence[Tally]) -> None:
         self.fixed = {c: p for c, d in enumerate(domains) if (p := single_path(d)) is not None}
-        self.order = _order([c for c in range(len(domains)) if c not in self.fixed],
-                            domains, tallies)
+        self.order = _order(
+            [c for c in range(len(domains)) if c not in self.fixed], domains, tallies
+        )
         self.n_cards = len(domains)
         self.feasible = True
         position = {c: i for i, c in enumerate(self.order)}
@@ -113,8 +115,9 @@ class _Counter:
             for c, path in self.fixed.items():
                 if c in tally.cards and tally.hit(path):
                     lo, hi = lo - 1, hi - 1
-            able = sorted(position[c] for c in tally.cards
-                          if c in position and domains[c].can(tally))
+            able = sorted(
+                position[c] for c in tally.cards if c in position and domains[c].can(tally)
+            )
             hi = min(hi, len(able))
             if lo > hi or hi < 0:
                 self.feasible = False
@@ -147,8 +150,9 @@ class _Counter:
             self.effects.append((yield from self._card_effects(domains[c], i, kept)))
         self.checks = [self._checks(i, kept, domains) for i in range(len(self.order))]
 
-    def _card_effects(self, domain: Domain, i: int, kept: list[tuple[int, int, list[int], Tally]]
-                      ) -> Generator[None, None, list[tuple[int, int, int]]]:
+    def _card_effects(
+        self, domain: Domain, i: int, kept: list[tuple[int, int, list[int], Tally]]
+    ) -> Generator[None, None, list[tuple[int, int, int]]]:
         """(packed increment, final holder, paths) for every distinct effect of card ``i``."""
         at_inc: dict[tuple[int, int], int] = defaultdict(int)
         move_inc: dict[tuple[int, int, int], int] = defaultdict(int)

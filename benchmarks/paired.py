@@ -48,12 +48,14 @@ def first_seat_wins(results: Sequence[dict[str, Any]]) -> dict[int, float]:
 
 def first_seat_scores(results: Sequence[dict[str, Any]]) -> dict[int, float]:
     """Per game number, the score of the lineup's first bot."""
-    return {r["game"]: float(r["truth"]["scores"][first_seat(r["truth"], r["game"])])
-            for r in results}
+    return {
+        r["game"]: float(r["truth"]["scores"][first_seat(r["truth"], r["game"])]) for r in results
+    }
 
 
-def paired(a: dict[int, float], b: dict[int, float]
-           ) -> tuple[list[int], np.ndarray, np.ndarray, float]:
+def paired(
+    a: dict[int, float], b: dict[int, float]
+) -> tuple[list[int], np.ndarray, np.ndarray, float]:
     """The games both runs played, their values in each, and the 95% half-width of the mean
     paired difference (infinite with fewer than two games)."""
     games = sorted(set(a) & set(b))
@@ -72,16 +74,25 @@ def compare(a: dict[int, float], b: dict[int, float]) -> dict[str, float]:
     with np.errstate(divide="ignore", invalid="ignore"):
         ratios = x[picks].mean(axis=1) / y[picks].mean(axis=1)
     low, high = np.nanpercentile(ratios, [2.5, 97.5])
-    return {"games": len(games), "a": float(x.mean()), "b": float(y.mean()),
-            "difference": float(d.mean()), "half_width": half,
-            "ratio": float(x.mean() / y.mean()) if y.mean() else float("inf"),
-            "ratio_low": float(low), "ratio_high": float(high)}
+    return {
+        "games": len(games),
+        "a": float(x.mean()),
+        "b": float(y.mean()),
+        "difference": float(d.mean()),
+        "half_width": half,
+        "ratio": float(x.mean() / y.mean()) if y.mean() else float("inf"),
+        "ratio_low": float(low),
+        "ratio_high": float(high),
+    }
 
 
 def _records(spec: str) -> list[dict[str, Any]]:
     """The results of one run: files joined by ``+``."""
-    return [json.loads(line) for name in spec.split("+")
-            for line in Path(name).read_text(encoding="utf-8").splitlines()]
+    return [
+        json.loads(line)
+        for name in spec.split("+")
+        for line in Path(name).read_text(encoding="utf-8").splitlines()
+    ]
 
 
 def main() -> None:
@@ -92,13 +103,17 @@ def main() -> None:
     args = parser.parse_args()
     a, b = _records(args.a), _records(args.b)
     found = compare(first_seat_wins(a), first_seat_wins(b))
-    print(f"{found['games']} games played by both: first seat wins {100 * found['a']:.1f}% "
-          f"against {100 * found['b']:.1f}%; difference {100 * found['difference']:+.1f} "
-          f"points ± {100 * found['half_width']:.1f} (95%); ratio {found['ratio']:.2f} "
-          f"[{found['ratio_low']:.2f}, {found['ratio_high']:.2f}] (95% bootstrap)")
+    print(
+        f"{found['games']} games played by both: first seat wins {100 * found['a']:.1f}% "
+        f"against {100 * found['b']:.1f}%; difference {100 * found['difference']:+.1f} "
+        f"points ± {100 * found['half_width']:.1f} (95%); ratio {found['ratio']:.2f} "
+        f"[{found['ratio_low']:.2f}, {found['ratio_high']:.2f}] (95% bootstrap)"
+    )
     _, x, y, half = paired(first_seat_scores(a), first_seat_scores(b))
-    print(f"mean score {x.mean():.2f} against {y.mean():.2f}; difference "
-          f"{x.mean() - y.mean():+.2f} ± {half:.2f} (95%)")
+    print(
+        f"mean score {x.mean():.2f} against {y.mean():.2f}; difference "
+        f"{x.mean() - y.mean():+.2f} ± {half:.2f} (95%)"
+    )
 
 
 if __name__ == "__main__":

@@ -39,8 +39,9 @@ from deduce.games.abbey.solver.timeline import CULPRIT
 ROUND = 4
 
 
-def replicates(at: Position, caps: list[int], n: int
-               ) -> tuple[np.ndarray, dict[int, list[Replicate | None]]]:
+def replicates(
+    at: Position, caps: list[int], n: int
+) -> tuple[np.ndarray, dict[int, list[Replicate | None]]]:
     """The position's exact table, and ``n`` replicates at each cap (None: died)."""
     model, timeline, supports, tallies = at.model, at.timeline, at.supports, at.tallies
     cards, holders = len(model.domains), len(timeline.holders)
@@ -87,19 +88,26 @@ def judge(truth: np.ndarray, runs: dict[int, list[Replicate | None]]) -> dict[st
     caps = sorted(runs)
     n = min(len(r) for r in runs.values())
     named = truth[:, CULPRIT] > 0
-    out: dict[str, list[float]] = {"last covered": [], "last bound": [],
-                                   "pooled covered": [], "pooled bound": []}
+    out: dict[str, list[float]] = {
+        "last covered": [],
+        "last bound": [],
+        "pooled covered": [],
+        "pooled bound": [],
+    }
     for start in range(0, n - ROUND + 1, ROUND):
-        chunk = {cap: runs[cap][start:start + ROUND] for cap in caps}
+        chunk = {cap: runs[cap][start : start + ROUND] for cap in caps}
         if any(r is None for rs in chunk.values() for r in rs):
             continue  # a replicate died: the estimate voids the round
         kept = [r for cap in caps for r in chunk[cap] if r is not None]
         last = [r for r in chunk[caps[-1]] if r is not None]
         estimate = pool(kept, truth.shape[1])
-        pooled = np.array([[row.get(h, 0.0) for h in range(truth.shape[1])]
-                           for row in estimate.probabilities])
-        for rule, (mean, bound) in (("last", last_alone(last)),
-                                    ("pooled", (pooled, estimate.culprit_error))):
+        pooled = np.array(
+            [[row.get(h, 0.0) for h in range(truth.shape[1])] for row in estimate.probabilities]
+        )
+        for rule, (mean, bound) in (
+            ("last", last_alone(last)),
+            ("pooled", (pooled, estimate.culprit_error)),
+        ):
             miss = np.abs(mean - truth)[named, CULPRIT]
             out[f"{rule} covered"].append(float(np.mean(miss <= bound)))
             out[f"{rule} bound"].append(bound)
@@ -121,15 +129,33 @@ def main() -> None:
                 totals = np.array([r.total for r in runs[cap] if r is not None])
                 spread.append(f"{totals.std(ddof=1) / totals.mean():.2f}")
             result = judge(truth, runs)
-            rows.append([spec, len(result["pooled bound"]), " ".join(spread),
-                         f"{100 * np.mean(result['last covered']):.1f}%",
-                         f"{np.median(result['last bound']):.4f}",
-                         f"{100 * np.mean(result['pooled covered']):.1f}%",
-                         f"{np.median(result['pooled bound']):.4f}"])
+            rows.append(
+                [
+                    spec,
+                    len(result["pooled bound"]),
+                    " ".join(spread),
+                    f"{100 * np.mean(result['last covered']):.1f}%",
+                    f"{np.median(result['last bound']):.4f}",
+                    f"{100 * np.mean(result['pooled covered']):.1f}%",
+                    f"{np.median(result['pooled bound']):.4f}",
+                ]
+            )
             print(*rows[-1], sep="  ", flush=True)
-    print(tabulate(rows, headers=["position", "runs", f"totals' spread by cap (steady <= "
-                                  f"{STEADY})", "last: covered", "last: bound",
-                                  "pooled: covered", "pooled: bound"], tablefmt="github"))
+    print(
+        tabulate(
+            rows,
+            headers=[
+                "position",
+                "runs",
+                f"totals' spread by cap (steady <= {STEADY})",
+                "last: covered",
+                "last: bound",
+                "pooled: covered",
+                "pooled: bound",
+            ],
+            tablefmt="github",
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -35,16 +35,33 @@ def lineups(players: int) -> list[str]:
     return [*SINGLE, ",".join(MIXED[:players])]
 
 
-def check(players: int, bots: str, model: str | None, games: int, seed: int,
-          out: Path) -> dict[str, Any]:
+def check(
+    players: int, bots: str, model: str | None, games: int, seed: int, out: Path
+) -> dict[str, Any]:
     """One ``deduce check rose --json`` run (read from ``out`` when it is there)."""
     path = out / f"{players}p-{bots.replace(',', '+')}-{model or 'styles'}.json"
     if not path.exists():
-        command = ["deduce", "check", "rose", "--players", str(players), "--games", str(games),
-                   "--seed", str(seed), "--bots", bots, "--json"]
+        command = [
+            "deduce",
+            "check",
+            "rose",
+            "--players",
+            str(players),
+            "--games",
+            str(games),
+            "--seed",
+            str(seed),
+            "--bots",
+            bots,
+            "--json",
+        ]
         started = time.perf_counter()
-        done = subprocess.run([*command, *(["--model", model] if model else [])],
-                              capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [*command, *(["--model", model] if model else [])],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         data = {**json.loads(done.stdout), "wall_seconds": round(time.perf_counter() - started, 1)}
         path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     return json.loads(path.read_text(encoding="utf-8"))
@@ -66,14 +83,40 @@ def main() -> None:
             single = check(players, bots, "monk", args.games, args.seed, args.out)
             soft, hard, old = styles["behaviour"], styles["hard"], single["behaviour"]
             gap = soft["worst_gap"]
-            rows.append([players, bots, f"{soft['brier']:.4f}", f"{old['brier']:.4f}",
-                         f"{hard['brier']:.4f}", f"{soft['brier'] - hard['brier']:+.4f}",
-                         f"{100 * soft['accuracy']:.1f}%", f"{100 * old['accuracy']:.1f}%",
-                         f"{100 * hard['accuracy']:.1f}%",
-                         "" if gap is None else f"{100 * gap:.1f}", styles["wall_seconds"]])
-    print(tabulate(rows, ["players", "bots", "Brier, styles", "Brier, monk model",
-                          "Brier, hard", "styles - hard", "right, styles", "right, monk model",
-                          "right, hard", "worst gap (points)", "seconds"], tablefmt="github"))
+            rows.append(
+                [
+                    players,
+                    bots,
+                    f"{soft['brier']:.4f}",
+                    f"{old['brier']:.4f}",
+                    f"{hard['brier']:.4f}",
+                    f"{soft['brier'] - hard['brier']:+.4f}",
+                    f"{100 * soft['accuracy']:.1f}%",
+                    f"{100 * old['accuracy']:.1f}%",
+                    f"{100 * hard['accuracy']:.1f}%",
+                    "" if gap is None else f"{100 * gap:.1f}",
+                    styles["wall_seconds"],
+                ]
+            )
+    print(
+        tabulate(
+            rows,
+            [
+                "players",
+                "bots",
+                "Brier, styles",
+                "Brier, monk model",
+                "Brier, hard",
+                "styles - hard",
+                "right, styles",
+                "right, monk model",
+                "right, hard",
+                "worst gap (points)",
+                "seconds",
+            ],
+            tablefmt="github",
+        )
+    )
 
 
 if __name__ == "__main__":

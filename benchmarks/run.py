@@ -84,17 +84,34 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def games(players: int, limit: int | None, simulated: int, seed: int, folder: Path
-          ) -> Iterator[tuple[GameLog, str]]:
+def games(
+    players: int, limit: int | None, simulated: int, seed: int, folder: Path
+) -> Iterator[tuple[GameLog, str]]:
     """(log, true culprit) of the checked-in cases and of ``simulated`` engine games."""
     for case in sorted(CASES.glob(f"abbey-{players}p-*.jsonl"))[:limit]:
         yield read_log(case), case.with_suffix(".culprit").read_text().strip()
     if not simulated:
         return
     out = folder / f"{players}p"
-    subprocess.run([sys.executable, "-m", "deduce.cli.main", "simulate", "abbey", "--players",
-                    str(players), "--games", str(simulated), "--seed", str(seed),
-                    "--out", str(out)], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "deduce.cli.main",
+            "simulate",
+            "abbey",
+            "--players",
+            str(players),
+            "--games",
+            str(simulated),
+            "--seed",
+            str(seed),
+            "--out",
+            str(out),
+        ],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     for game in sorted(out.glob("game-*")):
         truth = json.loads((game / "truth.json").read_text())
         yield read_log(game / f"{truth['players'][0]}.jsonl"), truth["culprit"]
@@ -108,8 +125,13 @@ def false_culprit(log: GameLog, culprit: str) -> GameLog:
     return replace(log, events=[*log.events, Event("culprit", {"card": wrong}, line)])
 
 
-def time_game(log: GameLog, culprit: str, args: argparse.Namespace,
-              times: dict[str, list[float]], exact: list[bool]) -> None:
+def time_game(
+    log: GameLog,
+    culprit: str,
+    args: argparse.Namespace,
+    times: dict[str, list[float]],
+    exact: list[bool],
+) -> None:
     """Every measurement of one game's positions, appended to ``times`` and ``exact``."""
     setup = setup_from_header(log.header, log.path)
     warm = Warm()
@@ -118,25 +140,30 @@ def time_game(log: GameLog, culprit: str, args: argparse.Namespace,
             continue
         events = log.events[:k]
         timeline = build_timeline(setup, events, log.path)
-        times["closure"].append(timed(
-            lambda t=timeline, e=events: sat_model(setup, t, e).closure(), args.timeout))
+        times["closure"].append(
+            timed(lambda t=timeline, e=events: sat_model(setup, t, e).closure(), args.timeout)
+        )
 
-        times["closure, warm"].append(timed(
-            lambda t=timeline, e=events: warm.model_of(setup, t, e).closure(), args.timeout))
+        times["closure, warm"].append(
+            timed(lambda t=timeline, e=events: warm.model_of(setup, t, e).closure(), args.timeout)
+        )
         solved: list = []
         prefix = replace(log, events=events)
-        times["full"].append(timed(
-            lambda g=prefix, out=solved: out.append(solve_abbey(g, budget=args.budget)),
-            args.timeout))
+        times["full"].append(
+            timed(
+                lambda g=prefix, out=solved: out.append(solve_abbey(g, budget=args.budget)),
+                args.timeout,
+            )
+        )
         exact.append(bool(solved) and solved[0].exact)
         if k % args.reference_every == 0 or k == len(log.events):
             model = build_model(setup, timeline, events)
-            times["reference"].append(timed(lambda m=model: CspEngine(m).closure(),
-                                            args.timeout))
+            times["reference"].append(timed(lambda m=model: CspEngine(m).closure(), args.timeout))
     wrong = false_culprit(log, culprit)
     timeline = build_timeline(setup, wrong.events, log.path)
-    times["conflict"].append(timed(
-        lambda: minimal_conflict(setup, timeline, wrong.events), args.timeout))
+    times["conflict"].append(
+        timed(lambda: minimal_conflict(setup, timeline, wrong.events), args.timeout)
+    )
 
 
 def main() -> None:
@@ -145,14 +172,23 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("--budget", type=float, default=1.0, help="solve --budget, seconds")
     parser.add_argument("--players", type=int, nargs="*", default=[3, 4, 5, 6])
-    parser.add_argument("--games", type=int, default=None,
-                        help="at most this many checked-in cases per count")
-    parser.add_argument("--simulated", type=int, default=0,
-                        help="whole simulated games per count, besides the cases")
+    parser.add_argument(
+        "--games", type=int, default=None, help="at most this many checked-in cases per count"
+    )
+    parser.add_argument(
+        "--simulated",
+        type=int,
+        default=0,
+        help="whole simulated games per count, besides the cases",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of the simulated games")
     parser.add_argument("--every", type=int, default=1, help="time every k-th position")
-    parser.add_argument("--reference-every", type=int, default=5,
-                        help="time the python-constraint closure every k-th position")
+    parser.add_argument(
+        "--reference-every",
+        type=int,
+        default=5,
+        help="time the python-constraint closure every k-th position",
+    )
     args = parser.parse_args()
     signal.signal(signal.SIGALRM, _alarm)
     times: dict[int, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
@@ -167,14 +203,38 @@ def main() -> None:
     for n, by_kind in sorted(times.items()):
         for kind, values in by_kind.items():
             done = [v for v in values if v != float("inf")]
-            share = (f"{100 * sum(exact[n]) / len(exact[n]):.1f}%" if kind == "full" else "")
-            rows.append([n, counted[n], kind, len(values),
-                         *(f"{1000 * v:.1f}" for v in (statistics.median(values),
-                                                       percentile(values, 0.9), max(values))),
-                         f"{100 * len(done) / len(values):.1f}%", share])
-    print(tabulate(rows, headers=["players", "games", "what", "measured", "median ms", "p90 ms",
-                                  "slowest ms", f"done in {args.timeout:g} s",
-                                  "probabilities exact"], tablefmt="github"))
+            share = f"{100 * sum(exact[n]) / len(exact[n]):.1f}%" if kind == "full" else ""
+            rows.append(
+                [
+                    n,
+                    counted[n],
+                    kind,
+                    len(values),
+                    *(
+                        f"{1000 * v:.1f}"
+                        for v in (statistics.median(values), percentile(values, 0.9), max(values))
+                    ),
+                    f"{100 * len(done) / len(values):.1f}%",
+                    share,
+                ]
+            )
+    print(
+        tabulate(
+            rows,
+            headers=[
+                "players",
+                "games",
+                "what",
+                "measured",
+                "median ms",
+                "p90 ms",
+                "slowest ms",
+                f"done in {args.timeout:g} s",
+                "probabilities exact",
+            ],
+            tablefmt="github",
+        )
+    )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\npeak resident memory: {peak:.0f} MB")
 

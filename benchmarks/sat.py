@@ -41,9 +41,15 @@ from deduce.logs.model import Event
 from deduce.logs.vocabulary.abbey import AbbeySetup, setup_from_header
 
 CASES = Path(__file__).resolve().parent.parent / "tests" / "data" / "cases"
-PAIRS = [("minicard", "native"), ("gluecard4", "native"), ("minisat22", "seqcounter"),
-         ("glucose4", "seqcounter"), ("minisat22", "totalizer"), ("minisat22", "cardnetwrk"),
-         ("minisat22", "kmtotalizer")]
+PAIRS = [
+    ("minicard", "native"),
+    ("gluecard4", "native"),
+    ("minisat22", "seqcounter"),
+    ("glucose4", "seqcounter"),
+    ("minisat22", "totalizer"),
+    ("minisat22", "cardnetwrk"),
+    ("minisat22", "kmtotalizer"),
+]
 
 
 def main() -> None:
@@ -51,8 +57,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--every", type=int, default=1, help="time every k-th position")
     parser.add_argument("--logs", type=Path, help="time the backup solver on these games' logs")
-    parser.add_argument("--budgets", default="1000,2000",
-                        help="conflicts before the backup, comma-separated (with --logs)")
+    parser.add_argument(
+        "--budgets",
+        default="1000,2000",
+        help="conflicts before the backup, comma-separated (with --logs)",
+    )
     args = parser.parse_args()
     if args.logs:
         backup_table(args.logs, [int(b) for b in args.budgets.split(",")])
@@ -71,11 +80,34 @@ def main() -> None:
                 times[solver, encoding, len(setup.players)].append(time.perf_counter() - start)
                 found.add(None if closure is None else tuple(map(frozenset, closure)))
             assert len(found) == 1, f"{case.name} after {k} events: the closures differ"
-    rows = [[n, solver, encoding, len(v), *(f"{1000 * x:.1f}" for x in (
-                statistics.median(v), sorted(v)[int(0.9 * len(v))], max(v)))]
-            for (solver, encoding, n), v in sorted(times.items(), key=lambda kv: kv[0][2])]
-    print(tabulate(rows, headers=["players", "solver", "encoding", "positions", "median ms",
-                                  "p90 ms", "slowest ms"], tablefmt="github"))
+    rows = [
+        [
+            n,
+            solver,
+            encoding,
+            len(v),
+            *(
+                f"{1000 * x:.1f}"
+                for x in (statistics.median(v), sorted(v)[int(0.9 * len(v))], max(v))
+            ),
+        ]
+        for (solver, encoding, n), v in sorted(times.items(), key=lambda kv: kv[0][2])
+    ]
+    print(
+        tabulate(
+            rows,
+            headers=[
+                "players",
+                "solver",
+                "encoding",
+                "positions",
+                "median ms",
+                "p90 ms",
+                "slowest ms",
+            ],
+            tablefmt="github",
+        )
+    )
 
 
 def cuts(logs: Path) -> list[tuple[str, AbbeySetup, list[Event]]]:
@@ -86,8 +118,10 @@ def cuts(logs: Path) -> list[tuple[str, AbbeySetup, list[Event]]]:
         log = parse_jsonl(text, f"{path.name}:{player}", AbbeyGame.create(len(players)).deck)
         setup = setup_from_header(log.header, log.path)
         n = len(log.events)
-        found += [(f"{path.name}:{player}:{k}", setup, list(log.events[:k]))
-                  for k in (n // 2, 3 * n // 4, n)]
+        found += [
+            (f"{path.name}:{player}:{k}", setup, list(log.events[:k]))
+            for k in (n // 2, 3 * n // 4, n)
+        ]
     return found
 
 
@@ -105,12 +139,24 @@ def backup_table(logs: Path, budgets: list[int]) -> None:
             times[name].append(time.perf_counter() - start)
             found.add(repr((closure, supports)))
         assert len(found) == 1, f"{where}: the answers differ"
-    rows = [[name, len(v), *(f"{x:.2f}" for x in (statistics.median(v),
-                                                    sorted(v)[int(0.9 * len(v))], max(v),
-                                                    sum(v)))]
-            for name, v in times.items()]
-    print(tabulate(rows, headers=["solver", "positions", "median s", "p90 s", "slowest s",
-                                  "total s"], tablefmt="github"))
+    rows = [
+        [
+            name,
+            len(v),
+            *(
+                f"{x:.2f}"
+                for x in (statistics.median(v), sorted(v)[int(0.9 * len(v))], max(v), sum(v))
+            ),
+        ]
+        for name, v in times.items()
+    ]
+    print(
+        tabulate(
+            rows,
+            headers=["solver", "positions", "median s", "p90 s", "slowest s", "total s"],
+            tablefmt="github",
+        )
+    )
 
 
 if __name__ == "__main__":

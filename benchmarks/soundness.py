@@ -54,12 +54,27 @@ def lineup(bots: str, players: int) -> str:
     return ",".join(names[min(i, len(names) - 1)] for i in range(players))
 
 
-def command(game: str, players: int, bots: str, games: int, seed: int, workers: int,
-            extra: list[str]) -> list[str]:
+def command(
+    game: str, players: int, bots: str, games: int, seed: int, workers: int, extra: list[str]
+) -> list[str]:
     """The ``deduce check`` command of one run."""
-    return ["deduce", "check", game, "--players", str(players), "--games", str(games),
-            "--seed", str(seed), "--bots", lineup(bots, players), "--workers", str(workers),
-            "--json", *extra]
+    return [
+        "deduce",
+        "check",
+        game,
+        "--players",
+        str(players),
+        "--games",
+        str(games),
+        "--seed",
+        str(seed),
+        "--bots",
+        lineup(bots, players),
+        "--workers",
+        str(workers),
+        "--json",
+        *extra,
+    ]
 
 
 def run(words: list[str]) -> dict[str, Any]:
@@ -97,12 +112,18 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=0, help="processes per run (0: all)")
     parser.add_argument("--extra", default="", help="more options for every run")
     parser.add_argument("--out", type=Path, help="keep finished runs here; skip those kept")
-    parser.add_argument("--players", type=int, nargs="+", metavar="N",
-                        help="only these player counts (default: all)")
+    parser.add_argument(
+        "--players",
+        type=int,
+        nargs="+",
+        metavar="N",
+        help="only these player counts (default: all)",
+    )
     args = parser.parse_args()
     if args.players and not set(args.players) <= set(PLAYERS[args.game]):
-        parser.error(f"{args.game} is checked with {', '.join(map(str, PLAYERS[args.game]))} "
-                     "players")
+        parser.error(
+            f"{args.game} is checked with {', '.join(map(str, PLAYERS[args.game]))} players"
+        )
     runs = [(p, bots) for p in PLAYERS[args.game] for bots in LINEUPS[args.game]]
     done = finished(args.out)
     rows, failures, total, positions, wall = [], 0, 0, 0, 0.0
@@ -110,8 +131,15 @@ def main() -> None:
         if args.players and players not in args.players:
             continue
         games = args.games // len(runs) + (i < args.games % len(runs))
-        words = command(args.game, players, bots, games, args.seed + 1000 * i, args.workers,
-                        shlex.split(args.extra))
+        words = command(
+            args.game,
+            players,
+            bots,
+            games,
+            args.seed + 1000 * i,
+            args.workers,
+            shlex.split(args.extra),
+        )
         data = done.get(shlex.join(words))
         if data is None:
             data = run(words)
@@ -120,8 +148,16 @@ def main() -> None:
         total += games
         positions += data.get("positions", 0)
         wall += data["wall"]
-        rows.append([players, lineup(bots, players), games, data.get("positions", ""),
-                     data["soundness_failures"], f"{data['wall']:.0f}"])
+        rows.append(
+            [
+                players,
+                lineup(bots, players),
+                games,
+                data.get("positions", ""),
+                data["soundness_failures"],
+                f"{data['wall']:.0f}",
+            ]
+        )
         print(tabulate([rows[-1]], tablefmt="plain"), flush=True)
     print()
     rows.append(["all", "", total, positions, failures, f"{wall:.0f}"])

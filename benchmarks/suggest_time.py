@@ -67,27 +67,64 @@ def main() -> None:
                 seconds = time.perf_counter() - start
                 worst = max(worst, seconds)
                 if done.returncode:
-                    rows.append([name, min(cut, len(lines)), f"{seconds:.2f}",
-                                 done.stderr.strip()[-60:], ""])
+                    rows.append(
+                        [
+                            name,
+                            min(cut, len(lines)),
+                            f"{seconds:.2f}",
+                            done.stderr.strip()[-60:],
+                            "",
+                        ]
+                    )
                     continue
                 data = json.loads(done.stdout)
-                exact = all(o.get("exact") for o in data.get("options", [])
-                            if o["kind"] != "show_me")  # always estimated
-                rows.append([name, min(cut, len(lines)), f"{seconds:.2f}", exact,
-                             data["accusation"]["exact"]])
-    print(tabulate(rows, ["game", "lines", "seconds", "values exact", "accusation exact"],
-                   tablefmt="github"))
+                exact = all(
+                    o.get("exact") for o in data.get("options", []) if o["kind"] != "show_me"
+                )  # always estimated
+                rows.append(
+                    [
+                        name,
+                        min(cut, len(lines)),
+                        f"{seconds:.2f}",
+                        exact,
+                        data["accusation"]["exact"],
+                    ]
+                )
+    print(
+        tabulate(
+            rows,
+            ["game", "lines", "seconds", "values exact", "accusation exact"],
+            tablefmt="github",
+        )
+    )
     print(f"\nlargest: {worst:.2f} s", file=sys.stderr)
 
 
-def simulated(args: argparse.Namespace, tmp: Path, env: dict[str, str]
-              ) -> Iterator[tuple[str, list[str]]]:
+def simulated(
+    args: argparse.Namespace, tmp: Path, env: dict[str, str]
+) -> Iterator[tuple[str, list[str]]]:
     """The first player's log of each game ``simulate`` plays, as lines."""
     out = tmp / "games"
-    subprocess.run([DEDUCE, "simulate", "abbey", "--players", str(args.players),
-                    "--games", str(args.games), "--seed", str(args.seed),
-                    "--bots", args.bots, "--out", str(out)], check=True,
-                   capture_output=True, env=env)
+    subprocess.run(
+        [
+            DEDUCE,
+            "simulate",
+            "abbey",
+            "--players",
+            str(args.players),
+            "--games",
+            str(args.games),
+            "--seed",
+            str(args.seed),
+            "--bots",
+            args.bots,
+            "--out",
+            str(out),
+        ],
+        check=True,
+        capture_output=True,
+        env=env,
+    )
     for game in sorted(out.iterdir()):
         yield game.name, sorted(game.glob("*.jsonl"))[0].read_text(encoding="utf-8").splitlines()
 

@@ -55,21 +55,30 @@ def play(job: tuple[int, int, int, tuple[str, ...], Path | None]) -> dict[str, A
     bot kind go there too, as ``game-NNNN.json`` (``certainty.py --logs``).
     """
     players, index, seed, lineup, keep = job
-    record = record_game(AbbeyGame.create(players), index, seed, seating(lineup, index),
-                         {**BOTS, **advised_variants(lineup)})
+    record = record_game(
+        AbbeyGame.create(players),
+        index,
+        seed,
+        seating(lineup, index),
+        {**BOTS, **advised_variants(lineup)},
+    )
     if keep is not None:
         bots = record.truth["bots"]
         kept = {p: text for p, text in record.logs.items() if bots[p] == lineup[0]}
         (keep / f"game-{index:04d}.json").write_text(
-            json.dumps({"bots": bots, "logs": kept}), encoding="utf-8")
+            json.dumps({"bots": bots, "logs": kept}), encoding="utf-8"
+        )
     accusations: Counter[tuple[str, bool]] = Counter()
     player, text = next(iter(record.logs.items()))
     for event in parse_jsonl(text, f"{player}.jsonl").events:
         if event.type == "accuse":
             accusations[record.truth["bots"][event.get("player")], event.get("correct")] += 1
     truth = {key: record.truth[key] for key in SUMMARY}
-    return {"game": index, "truth": truth,
-            "accusations": [(k, c, n) for (k, c), n in accusations.items()]}
+    return {
+        "game": index,
+        "truth": truth,
+        "accusations": [(k, c, n) for (k, c), n in accusations.items()],
+    }
 
 
 def kept_logs(logs: Path) -> Iterator[tuple[Path, str, str]]:
@@ -101,20 +110,27 @@ def main() -> None:
     """Play the games (or read their records) and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     game_arguments(parser)
-    parser.add_argument("--first", type=int, default=1,
-                        help="number of the first game (to split a run into parts)")
-    parser.add_argument("--record", type=Path,
-                        help="append each game's result here, one JSON line a game")
-    parser.add_argument("--logs", type=Path,
-                        help="keep the logs of the lineup's first bot here (for certainty.py)")
-    parser.add_argument("--tally", type=Path, nargs="+",
-                        help="print the table of these records instead of playing")
+    parser.add_argument(
+        "--first", type=int, default=1, help="number of the first game (to split a run into parts)"
+    )
+    parser.add_argument(
+        "--record", type=Path, help="append each game's result here, one JSON line a game"
+    )
+    parser.add_argument(
+        "--logs", type=Path, help="keep the logs of the lineup's first bot here (for certainty.py)"
+    )
+    parser.add_argument(
+        "--tally", type=Path, nargs="+", help="print the table of these records instead of playing"
+    )
     parser.add_argument("--out", type=Path, help="also write the table (markdown) here")
     args, lineup = parse_games(parser)
     start = time.perf_counter()
     if args.tally:
-        results = [json.loads(line) for path in args.tally
-                   for line in path.read_text(encoding="utf-8").splitlines()]
+        results = [
+            json.loads(line)
+            for path in args.tally
+            for line in path.read_text(encoding="utf-8").splitlines()
+        ]
         numbers = Counter(result["game"] for result in results)
         twice = sorted(n for n, k in numbers.items() if k > 1)
         if twice:
@@ -124,8 +140,10 @@ def main() -> None:
     else:
         if args.logs:
             args.logs.mkdir(parents=True, exist_ok=True)
-        jobs = [(args.players, i, args.seed, lineup, args.logs)
-                for i in range(args.first, args.first + args.games)]
+        jobs = [
+            (args.players, i, args.seed, lineup, args.logs)
+            for i in range(args.first, args.first + args.games)
+        ]
         done: list[dict[str, Any]] = []
         with ProcessPoolExecutor(args.workers) as pool:
             for result in pool.map(play, jobs):
@@ -172,19 +190,40 @@ def _tallied(results: list[dict[str, Any]]) -> Tally:
 
 def _table(args: argparse.Namespace, tally: Tally, start: float) -> str:
     """The results so far: a summary line and a markdown table by bot kind."""
-    rows = [[kind, n, round(tally.wins[kind], 1), f"{100 * tally.wins[kind] / n:.1f}%",
-             f"{tally.points[kind] / n:.2f}", f"{tally.accused[kind, True] / n:.2f}",
-             f"{tally.accused[kind, False] / n:.2f}"]
-            for kind, n in sorted(tally.seats.items())]
-    table = tabulate(rows, ["bot", "seats", "wins", "wins per seat", "mean score",
-                            "right accusations per seat", "wrong accusations per seat"],
-                     tablefmt="github")
-    timing = ("" if args.tally else
-              f" {time.perf_counter() - start:.0f} s with {args.workers} workers.")
-    summary = (f"{args.players} players, {tally.games} games (seed {args.seed}, lineup "
-               f"{args.lineup}, seats rotated): "
-               f"culprit found in {100 * tally.found / max(tally.games, 1):.1f}% of games;"
-               f"{timing}")
+    rows = [
+        [
+            kind,
+            n,
+            round(tally.wins[kind], 1),
+            f"{100 * tally.wins[kind] / n:.1f}%",
+            f"{tally.points[kind] / n:.2f}",
+            f"{tally.accused[kind, True] / n:.2f}",
+            f"{tally.accused[kind, False] / n:.2f}",
+        ]
+        for kind, n in sorted(tally.seats.items())
+    ]
+    table = tabulate(
+        rows,
+        [
+            "bot",
+            "seats",
+            "wins",
+            "wins per seat",
+            "mean score",
+            "right accusations per seat",
+            "wrong accusations per seat",
+        ],
+        tablefmt="github",
+    )
+    timing = (
+        "" if args.tally else f" {time.perf_counter() - start:.0f} s with {args.workers} workers."
+    )
+    summary = (
+        f"{args.players} players, {tally.games} games (seed {args.seed}, lineup "
+        f"{args.lineup}, seats rotated): "
+        f"culprit found in {100 * tally.found / max(tally.games, 1):.1f}% of games;"
+        f"{timing}"
+    )
     return summary + "\n\n" + table
 
 

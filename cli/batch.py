@@ -23,13 +23,24 @@ EXIT_FAILED = 1
 @click.command(context_settings=COMMAND_SETTINGS)
 @click.argument("paths", nargs=-1, required=True, metavar="FILES_OR_DIRS...")
 @workers_options(0, "Processes to use (0: every core; 1: no extra process).")
-@click.option("--deck", "deck_file", metavar="FILE",
-              help="Abbey deck file (JSON list of cards) replacing the bundled default deck.")
+@click.option(
+    "--deck",
+    "deck_file",
+    metavar="FILE",
+    help="Abbey deck file (JSON list of cards) replacing the bundled default deck.",
+)
 @click.option("--hard", is_flag=True, help="Ignore soft (behaviour) events.")
 @budget_options
 @output_options
-def batch(paths: tuple[str, ...], workers: Workers, deck_file: str | None, hard: bool,
-          budget: float | None, seed: int, output: str) -> None:
+def batch(
+    paths: tuple[str, ...],
+    workers: Workers,
+    deck_file: str | None,
+    hard: bool,
+    budget: float | None,
+    seed: int,
+    output: str,
+) -> None:
     """Solve every log in FILES_OR_DIRS (any game, mixed) and sum up.
 
     A folder is searched recursively for files ending in .jsonl or .log; a

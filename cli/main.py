@@ -22,20 +22,32 @@ from .status import EXIT_INTERNAL
 
 #: Command name: (module of :mod:`cli`, the first sentence of its help).
 COMMANDS: dict[str, tuple[str, str]] = {
-    "analyze": ("analyze", "Replay LOG event by event: candidates, the answer's chance and the "
-                           "entropy."),
+    "analyze": (
+        "analyze",
+        "Replay LOG event by event: candidates, the answer's chance and the entropy.",
+    ),
     "batch": ("batch", "Solve every log in FILES_OR_DIRS (any game, mixed) and sum up."),
-    "check": ("games", "Simulate GAME and check the solver on every player's log against the "
-                       "truth."),
+    "check": (
+        "games",
+        "Simulate GAME and check the solver on every player's log against the truth.",
+    ),
     "deck": ("deck", "Deck files: a template to fill in with the suspect cards of your box."),
-    "convert": ("solve", "Convert LOG between the canonical JSON Lines and the line syntax, "
-                         "without loss."),
-    "play": ("play", "Play along at the table: record events in LOG and see the chances after "
-                     "each one."),
-    "simulate": ("games", "Play GAME with bots and write each game's truth and every player's "
-                          "log."),
-    "solve": ("solve", "Solve LOG (canonical JSON Lines or line syntax): candidates and "
-                       "probabilities."),
+    "convert": (
+        "solve",
+        "Convert LOG between the canonical JSON Lines and the line syntax, without loss.",
+    ),
+    "play": (
+        "play",
+        "Play along at the table: record events in LOG and see the chances after each one.",
+    ),
+    "simulate": (
+        "games",
+        "Play GAME with bots and write each game's truth and every player's log.",
+    ),
+    "solve": (
+        "solve",
+        "Solve LOG (canonical JSON Lines or line syntax): candidates and probabilities.",
+    ),
     "suggest": ("suggest", "Advise the observer of LOG: what to do next, and when to accuse."),
 }
 
@@ -56,8 +68,15 @@ class LazyGroup(click.Group):
         """The command list as click writes it, from :data:`COMMANDS` for commands not loaded."""
         names = self.list_commands(ctx)
         limit = formatter.width - 6 - max(map(len, names))
-        rows = [(name, self.commands.get(name, click.Command(name, help=COMMANDS[name][1]))
-                 .get_short_help_str(limit)) for name in names]
+        rows = [
+            (
+                name,
+                self.commands.get(
+                    name, click.Command(name, help=COMMANDS[name][1])
+                ).get_short_help_str(limit),
+            )
+            for name in names
+        ]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
@@ -88,8 +107,11 @@ def main() -> None:
     except Exception as exc:  # the user gets one line, never a traceback
         if os.environ.get("DEDUCE_DEBUG"):
             raise
-        click.echo(f"Error: internal error ({type(exc).__name__}: {exc}); "
-                   "set DEDUCE_DEBUG=1 for details and please report it", err=True)
+        click.echo(
+            f"Error: internal error ({type(exc).__name__}: {exc}); "
+            "set DEDUCE_DEBUG=1 for details and please report it",
+            err=True,
+        )
         sys.exit(EXIT_INTERNAL)
 
 

@@ -19,9 +19,11 @@ from deduce.workers import EXTRA, Workers
 from .clock import elapsed
 
 #: The Abbey's situations, as ``suggest --situation`` and play's ``suggest`` take them.
-SITUATIONS = ("`asked PLAYER has CARD` or `asked PLAYER count TRAIT[+TRAIT]` (answer or "
-              "the vow of silence), `show PLAYER [TRAIT[+TRAIT]]` (which card to show), "
-              "`mass N` (which cards to pass)")
+SITUATIONS = (
+    "`asked PLAYER has CARD` or `asked PLAYER count TRAIT[+TRAIT]` (answer or "
+    "the vow of silence), `show PLAYER [TRAIT[+TRAIT]]` (which card to show), "
+    "`mass N` (which cards to pass)"
+)
 
 #: Every command answers ``-h`` as well as ``--help``, also when run outside the root group
 #: (click keeps the first help option a command builds).
@@ -33,8 +35,10 @@ def _table_format(_ctx: click.Context, param: click.Parameter, value: str) -> st
     from tabulate import tabulate_formats
 
     if value not in tabulate_formats:
-        raise click.BadParameter(f"{value!r} is not one of "
-                                 f"{', '.join(map(repr, sorted(tabulate_formats)))}.", param=param)
+        raise click.BadParameter(
+            f"{value!r} is not one of {', '.join(map(repr, sorted(tabulate_formats)))}.",
+            param=param,
+        )
     return value
 
 
@@ -47,18 +51,33 @@ def budget_options(command: Callable) -> Callable:
 
     The command gets ``budget``: the seconds, or None with ``--exact`` (no limit).
     """
-    @click.option("--budget", type=click.FloatRange(min=0), default=DEFAULT_BUDGET,
-                  show_default=True, metavar="SECONDS",
-                  help="Time for the probabilities: exact when the exact count finishes "
-                       "within it, else estimated with a bound (candidates stay exact); "
-                       "0: candidates only.")
-    @click.option("--exact", is_flag=True,
-                  help="Wait for the exact probabilities, however long (no --budget).")
-    @click.option("--seed", type=int, default=0, show_default=True,
-                  help="Seed of the estimate's random choices.")
+
+    @click.option(
+        "--budget",
+        type=click.FloatRange(min=0),
+        default=DEFAULT_BUDGET,
+        show_default=True,
+        metavar="SECONDS",
+        help="Time for the probabilities: exact when the exact count finishes "
+        "within it, else estimated with a bound (candidates stay exact); "
+        "0: candidates only.",
+    )
+    @click.option(
+        "--exact",
+        is_flag=True,
+        help="Wait for the exact probabilities, however long (no --budget).",
+    )
+    @click.option(
+        "--seed",
+        type=int,
+        default=0,
+        show_default=True,
+        help="Seed of the estimate's random choices.",
+    )
     @functools.wraps(command)
     def wrapper(*args: Any, budget: float, exact: bool, **kwargs: Any) -> Any:
         return command(*args, budget=None if exact else budget, **kwargs)
+
     return wrapper
 
 
@@ -81,17 +100,24 @@ def left_of(budget: float | None) -> float | None:
 
 def output_options(command: Callable) -> Callable:
     """Add ``--json``, ``--csv`` and ``--fmt`` to a command (passed on as ``output``)."""
+
     @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
     @click.option("--csv", "as_csv", is_flag=True, help="Print the main table as CSV.")
-    @click.option("--fmt", default="simple", show_default=True, metavar="FORMAT",
-                  callback=_table_format,
-                  help="Table format: any tabulate format (simple, github, grid, plain, ...).")
+    @click.option(
+        "--fmt",
+        default="simple",
+        show_default=True,
+        metavar="FORMAT",
+        callback=_table_format,
+        help="Table format: any tabulate format (simple, github, grid, plain, ...).",
+    )
     @functools.wraps(command)
     def wrapper(*args: Any, as_json: bool, as_csv: bool, fmt: str, **kwargs: Any) -> Any:
         if as_json and as_csv:
             raise click.UsageError("--json and --csv cannot be used together")
         output = "json" if as_json else "csv" if as_csv else fmt
         return command(*args, output=output, **kwargs)
+
     return wrapper
 
 
@@ -103,20 +129,29 @@ def workers_options(default: int, text: str) -> Callable[[Callable], Callable]:
     ``--cluster``, whose own workers then run everything (so ``--workers``
     with it is refused).
     """
+
     def decorate(command: Callable) -> Callable:
-        @click.option("--workers", type=click.IntRange(min=0), default=default,
-                      show_default=True, help=text)
-        @click.option("--cluster", metavar="ADDRESS",
-                      help="Run on the Dask cluster whose scheduler is at ADDRESS "
-                           f"(tcp://HOST:8786) instead of local processes ({EXTRA}).")
+        @click.option(
+            "--workers", type=click.IntRange(min=0), default=default, show_default=True, help=text
+        )
+        @click.option(
+            "--cluster",
+            metavar="ADDRESS",
+            help="Run on the Dask cluster whose scheduler is at ADDRESS "
+            f"(tcp://HOST:8786) instead of local processes ({EXTRA}).",
+        )
         @functools.wraps(command)
         def wrapper(*args: Any, workers: int, cluster: str | None, **kwargs: Any) -> Any:
             source = click.get_current_context().get_parameter_source("workers")
             if cluster is not None and source == click.core.ParameterSource.COMMANDLINE:
-                raise click.UsageError("--workers does not apply with --cluster (the "
-                                       "cluster's own workers do the work)")
+                raise click.UsageError(
+                    "--workers does not apply with --cluster (the "
+                    "cluster's own workers do the work)"
+                )
             return command(*args, workers=Workers(workers, cluster), **kwargs)
+
         return wrapper
+
     return decorate
 
 
@@ -140,7 +175,11 @@ def refuse_options(game: str, command: str) -> None:
     context = click.get_current_context()
     for param in context.command.params:
         users = [g for g, names in owners.items() if param.name in names]
-        if users and game not in users and context.get_parameter_source(
-                param.name) == click.core.ParameterSource.COMMANDLINE:
-            raise click.UsageError(f"{param.opts[0]} does not apply to {game} "
-                                   f"(only to {' and '.join(users)})")
+        if (
+            users
+            and game not in users
+            and context.get_parameter_source(param.name) == click.core.ParameterSource.COMMANDLINE
+        ):
+            raise click.UsageError(
+                f"{param.opts[0]} does not apply to {game} (only to {' and '.join(users)})"
+            )

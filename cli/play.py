@@ -78,8 +78,10 @@ HISTORY_LENGTH = 1000
 #: ``what-if``, ``suggest``'s advice and the smallest ``why``: --budget's default.
 WAIT_BUDGET = 2.0
 #: What follows a contradiction in the log: the event that revealed it is kept.
-KEPT = (" Every event is kept (the wrong one may be an earlier line): type `explain` for "
-        "why, `undo` to remove the last event.")
+KEPT = (
+    " Every event is kept (the wrong one may be an earlier line): type `explain` for "
+    "why, `undo` to remove the last event."
+)
 #: What follows a contradiction after an undo, drop, edit or insert.
 EXPLAIN = " Type `explain` for why."
 
@@ -111,8 +113,14 @@ class Repl:
     for each solve after an event instead.
     """
 
-    def __init__(self, session: Session, options: SolveOptions, budget: float,
-                 interactive: bool, budgets: tuple[float, ...] | None = None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        options: SolveOptions,
+        budget: float,
+        interactive: bool,
+        budgets: tuple[float, ...] | None = None,
+    ) -> None:
         self.session = session
         self.options = options
         self.budget = budget
@@ -150,8 +158,11 @@ class Repl:
         log = self.session.refresh()
         known = self._solved[1] if self._solved is not None and self._solved[0] == log else None
         if known is None or (full and isinstance(known, Inconsistent)):
-            known = (solve_log(log, self.options, self._warm) if full
-                     else solve_live(log, self._immediate, self._warm))
+            known = (
+                solve_log(log, self.options, self._warm)
+                if full
+                else solve_live(log, self._immediate, self._warm)
+            )
             self._solved = (log, known)
         return known
 
@@ -161,14 +172,18 @@ class Repl:
         assert not isinstance(solution, Inconsistent)
         return solution
 
-    def show_compact(self, solution: Solution | Inconsistent, hint: str = "",
-                     pending: bool = False) -> str:
+    def show_compact(
+        self, solution: Solution | Inconsistent, hint: str = "", pending: bool = False
+    ) -> str:
         """Print the short tables of a solution, or the one-line contradiction and ``hint``.
 
         ``pending``: its chances are being computed. Returns what was printed.
         """
-        text = (render(compact_tables(solution, pending)) if solution.consistent
-                else f"{contradiction(solution)}{hint}")
+        text = (
+            render(compact_tables(solution, pending))
+            if solution.consistent
+            else f"{contradiction(solution)}{hint}"
+        )
         click.echo(text)
         return text
 
@@ -182,8 +197,9 @@ class Repl:
         if self.refiner is not None:
             self.refiner.cancel()
         solution = self.solution()
-        pending = (self.refiner is not None
-                   and self.refiner.start(self.session.log, self.options, solution))
+        pending = self.refiner is not None and self.refiner.start(
+            self.session.log, self.options, solution
+        )
         self._shown = self.show_compact(solution, hint, pending)
 
     def refined(self, result: Refined) -> None:
@@ -235,8 +251,10 @@ class Repl:
         """
         log = self.session.log
         me = log.header.me or SPECTATOR
-        click.echo(f"{self.session.path}: {self.game}, players {' '.join(log.header.players)}, "
-                   f"you are {me}; {len(log.events)} events. Type `help` for the commands.")
+        click.echo(
+            f"{self.session.path}: {self.game}, players {' '.join(log.header.players)}, "
+            f"you are {me}; {len(log.events)} events. Type `help` for the commands."
+        )
         with contextlib.ExitStack() as stack:
             if self.budgets is not None:
                 self.refiner = stack.enter_context(Refiner(self.refined, self.budgets))
@@ -294,8 +312,10 @@ class Repl:
         elif name in COMMANDS:
             COMMANDS[name].run(self, args)
         else:
-            raise DeduceError(f"unknown command {name!r} (commands: {', '.join(COMMANDS)}; "
-                              f"{self.game} events: {', '.join(event_types(self.game))})")
+            raise DeduceError(
+                f"unknown command {name!r} (commands: {', '.join(COMMANDS)}; "
+                f"{self.game} events: {', '.join(event_types(self.game))})"
+            )
 
     def record(self, line: str) -> None:
         """Write one event to the log (on disk before this returns), then show the tables.
@@ -304,8 +324,11 @@ class Repl:
         first: the event goes after what is there now.
         """
         if self.session.changed_on_disk():
-            click.echo(f"Note: {self.session.path} changed on disk since deduce last read or "
-                       "wrote it; the event goes after its current content.", err=True)
+            click.echo(
+                f"Note: {self.session.path} changed on disk since deduce last read or "
+                "wrote it; the event goes after its current content.",
+                err=True,
+            )
         event = self.session.add(line)
         click.echo(f"Recorded {self.text(event)}")
         for warning in rule_warnings(self.session.log, self.options, event.line):
@@ -319,7 +342,7 @@ class Repl:
         import readline
 
         if state == 0:
-            line = readline.get_line_buffer()[:readline.get_endidx()]
+            line = readline.get_line_buffer()[: readline.get_endidx()]
             commands = {name: c.argument for name, c in COMMANDS.items()}
             known = vocabulary(self.session.log.header, self.session.path)
             self._matches = completed(candidates(line, self.game, known, commands))
@@ -338,10 +361,13 @@ def _help(repl: Repl, args: list[str]) -> None:
         width = max(len(c.usage.format(**topics)) for c in COMMANDS.values())
         click.echo("Commands:")
         for command in COMMANDS.values():
-            click.echo(f"  {command.usage.format(**topics):<{width}}  "
-                       f"{command.help.splitlines()[0].format(**topics)}")
-        click.echo(f"Events ({game}), recorded in the log: type them as below "
-                   "(`help EVENT` for one).")
+            click.echo(
+                f"  {command.usage.format(**topics):<{width}}  "
+                f"{command.help.splitlines()[0].format(**topics)}"
+            )
+        click.echo(
+            f"Events ({game}), recorded in the log: type them as below (`help EVENT` for one)."
+        )
         for type_ in event_types(game):
             click.echo(f"  {usage(game, type_)}")
         return
@@ -389,8 +415,9 @@ def _drop(repl: Repl, args: list[str]) -> None:
 def _edit(repl: Repl, args: list[str]) -> None:
     """Replace the event on a line, then show the tables."""
     old, new = repl.session.edit(*_line_and_event(args, "edit LINE EVENT"))
-    click.echo(f"Replaced line {old.line}: {show_event(old, repl.game)}\n"
-               f"      with {repl.text(new)}")
+    click.echo(
+        f"Replaced line {old.line}: {show_event(old, repl.game)}\n      with {repl.text(new)}"
+    )
     repl.show_position(EXPLAIN)
 
 
@@ -412,8 +439,7 @@ def _why(repl: Repl, args: list[str]) -> None:
         click.echo("No event is needed: the header and the game's structure rule it out.")
         return
     size = "The smallest" if answer.smallest else "A minimal"
-    click.echo(f"{size} set of events that rules it out (remove any one and it is possible "
-               "again):")
+    click.echo(f"{size} set of events that rules it out (remove any one and it is possible again):")
     for event in answer.events:
         click.echo(f"  {repl.text(event)}")
     if not answer.smallest:
@@ -458,8 +484,9 @@ def _suggest(repl: Repl, args: list[str]) -> None:
     """
     log = repl.session.refresh()
     if args and "situation" not in game_named(log.header.game).owned.get("suggest", ()):
-        raise DeduceError(f"usage: suggest (a situation applies only to the Abbey, "
-                          f"not to {log.header.game})")
+        raise DeduceError(
+            f"usage: suggest (a situation applies only to the Abbey, not to {log.header.game})"
+        )
     solution = repl.solution()
     shown = None if isinstance(solution, Inconsistent) else solution
     advice = AdviceOptions(situation=" ".join(args)) if args else None
@@ -473,42 +500,70 @@ def _quit(repl: Repl, args: list[str]) -> None:
 
 #: The commands, in the order ``help`` lists them.
 COMMANDS: dict[str, Command] = {
-    "help": Command(_help, "help [COMMAND|EVENT]",
-                    "Show the commands and events, or one of them in full.", TOPIC),
-    "undo": Command(_undo, "undo",
-                    "Remove the last event from the log file.\n"
-                    "The file is rewritten atomically; every other line stays as it was."),
-    "drop": Command(_drop, "drop LINE",
-                    "Remove the event on LINE from the log file.\n"
-                    "The file is rewritten atomically; every other line stays as it was, and "
-                    "the log without it must still be valid."),
-    "edit": Command(_edit, "edit LINE EVENT",
-                    "Replace the event on LINE with EVENT (line syntax).\n"
-                    "The file is rewritten atomically; every other line stays as it was, and "
-                    "the log with it must be valid.", LINE_EVENT),
-    "insert": Command(_insert, "insert LINE EVENT",
-                      "Add a forgotten EVENT (line syntax) before the event now on LINE.\n"
-                      "The file is rewritten atomically; the lines from LINE on move down one, "
-                      "every other line stays as it was, and the log with it must be valid.",
-                      LINE_EVENT),
-    "why": Command(_why, "{why}",
-                   "Show the events that rule an answer out.\n{why_meaning}\n"
-                   "The set is minimal: remove any one of its events and the answer is possible "
-                   "again.\nIt says `the smallest` when every smaller set of the log's events was "
-                   "tried (within --budget seconds).\nAn Abbey draw, take or Mass in it stands "
-                   "for the cards it names; soft evidence (behaviour, claims) rules nothing out.",
-                   WHY),
-    "what-if": Command(_what_if, "what-if EVENT",
-                       "Show the tables if EVENT were recorded, without writing it.", EVENT),
-    "explain": Command(_explain, "explain",
-                       "Explain a contradiction: which lines cannot all be true, and why."),
+    "help": Command(
+        _help,
+        "help [COMMAND|EVENT]",
+        "Show the commands and events, or one of them in full.",
+        TOPIC,
+    ),
+    "undo": Command(
+        _undo,
+        "undo",
+        "Remove the last event from the log file.\n"
+        "The file is rewritten atomically; every other line stays as it was.",
+    ),
+    "drop": Command(
+        _drop,
+        "drop LINE",
+        "Remove the event on LINE from the log file.\n"
+        "The file is rewritten atomically; every other line stays as it was, and "
+        "the log without it must still be valid.",
+    ),
+    "edit": Command(
+        _edit,
+        "edit LINE EVENT",
+        "Replace the event on LINE with EVENT (line syntax).\n"
+        "The file is rewritten atomically; every other line stays as it was, and "
+        "the log with it must be valid.",
+        LINE_EVENT,
+    ),
+    "insert": Command(
+        _insert,
+        "insert LINE EVENT",
+        "Add a forgotten EVENT (line syntax) before the event now on LINE.\n"
+        "The file is rewritten atomically; the lines from LINE on move down one, "
+        "every other line stays as it was, and the log with it must be valid.",
+        LINE_EVENT,
+    ),
+    "why": Command(
+        _why,
+        "{why}",
+        "Show the events that rule an answer out.\n{why_meaning}\n"
+        "The set is minimal: remove any one of its events and the answer is possible "
+        "again.\nIt says `the smallest` when every smaller set of the log's events was "
+        "tried (within --budget seconds).\nAn Abbey draw, take or Mass in it stands "
+        "for the cards it names; soft evidence (behaviour, claims) rules nothing out.",
+        WHY,
+    ),
+    "what-if": Command(
+        _what_if,
+        "what-if EVENT",
+        "Show the tables if EVENT were recorded, without writing it.",
+        EVENT,
+    ),
+    "explain": Command(
+        _explain, "explain", "Explain a contradiction: which lines cannot all be true, and why."
+    ),
     "show": Command(_show, "show", "Show the full tables of `deduce solve`."),
-    "suggest": Command(_suggest, "suggest [SITUATION]",
-                       "Advise what to do next, as `deduce suggest` does.\n"
-                       "Abbey: the questions and rooms worth most, and whether to accuse; "
-                       "Black Rose: where to investigate and whom to accuse; Rose: the day-7 "
-                       "guesses.\nAbbey SITUATION, a decision outside your move (as "
-                       f"`deduce suggest --situation`): {SITUATIONS}."),
+    "suggest": Command(
+        _suggest,
+        "suggest [SITUATION]",
+        "Advise what to do next, as `deduce suggest` does.\n"
+        "Abbey: the questions and rooms worth most, and whether to accuse; "
+        "Black Rose: where to investigate and whom to accuse; Rose: the day-7 "
+        "guesses.\nAbbey SITUATION, a decision outside your move (as "
+        f"`deduce suggest --situation`): {SITUATIONS}.",
+    ),
     "quit": Command(_quit, "quit", "Leave (Ctrl-D too). Every recorded event is already saved."),
     "exit": Command(_quit, "exit", "Leave (Ctrl-D too). Every recorded event is already saved."),
 }
@@ -535,7 +590,7 @@ class SetupCompleter:
         import readline
 
         if state == 0:
-            typed = readline.get_line_buffer()[:readline.get_endidx()]
+            typed = readline.get_line_buffer()[: readline.get_endidx()]
             if self.event is None:
                 found = answer_candidates(typed, self.words)
             else:
@@ -543,7 +598,6 @@ class SetupCompleter:
                 found = candidates(f"{prefix} {typed}", game, known, {})
             self._matches = completed(found)
         return self._matches[state] if state < len(self._matches) else None
-
 
 
 def _history_file() -> str:
@@ -635,9 +689,11 @@ def _create(path: str, deck: Deck | None, tab: SetupCompleter) -> Session:
     click.echo(f"New log: {path}")
     tab.words = GAMES
     choice = click.Choice(GAMES)
-    game = click.prompt("Game", type=choice,
-                        value_proc=lambda answer: choice.convert(answer.strip().lower(), None,
-                                                                 None))
+    game = click.prompt(
+        "Game",
+        type=choice,
+        value_proc=lambda answer: choice.convert(answer.strip().lower(), None, None),
+    )
     refuse_options(game, "play")
     players: str | None = None
     me: str | None = None
@@ -646,14 +702,15 @@ def _create(path: str, deck: Deck | None, tab: SetupCompleter) -> Session:
         tab.words = ()
         players = click.prompt("Players, in turn order", default=players)
         tab.words = (*words(players), SPECTATOR)
-        me = click.prompt(f"Who are you ({', '.join(words(players))} or {SPECTATOR})",
-                          default=me)
+        me = click.prompt(f"Who are you ({', '.join(words(players))} or {SPECTATOR})", default=me)
         for question in questions(game, words(players)):
             tab.words = words(players) if question.kind == "player" else ()
             optional = "" if not question.required else None
-            answers[question.key] = click.prompt(question.prompt,
-                                                 default=answers.get(question.key, optional),
-                                                 show_default=question.required)
+            answers[question.key] = click.prompt(
+                question.prompt,
+                default=answers.get(question.key, optional),
+                show_default=question.required,
+            )
         raw = raw_header(game, players, me, answers)
         if deck is not None:
             raw["deck"] = deck.to_json()
@@ -667,8 +724,9 @@ def _create(path: str, deck: Deck | None, tab: SetupCompleter) -> Session:
     for question in openings(game, str(raw["me"] or SPECTATOR)):
         tab.event = (question.key, game, known)
         while True:
-            line = opening_event(question, click.prompt(question.prompt, default="",
-                                                        show_default=False))
+            line = opening_event(
+                question, click.prompt(question.prompt, default="", show_default=False)
+            )
             try:
                 if line is not None:
                     session.add(line)
@@ -681,28 +739,47 @@ def _create(path: str, deck: Deck | None, tab: SetupCompleter) -> Session:
 
 @click.command(context_settings=COMMAND_SETTINGS)
 @click.argument("log", required=False)
-@click.option("--budget", type=click.FloatRange(min=0), metavar="SECONDS",
-              help="Abbey: time for the chances after an event, past which they are "
-                   "estimated: the first background step (default: "
-                   f"{', '.join(f'{b:g}' for b in LADDER[:-1])}, then {LADDER[-1]:g} s, "
-                   "while you are idle), or the whole solve when it is waited for (default "
-                   f"{WAIT_BUDGET:g} s). Also the time for `what-if`, for the whole advice of "
-                   "`suggest` and, in every game, to look for the smallest `why` answer "
-                   f"(default {WAIT_BUDGET:g} s).")
-@click.option("--background/--no-background", default=None,
-              help="Show the exact candidates at once after each event, and compute the "
-                   "chances in a background process, printed as they improve (the default "
-                   "at a terminal); or wait for each solve (the default with piped input, "
-                   "so that a script gets every table whole).")
-@click.option("--hard", is_flag=True, help="Ignore soft evidence (Rose behaviour, Black Rose "
-                                           "claims).")
-@click.option("--deck", "deck_file", metavar="FILE",
-              help="Abbey: your deck file (`deduce deck template` writes one to fill in); a "
-                   "new log carries it inline in its header.")
-@click.option("--model", "model_file", metavar="FILE",
-              help="Rose: behaviour model; Black Rose: claims model.")
-def play(log: str | None, budget: float | None, background: bool | None, hard: bool,
-         deck_file: str | None, model_file: str | None) -> None:
+@click.option(
+    "--budget",
+    type=click.FloatRange(min=0),
+    metavar="SECONDS",
+    help="Abbey: time for the chances after an event, past which they are "
+    "estimated: the first background step (default: "
+    f"{', '.join(f'{b:g}' for b in LADDER[:-1])}, then {LADDER[-1]:g} s, "
+    "while you are idle), or the whole solve when it is waited for (default "
+    f"{WAIT_BUDGET:g} s). Also the time for `what-if`, for the whole advice of "
+    "`suggest` and, in every game, to look for the smallest `why` answer "
+    f"(default {WAIT_BUDGET:g} s).",
+)
+@click.option(
+    "--background/--no-background",
+    default=None,
+    help="Show the exact candidates at once after each event, and compute the "
+    "chances in a background process, printed as they improve (the default "
+    "at a terminal); or wait for each solve (the default with piped input, "
+    "so that a script gets every table whole).",
+)
+@click.option(
+    "--hard", is_flag=True, help="Ignore soft evidence (Rose behaviour, Black Rose claims)."
+)
+@click.option(
+    "--deck",
+    "deck_file",
+    metavar="FILE",
+    help="Abbey: your deck file (`deduce deck template` writes one to fill in); a "
+    "new log carries it inline in its header.",
+)
+@click.option(
+    "--model", "model_file", metavar="FILE", help="Rose: behaviour model; Black Rose: claims model."
+)
+def play(
+    log: str | None,
+    budget: float | None,
+    background: bool | None,
+    hard: bool,
+    deck_file: str | None,
+    model_file: str | None,
+) -> None:
     """Play along at the table: record events in LOG and see the chances after each one.
 
     LOG is continued if it exists (a .jsonl file in JSON Lines, any other in
@@ -725,12 +802,13 @@ def play(log: str | None, budget: float | None, background: bool | None, hard: b
         else:
             session = Session(path)
             if deck is not None:
-                raise click.UsageError(f"--deck: {path} exists; its header names its deck (a "
-                                       "new log carries --deck inline)")
+                raise click.UsageError(
+                    f"--deck: {path} exists; its header names its deck (a "
+                    "new log carries --deck inline)"
+                )
         refuse_options(session.game, "play")
         wait = WAIT_BUDGET if budget is None else budget
-        options = with_model_file(SolveOptions(budget=wait, hard=hard), session.game,
-                                  model_file)
+        options = with_model_file(SolveOptions(budget=wait, hard=hard), session.game, model_file)
         repl = Repl(session, options, wait, interactive, ladder(budget) if background else None)
         if interactive:
             _use_completer(repl.complete)

@@ -44,19 +44,39 @@ ENGINES = tuple(e for g in GAMES.values() for e in g.engines)
 
 @click.command(context_settings=COMMAND_SETTINGS)
 @click.argument("log")
-@click.option("--deck", "deck_file", metavar="FILE",
-              help="Abbey deck file (JSON list of cards) replacing the bundled default deck.")
-@click.option("--engine", type=click.Choice(ENGINES), default="sat", show_default=True,
-              help="sat: SAT closure, exact count within the budget; count: waits for the "
-                   "exact count and checks it; csp: python-constraint search, checked too.")
+@click.option(
+    "--deck",
+    "deck_file",
+    metavar="FILE",
+    help="Abbey deck file (JSON list of cards) replacing the bundled default deck.",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default="sat",
+    show_default=True,
+    help="sat: SAT closure, exact count within the budget; count: waits for the "
+    "exact count and checks it; csp: python-constraint search, checked too.",
+)
 @click.option("--hard", is_flag=True, help="Ignore soft (behaviour) events.")
-@click.option("--model", "model_file", metavar="FILE",
-              help="Rose: behaviour model; Black Rose: claims model (replacing the bundled "
-                   "parameters).")
+@click.option(
+    "--model",
+    "model_file",
+    metavar="FILE",
+    help="Rose: behaviour model; Black Rose: claims model (replacing the bundled parameters).",
+)
 @budget_options
 @output_options
-def solve(log: str, deck_file: str | None, engine: str, hard: bool, model_file: str | None,
-          budget: float | None, seed: int, output: str) -> None:
+def solve(
+    log: str,
+    deck_file: str | None,
+    engine: str,
+    hard: bool,
+    model_file: str | None,
+    budget: float | None,
+    seed: int,
+    output: str,
+) -> None:
     """Solve LOG (canonical JSON Lines or line syntax): candidates and probabilities.
 
     Exits with status 3 when the log contradicts itself.
@@ -68,7 +88,7 @@ def solve(log: str, deck_file: str | None, engine: str, hard: bool, model_file: 
     options = with_model_file(options, game_log.header.game, model_file)
     for warning in rule_warnings(game_log, options):
         click.echo(f"Warning: {warning}", err=True)
-    hint = ("exact, however long (--exact)" if budget is None else f"within {budget:g} s")
+    hint = "exact, however long (--exact)" if budget is None else f"within {budget:g} s"
     with status("Solving", hint):
         solution = solve_log(game_log, options)
     tables = solution_tables(solution)
@@ -77,25 +97,34 @@ def solve(log: str, deck_file: str | None, engine: str, hard: bool, model_file: 
         sys.exit(EXIT_INCONSISTENT)
 
 
-
 @click.command(context_settings=COMMAND_SETTINGS)
 @click.argument("log")
-@click.option("--to", "syntax", type=click.Choice(SYNTAXES),
-              help="Target syntax (default: the other one).")
-@click.option("-o", "--output", "out", metavar="FILE",
-              help="Write to this file (atomically) instead of standard output.")
-@click.option("--deck", "deck_file", metavar="FILE",
-              help="Abbey deck file used to check card names.")
+@click.option(
+    "--to", "syntax", type=click.Choice(SYNTAXES), help="Target syntax (default: the other one)."
+)
+@click.option(
+    "-o",
+    "--output",
+    "out",
+    metavar="FILE",
+    help="Write to this file (atomically) instead of standard output.",
+)
+@click.option(
+    "--deck", "deck_file", metavar="FILE", help="Abbey deck file used to check card names."
+)
 def convert(log: str, syntax: Syntax | None, out: str | None, deck_file: str | None) -> None:
     """Convert LOG between the canonical JSON Lines and the line syntax, without loss."""
     if out and os.path.exists(out) and os.path.samefile(out, log):
-        raise click.UsageError(f"-o {out}: refusing to write over the log being converted "
-                               "(its comments and layout would be lost); write another file")
+        raise click.UsageError(
+            f"-o {out}: refusing to write over the log being converted "
+            "(its comments and layout would be lost); write another file"
+        )
     deck = load_deck_file(deck_file) if deck_file else None
     text = read_log_text(log)
     game_log = parse_log(text, log, deck)
-    target: Syntax = syntax if syntax is not None else next(
-        s for s in SYNTAXES if s != detect_syntax(text))
+    target: Syntax = (
+        syntax if syntax is not None else next(s for s in SYNTAXES if s != detect_syntax(text))
+    )
     if out:
         write_log(game_log, out, target)
     else:

@@ -55,11 +55,14 @@ from deduce.solving import Outlook, Solution, SolveOptions, outlook, solve_log
 NOISE = 1e-9
 #: How each source of the answer reads in reports.
 #: ``{pick}`` is the game's main answer in words (:attr:`deduce.games.protocol.Game.pick`).
-SOURCES = {"truth": "from the truth file", "log": "revealed by the log",
-           "certain": "the only answer the log leaves",
-           "likely": "{pick} at the end: not known for sure",
-           "tied": "tied for {pick} at the end: not known",
-           "rough": "{pick} by an estimate too wide to trust: not known"}
+SOURCES = {
+    "truth": "from the truth file",
+    "log": "revealed by the log",
+    "certain": "the only answer the log leaves",
+    "likely": "{pick} at the end: not known for sure",
+    "tied": "tied for {pick} at the end: not known",
+    "rough": "{pick} by an estimate too wide to trust: not known",
+}
 
 
 @dataclass(frozen=True)
@@ -126,9 +129,16 @@ class Row:
 
     def to_json(self) -> dict[str, Any]:
         """The row as a JSON object (``error``: an estimate's bound, only when estimated)."""
-        out = {"line": self.line, "event": self.event, "consistent": self.consistent,
-               "candidates": self.candidates, "probability": self.probability,
-               "entropy": self.entropy, "bits": self.bits, "exact": self.exact}
+        out = {
+            "line": self.line,
+            "event": self.event,
+            "consistent": self.consistent,
+            "candidates": self.candidates,
+            "probability": self.probability,
+            "entropy": self.entropy,
+            "bits": self.bits,
+            "exact": self.exact,
+        }
         if not self.exact:
             out["error"] = round(self.error, 6)
         return out
@@ -163,17 +173,26 @@ class Analysis:
 
     def to_json(self) -> dict[str, Any]:
         """The summary and the timeline as one JSON object."""
-        return {"game": self.game, "log": self.path, "question": self.question,
-                "answer": {"value": self.answer.value, "known": self.answer.known,
-                           "source": self.answer.source, "line": self.answer.line},
-                "certain": _mark(self.certain),
-                "accusation": _mark(self.accusation),
-                "lead_events": self.lead,
-                "inconsistent": None if self.inconsistent is None else
-                {"line": self.inconsistent.line, "conflict": list(self.conflict)},
-                "estimated": self.estimated,
-                "top": [{"line": r.line, "event": r.event, "bits": r.bits} for r in self.top],
-                "timeline": [r.to_json() for r in self.rows]}
+        return {
+            "game": self.game,
+            "log": self.path,
+            "question": self.question,
+            "answer": {
+                "value": self.answer.value,
+                "known": self.answer.known,
+                "source": self.answer.source,
+                "line": self.answer.line,
+            },
+            "certain": _mark(self.certain),
+            "accusation": _mark(self.accusation),
+            "lead_events": self.lead,
+            "inconsistent": None
+            if self.inconsistent is None
+            else {"line": self.inconsistent.line, "conflict": list(self.conflict)},
+            "estimated": self.estimated,
+            "top": [{"line": r.line, "event": r.event, "bits": r.bits} for r in self.top],
+            "timeline": [r.to_json() for r in self.rows],
+        }
 
 
 def _mark(row: Row | None) -> dict[str, Any] | None:
@@ -203,17 +222,25 @@ def solve_prefixes(log: GameLog, options: SolveOptions | None = None) -> Iterato
             yield Position(seen, before.outlook, frozenset())
             continue
         part = prefix(log, seen)
-        share = options if deadline is None else replace(
-            options, budget=max(0.0, deadline - perf_counter()) / (positions - seen))
+        share = (
+            options
+            if deadline is None
+            else replace(options, budget=max(0.0, deadline - perf_counter()) / (positions - seen))
+        )
         solution = solve_log(part, share, warm)
         view = outlook(solution)
-        before = Position(seen, view, _hard_answers(solution, view, part, options),
-                          () if view.consistent else tuple(solution.conflict))
+        before = Position(
+            seen,
+            view,
+            _hard_answers(solution, view, part, options),
+            () if view.consistent else tuple(solution.conflict),
+        )
         yield before
 
 
-def _hard_answers(solution: Solution, view: Outlook, log: GameLog,
-                  options: SolveOptions) -> frozenset[str]:
+def _hard_answers(
+    solution: Solution, view: Outlook, log: GameLog, options: SolveOptions
+) -> frozenset[str]:
     """The answers the hard facts allow: ``view``'s own unless the solve weighed soft events."""
     if not game(log.header.game).weighed(solution):
         return frozenset(view.answers)
@@ -230,8 +257,10 @@ def choose_answer(log: GameLog, positions: Sequence[Position], truth: str | None
     """The answer to measure against: the truth, the log's, or the last consistent position's."""
     if truth is not None:
         if truth not in positions[0].possible:
-            raise DeduceError(f"{log.path}: the truth file's answer {truth!r} is not a possible "
-                              f"answer of this game")
+            raise DeduceError(
+                f"{log.path}: the truth file's answer {truth!r} is not a possible "
+                f"answer of this game"
+            )
         return Answer(truth, "truth")
     revealed = revealed_answer(log)
     if revealed is not None:
@@ -256,11 +285,20 @@ def timeline_rows(log: GameLog, positions: Sequence[Position], answer: str) -> t
         entropy = view.entropy if view.consistent else None
         bits = None if entropy is None or before is None else before - entropy
         event = log.events[position.seen - 1] if position.seen else None
-        rows.append(Row(position.seen, log.header.line if event is None else event.line,
-                        None if event is None else show_event(event, log.header.game),
-                        view.consistent, len(position.possible),
-                        view.probability(answer) if view.consistent else None, entropy,
-                        view.exact, bits, view.error))
+        rows.append(
+            Row(
+                position.seen,
+                log.header.line if event is None else event.line,
+                None if event is None else show_event(event, log.header.game),
+                view.consistent,
+                len(position.possible),
+                view.probability(answer) if view.consistent else None,
+                entropy,
+                view.exact,
+                bits,
+                view.error,
+            )
+        )
         before = entropy
     return tuple(rows)
 
@@ -271,13 +309,17 @@ def most_informative(rows: Sequence[Row], top: int) -> tuple[Row, ...]:
     Only positive drops between two exact positions count: an estimate's
     entropy moves with the sampling noise.
     """
-    gains = [r for before, r in pairwise(rows)
-             if before.exact and r.exact and r.bits is not None and r.bits > NOISE]
+    gains = [
+        r
+        for before, r in pairwise(rows)
+        if before.exact and r.exact and r.bits is not None and r.bits > NOISE
+    ]
     return tuple(sorted(gains, key=lambda r: -(r.bits or 0.0))[:top])
 
 
-def analyze(log: GameLog, positions: Sequence[Position], truth: str | None = None,
-            top: int = 5) -> Analysis:
+def analyze(
+    log: GameLog, positions: Sequence[Position], truth: str | None = None, top: int = 5
+) -> Analysis:
     """The analysis of ``log`` from its solved ``positions`` (see :func:`solve_prefixes`).
 
     ``truth``: the answer from a truth file (see :func:`load_truth`).
@@ -290,10 +332,18 @@ def analyze(log: GameLog, positions: Sequence[Position], truth: str | None = Non
     certain = next((r for r, p in zip(rows, positions) if p.possible == {answer.value}), None)
     accused = next((i for i, e in enumerate(log.events, 1) if owner.is_accusation(e)), None)
     broken = next((p for p in positions if not p.outlook.consistent), None)
-    return Analysis(owner.name, positions[0].outlook.question, log.path, answer, rows, certain,
-                    None if accused is None else rows[accused],
-                    None if broken is None else rows[broken.seen],
-                    () if broken is None else broken.conflict, most_informative(rows, top))
+    return Analysis(
+        owner.name,
+        positions[0].outlook.question,
+        log.path,
+        answer,
+        rows,
+        certain,
+        None if accused is None else rows[accused],
+        None if broken is None else rows[broken.seen],
+        () if broken is None else broken.conflict,
+        most_informative(rows, top),
+    )
 
 
 def load_truth(path: str, log: GameLog) -> str:
@@ -305,7 +355,7 @@ def _truth_answer(log: GameLog, raw: Any) -> str:
     """The answer in parsed truth data (see :func:`load_truth`); problems raise ``Invalid``."""
     name = log.header.game
     if not isinstance(raw, dict) or raw.get("game") != name:
-        raise Invalid((), f"\"game\" is not {name!r}, the log's game")
+        raise Invalid((), f'"game" is not {name!r}, the log\'s game')
     return game(name).truth_answer(log, raw)
 
 
@@ -318,8 +368,10 @@ def lead_text(analysis: Analysis) -> str:
         return "the answer was never certain"
     lead = analysis.lead or 0
     if lead > 0:
-        return f"certain {plural(lead, 'event')} before {target} (counted in events: " \
-               "logs have no turns)"
+        return (
+            f"certain {plural(lead, 'event')} before {target} (counted in events: "
+            "logs have no turns)"
+        )
     if lead == 0:
         return f"certain only at {target} itself"
     return f"certain only {plural(-lead, 'event')} after {target}"
@@ -334,19 +386,33 @@ def _where(row: Row | None, never: str) -> str:
 
 def summary_table(analysis: Analysis) -> Table:
     """The answer, the certainty line, the accusation, the lead and any inconsistency."""
-    rows = [[analysis.question, f"{analysis.answer.value} ({analysis.answer.describe()})"],
-            ["certain from", _where(analysis.certain, "never")],
-            ["accusation", _where(analysis.accusation, "none in the log")
-             + (f" ({game(analysis.game).accusation})" if analysis.accusation else "")],
-            ["lead", lead_text(analysis)]]
+    rows = [
+        [analysis.question, f"{analysis.answer.value} ({analysis.answer.describe()})"],
+        ["certain from", _where(analysis.certain, "never")],
+        [
+            "accusation",
+            _where(analysis.accusation, "none in the log")
+            + (f" ({game(analysis.game).accusation})" if analysis.accusation else ""),
+        ],
+        ["lead", lead_text(analysis)],
+    ]
     if analysis.inconsistent is not None:
         lines = ", ".join(map(str, analysis.conflict))
-        rows.append(["inconsistent from", f"line {analysis.inconsistent.line} (these lines "
-                     f"cannot all be true: {lines})"])
+        rows.append(
+            [
+                "inconsistent from",
+                f"line {analysis.inconsistent.line} (these lines cannot all be true: {lines})",
+            ]
+        )
     if analysis.estimated:
-        rows.append(["estimated", f"probabilities at {analysis.estimated} of "
-                     f"{len(analysis.rows)} positions (past the time budget); their entropy "
-                     "drops are sampling noise, left out of the ranking"])
+        rows.append(
+            [
+                "estimated",
+                f"probabilities at {analysis.estimated} of "
+                f"{len(analysis.rows)} positions (past the time budget); their entropy "
+                "drops are sampling noise, left out of the ranking",
+            ]
+        )
     return Table(f"Analysis of {analysis.path} ({analysis.game})", ["", ""], rows)
 
 
@@ -360,8 +426,11 @@ def _number(value: float | None, signed: bool = False) -> str:
 def top_table(analysis: Analysis) -> Table:
     """The most informative events, largest entropy drop first."""
     rows = [[i, r.line, r.event, _number(r.bits)] for i, r in enumerate(analysis.top, 1)]
-    return Table(f"Most informative events (entropy drop about the {analysis.question}, in bits)",
-                 ["rank", "line", "event", "bits"], rows)
+    return Table(
+        f"Most informative events (entropy drop about the {analysis.question}, in bits)",
+        ["rank", "line", "event", "bits"],
+        rows,
+    )
 
 
 def _status(row: Row) -> str:
@@ -390,13 +459,24 @@ def _chance(row: Row) -> str:
 
 def timeline_table(analysis: Analysis) -> Table:
     """The timeline: each position's candidates, P(answer), entropy and bits gained."""
-    rows = [[r.line, r.event or "(header)", _candidates(r),
-             _chance(r),
-             _number(r.entropy), _number(r.bits, signed=True), _status(r)]
-            for r in analysis.rows]
-    return Table(f"Timeline (after each event; P(answer): chance of {analysis.answer.value}; "
-                 "bits: entropy before minus after)",
-                 ["line", "event", "candidates", "P(answer)", "entropy", "bits", "status"], rows)
+    rows = [
+        [
+            r.line,
+            r.event or "(header)",
+            _candidates(r),
+            _chance(r),
+            _number(r.entropy),
+            _number(r.bits, signed=True),
+            _status(r),
+        ]
+        for r in analysis.rows
+    ]
+    return Table(
+        f"Timeline (after each event; P(answer): chance of {analysis.answer.value}; "
+        "bits: entropy before minus after)",
+        ["line", "event", "candidates", "P(answer)", "entropy", "bits", "status"],
+        rows,
+    )
 
 
 def analysis_tables(analysis: Analysis) -> list[Table]:
@@ -428,7 +508,8 @@ def plot_timeline(analysis: Analysis, path: str) -> None:
     series: tuple[tuple[str, list[float | None], bool], ...] = (
         ("candidates", [r.candidates if r.consistent else None for r in rows], False),
         ("P(answer)", [r.probability for r in rows], True),
-        ("entropy (bits)", [r.entropy for r in rows], True))
+        ("entropy (bits)", [r.entropy for r in rows], True),
+    )
     axes: Sequence[Any] = figure.subplots(len(series), 1, sharex=True)
     for i, (axis, (label, values, estimable)) in enumerate(zip(axes, series)):
         points = [math.nan if v is None else v for v in values]
@@ -445,8 +526,10 @@ def plot_timeline(analysis: Analysis, path: str) -> None:
     axes[0].yaxis.set_minor_formatter(_plain_ticks())
     axes[-1].set_xlabel("log line")
     answer = analysis.answer
-    figure.suptitle(f"{analysis.path}: the {analysis.question} "
-                    f"({answer.value}{'' if answer.known else f', {answer.pick}: not known'})")
+    figure.suptitle(
+        f"{analysis.path}: the {analysis.question} "
+        f"({answer.value}{'' if answer.known else f', {answer.pick}: not known'})"
+    )
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=100)
     write_bytes_atomic(path, buffer.getvalue(), "plot")
@@ -461,10 +544,11 @@ def _plain_ticks() -> Any:
 
 def _mark_lines(axis: Any, analysis: Analysis, labelled: bool) -> None:
     """Vertical lines at the certainty line, the accusation and the first inconsistent line."""
-    marks = ((analysis.certain, "certain", "tab:green", "--"),
-             (analysis.accusation, game(analysis.game).accusation, "tab:red", ":"),
-             (analysis.inconsistent, "inconsistent", "tab:grey", "-."))
+    marks = (
+        (analysis.certain, "certain", "tab:green", "--"),
+        (analysis.accusation, game(analysis.game).accusation, "tab:red", ":"),
+        (analysis.inconsistent, "inconsistent", "tab:grey", "-."),
+    )
     for row, name, colour, style in marks:
         if row is not None:
-            axis.axvline(row.line, color=colour, linestyle=style,
-                         label=name if labelled else None)
+            axis.axvline(row.line, color=colour, linestyle=style, label=name if labelled else None)

@@ -51,8 +51,12 @@ def folder_logs(folder: str) -> list[str]:
 
     Subfolders are searched too, except those reached through a symbolic link.
     """
-    return sorted(os.path.join(root, name) for root, _, names in os.walk(folder)
-                  for name in names if name.endswith(LOG_SUFFIXES))
+    return sorted(
+        os.path.join(root, name)
+        for root, _, names in os.walk(folder)
+        for name in names
+        if name.endswith(LOG_SUFFIXES)
+    )
 
 
 @dataclass(frozen=True)
@@ -75,8 +79,12 @@ class LogResult:
 
     def to_json(self) -> dict[str, Any]:
         """The log's entry in ``batch --json``: path, game, status, seconds, solution or error."""
-        out: dict[str, Any] = {"path": self.path, "game": self.game, "status": self.status,
-                               "seconds": round(self.seconds, 6)}
+        out: dict[str, Any] = {
+            "path": self.path,
+            "game": self.game,
+            "status": self.status,
+            "seconds": round(self.seconds, 6),
+        }
         if self.solution is not None:
             out["solution"] = self.solution
         else:
@@ -98,8 +106,9 @@ def solve_file(path: str, options: SolveOptions) -> LogResult:
     except DeduceError as exc:
         return LogResult(path, INVALID, time.perf_counter() - start, game, error=one_line(exc))
     except Exception as exc:  # one log's failure must not stop the batch
-        return LogResult(path, ERROR, time.perf_counter() - start, game,
-                         error=internal_error(path, exc))
+        return LogResult(
+            path, ERROR, time.perf_counter() - start, game, error=internal_error(path, exc)
+        )
     status = OK if view.consistent else INCONSISTENT
     return LogResult(path, status, time.perf_counter() - start, game, view, data)
 
@@ -114,8 +123,9 @@ def internal_error(path: str, error: BaseException) -> str:
     return f"{path}: internal error ({type(error).__name__}: {one_line(error)})"
 
 
-def solve_files(paths: Sequence[str], options: SolveOptions,
-                workers: Workers | int = 0) -> Iterator[LogResult]:
+def solve_files(
+    paths: Sequence[str], options: SolveOptions, workers: Workers | int = 0
+) -> Iterator[LogResult]:
     """Solve every log of ``paths`` with ``options``; results in the order of ``paths``.
 
     Runs where ``workers`` says (a number: that many local processes, 0:
@@ -168,8 +178,12 @@ class BatchSummary:
 
     def to_json(self) -> dict[str, Any]:
         """The ``summary`` object of ``batch --json``."""
-        return {"logs": self.logs, **self.counts, "seconds": round(self.seconds, 6),
-                "logs_per_second": round(self.logs_per_second, 3)}
+        return {
+            "logs": self.logs,
+            **self.counts,
+            "seconds": round(self.seconds, 6),
+            "logs_per_second": round(self.logs_per_second, 3),
+        }
 
 
 def batch_json(results: Sequence[LogResult], summary: BatchSummary) -> dict[str, Any]:
@@ -179,14 +193,29 @@ def batch_json(results: Sequence[LogResult], summary: BatchSummary) -> dict[str,
 
 def batch_tables(results: Sequence[LogResult], summary: BatchSummary) -> list[Table]:
     """The table of logs (one row each, in order) and the table of totals."""
-    headers = ("file", "game", "status", "candidates", "answer", "probability", "seconds",
-               "problem")
-    logs = Table(plural(summary.logs, "log"), headers,
-                 [_row(result) for result in results])
-    totals = Table("Totals", ("logs", "ok", "inconsistent", "invalid", "errors", "seconds",
-                              "logs/s"),
-                   [(summary.logs, *(summary.counts[s] for s in STATUSES),
-                     f"{summary.seconds:.2f}", f"{summary.logs_per_second:.2f}")])
+    headers = (
+        "file",
+        "game",
+        "status",
+        "candidates",
+        "answer",
+        "probability",
+        "seconds",
+        "problem",
+    )
+    logs = Table(plural(summary.logs, "log"), headers, [_row(result) for result in results])
+    totals = Table(
+        "Totals",
+        ("logs", "ok", "inconsistent", "invalid", "errors", "seconds", "logs/s"),
+        [
+            (
+                summary.logs,
+                *(summary.counts[s] for s in STATUSES),
+                f"{summary.seconds:.2f}",
+                f"{summary.logs_per_second:.2f}",
+            )
+        ],
+    )
     return [logs, totals]
 
 
@@ -200,5 +229,11 @@ def _row(result: LogResult) -> tuple[Any, ...]:
         cells = (0, "", "", clash(result.solution["conflict"]))
     else:
         cells = ("", "", "", result.error or "")
-    return (result.path, result.game or "", result.status, *cells[:3], f"{result.seconds:.3f}",
-            cells[3])
+    return (
+        result.path,
+        result.game or "",
+        result.status,
+        *cells[:3],
+        f"{result.seconds:.3f}",
+        cells[3],
+    )

@@ -19,17 +19,21 @@ class Table:
     rows: Sequence[Sequence[Any]]
 
 
-def style_table(styles: Mapping[str, Mapping[str, Fraction | float]],
-                names: Mapping[str, str]) -> Table:
+def style_table(
+    styles: Mapping[str, Mapping[str, Fraction | float]], names: Mapping[str, str]
+) -> Table:
     """What a log says about how each player plays: per player, each style's probability.
 
     ``styles[player][style]`` is the posterior of that player's style;
     ``names[style]`` the words of its column, in column order.
     """
-    rows = [[player, *(percent(row.get(style, 0)) or "0%" for style in names)]
-            for player, row in styles.items()]
-    return Table("How each player plays (what their choices say)", ["player", *names.values()],
-                 rows)
+    rows = [
+        [player, *(percent(row.get(style, 0)) or "0%" for style in names)]
+        for player, row in styles.items()
+    ]
+    return Table(
+        "How each player plays (what their choices say)", ["player", *names.values()], rows
+    )
 
 
 def plural(n: int, noun: str, nouns: str | None = None) -> str:
@@ -100,8 +104,10 @@ def too_wide(error: float) -> str:
     """
     if error >= 1:
         return f"{NO_TIME} the chances; give a longer --budget"
-    return (f"{NO_TIME} the chances: the estimate is only within {100 * error:.1f} points, "
-            f"over {100 * USEFUL_BOUND:.0f}; give a longer --budget")
+    return (
+        f"{NO_TIME} the chances: the estimate is only within {100 * error:.1f} points, "
+        f"over {100 * USEFUL_BOUND:.0f}; give a longer --budget"
+    )
 
 
 def chance(p: Fraction | float) -> str:

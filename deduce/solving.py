@@ -24,8 +24,16 @@ from deduce.logs.model import GameLog
 from deduce.registry import game, game_of
 from deduce.report import NO_TIME, UNKNOWN, Table, estimated, percent, usable
 
-__all__ = ["Outlook", "Solution", "SolveOptions", "outlook", "rule_warnings", "solution_tables",
-           "solve_log", "with_model_file"]
+__all__ = [
+    "Outlook",
+    "Solution",
+    "SolveOptions",
+    "outlook",
+    "rule_warnings",
+    "solution_tables",
+    "solve_log",
+    "with_model_file",
+]
 
 
 def with_model_file(options: SolveOptions, name: str, path: str | None) -> SolveOptions:
@@ -49,8 +57,9 @@ def solve_log(log: GameLog, options: SolveOptions | None = None, warm: Any = Non
     return game(log.header.game).solve(log, options or SolveOptions(), warm)
 
 
-def rule_warnings(log: GameLog, options: SolveOptions | None = None,
-                  line: int | None = None) -> list[str]:
+def rule_warnings(
+    log: GameLog, options: SolveOptions | None = None, line: int | None = None
+) -> list[str]:
     """Lines the rules forbid but the solver can read, as ``path:line: what is wrong``.
 
     ``line``: only that line's warnings (``play``, after recording it).
@@ -139,8 +148,9 @@ class Outlook:
         if self.certain:
             return leaders[0], percent(1)
         chances = sorted({self.answers.get(a, 0.0) for a in leaders})
-        shown = [(percent(p) or "0%") if self.exact else "~" + estimated(p, self.error)
-                 for p in chances]
+        shown = [
+            (percent(p) or "0%") if self.exact else "~" + estimated(p, self.error) for p in chances
+        ]
         if len(leaders) == 1:
             return leaders[0], shown[0]
         each = f"{shown[0]} each" if len(shown) == 1 else f"{shown[0]} to {shown[-1]}"
@@ -167,5 +177,11 @@ def outlook(solution: Solution) -> Outlook:
     if not solution.consistent:
         return Outlook(owner.name, False, True)
     answers, exact = owner.answers(solution)
-    return Outlook(owner.name, True, exact, {a: float(p) for a, p in answers.items()},
-                   owner.error(solution), owner.picks(solution))
+    return Outlook(
+        owner.name,
+        True,
+        exact,
+        {a: float(p) for a, p in answers.items()},
+        owner.error(solution),
+        owner.picks(solution),
+    )

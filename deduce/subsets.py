@@ -50,8 +50,12 @@ def shrink(items: Sequence[T], conflicts: Callable[[list[T]], bool]) -> list[T]:
     return [items[k] for k in kept]
 
 
-def smallest(pool: Sequence[int], conflicts: Callable[[Sequence[int]], bool],
-             found: Sequence[int], deadline: float | None = None) -> tuple[tuple[int, ...], bool]:
+def smallest(
+    pool: Sequence[int],
+    conflicts: Callable[[Sequence[int]], bool],
+    found: Sequence[int],
+    deadline: float | None = None,
+) -> tuple[tuple[int, ...], bool]:
     """A smallest subset of ``pool`` that conflicts, given ``found``, a minimal one.
 
     Returns the set (sorted) and whether it is proved smallest: every

@@ -26,9 +26,12 @@ from deduce.solving import Solution, solve_log
 __all__ = ["AdviceOptions", "Suggestion", "suggest"]
 
 
-def suggest(log: GameLog, options: SolveOptions | None = None,
-            advice: AdviceOptions | None = None, solution: Solution | None = None
-            ) -> Suggestion:
+def suggest(
+    log: GameLog,
+    options: SolveOptions | None = None,
+    advice: AdviceOptions | None = None,
+    solution: Solution | None = None,
+) -> Suggestion:
     """Advice for the observer of ``log``; an inconsistent log is an error.
 
     ``options``: the solving options (Abbey: ``budget`` is the time for exact
@@ -43,6 +46,8 @@ def suggest(log: GameLog, options: SolveOptions | None = None,
         return game(log.header.game).suggest(log, options, advice or AdviceOptions(), solution)
     except InconsistentLog:
         solution = solve_log(log, options)  # for the conflicting lines
-    raise InconsistentLog(f"{log.path}: the log is inconsistent (lines "
-                          f"{', '.join(map(str, solution.conflict))}): no advice; "
-                          "see deduce solve")
+    raise InconsistentLog(
+        f"{log.path}: the log is inconsistent (lines "
+        f"{', '.join(map(str, solution.conflict))}): no advice; "
+        "see deduce solve"
+    )

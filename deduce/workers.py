@@ -40,6 +40,7 @@ CONNECT_SECONDS = 5.0
 #: may stay without any worker (its workers lost, none restarted) before the run stops.
 POLL_SECONDS, LOST_SECONDS = 10.0, 60.0
 
+
 class WorkersLost(DeduceError):
     """A cluster has had no worker for ``LOST_SECONDS``: nothing can run, the run stops."""
 
@@ -64,8 +65,13 @@ class Workers:
         """``where`` itself, or a number of local processes as a :class:`Workers`."""
         return where if isinstance(where, Workers) else cls(where)
 
-    def map(self, function: Callable[..., R], jobs: Sequence[Job],
-            failed: Callable[[Job, Exception], R], most: int = 1) -> Iterator[R]:
+    def map(
+        self,
+        function: Callable[..., R],
+        jobs: Sequence[Job],
+        failed: Callable[[Job, Exception], R],
+        most: int = 1,
+    ) -> Iterator[R]:
         """``function(*job)`` for every job, in the order of ``jobs``.
 
         ``function`` must be a module-level function, so that other
@@ -80,8 +86,15 @@ class Workers:
         if self.cluster is not None:
             with _connect(self.cluster) as client:  # closing it forgets the jobs not done
                 slots = sum(client.nthreads().values())
-                yield from _spread(partial(client.submit, pure=False), slots, function, jobs,
-                                   failed, most, partial(_await, client, self.cluster))
+                yield from _spread(
+                    partial(client.submit, pure=False),
+                    slots,
+                    function,
+                    jobs,
+                    failed,
+                    most,
+                    partial(_await, client, self.cluster),
+                )
             return
         processes = min(self.count or os.cpu_count() or 1, len(jobs))
         if processes <= 1:
@@ -102,22 +115,27 @@ def died(error: BaseException) -> bool:
     return isinstance(error, BrokenExecutor) or type(error).__name__ == "KilledWorker"
 
 
-def _spread(submit: Callable[..., Any], slots: int, function: Callable[..., R],
-            jobs: Sequence[Job], failed: Callable[[Job, Exception], R],
-            most: int, wait: Callable[[Any], list[R]]) -> Iterator[R]:
+def _spread(
+    submit: Callable[..., Any],
+    slots: int,
+    function: Callable[..., R],
+    jobs: Sequence[Job],
+    failed: Callable[[Job, Exception], R],
+    most: int,
+    wait: Callable[[Any], list[R]],
+) -> Iterator[R]:
     """Submit ``jobs`` in parts to ``slots`` processes, then yield their results in order.
 
     ``wait(future)`` awaits one part's results.
     """
     size = max(1, min(most, len(jobs) // (4 * max(1, slots))))
-    parts = [jobs[start:start + size] for start in range(0, len(jobs), size)]
+    parts = [jobs[start : start + size] for start in range(0, len(jobs), size)]
     futures = [_submit(submit, function, part) for part in parts]
     for part, future in zip(parts, futures):
         yield from _results(part, future, failed, wait)
 
 
-def _submit(submit: Callable[..., Any], function: Callable[..., Any],
-            part: Sequence[Job]) -> Any:
+def _submit(submit: Callable[..., Any], function: Callable[..., Any], part: Sequence[Job]) -> Any:
     """The future of ``part``; one that failed already if the pool broke meanwhile.
 
     (A local process that dies while jobs are still being handed out breaks
@@ -136,8 +154,12 @@ def _run_part(function: Callable[..., R], part: Sequence[Job]) -> list[R]:
     return [function(*job) for job in part]
 
 
-def _results(part: Sequence[Job], future: Any, failed: Callable[[Job, Exception], R],
-             wait: Callable[[Any], list[R]]) -> list[R]:
+def _results(
+    part: Sequence[Job],
+    future: Any,
+    failed: Callable[[Job, Exception], R],
+    wait: Callable[[Any], list[R]],
+) -> list[R]:
     """The results of ``part``, or each job's ``failed`` result if running the part failed."""
     try:
         return wait(future)
@@ -167,8 +189,10 @@ def _await(client: Client, address: str, future: Any) -> Any:
             try:
                 client.wait_for_workers(1, timeout=LOST_SECONDS)
             except TimeoutError:
-                raise WorkersLost(f"the Dask cluster at {address} has had no worker for "
-                                  f"{LOST_SECONDS:g} s: its workers were lost") from None
+                raise WorkersLost(
+                    f"the Dask cluster at {address} has had no worker for "
+                    f"{LOST_SECONDS:g} s: its workers were lost"
+                ) from None
 
 
 @contextmanager
@@ -184,14 +208,17 @@ def _connect(address: str) -> Iterator[Client]:
     try:  # first a bare connection: a client that cannot connect hangs on its way out
         asyncio.run(_reach(connect, address, Security().get_connection_args("client")))
     except (OSError, ValueError, TypeError) as error:
-        raise DeduceError(f"cannot reach the Dask scheduler at {address}: "
-                          f"{' '.join(str(error).split())}") from None
+        raise DeduceError(
+            f"cannot reach the Dask scheduler at {address}: {' '.join(str(error).split())}"
+        ) from None
     with Client(address, timeout=CONNECT_SECONDS, set_as_default=False) as client:
         try:
             client.wait_for_workers(1, timeout=CONNECT_SECONDS)
         except TimeoutError:
-            raise DeduceError(f"the Dask scheduler at {address} has no worker "
-                              f"(none joined within {CONNECT_SECONDS:g} s)") from None
+            raise DeduceError(
+                f"the Dask scheduler at {address} has no worker "
+                f"(none joined within {CONNECT_SECONDS:g} s)"
+            ) from None
         yield client
 
 

@@ -40,11 +40,13 @@ def fuzz_log(seed: int) -> tuple[AbbeySetup, list[Event]] | None:
     return setup, events
 
 
-def solve_both(setup: AbbeySetup, events: list[Event], budget: float | None
-               ) -> tuple[AbbeySolution, BruteResult]:
+def solve_both(
+    setup: AbbeySetup, events: list[Event], budget: float | None
+) -> tuple[AbbeySolution, BruteResult]:
     """The solve of a log (with ``budget``) and the brute force's answer."""
-    header = Header("abbey", setup.players, setup.me,
-                    extra={"pile": setup.pile, "hand": setup.hand})
+    header = Header(
+        "abbey", setup.players, setup.me, extra={"pile": setup.pile, "hand": setup.hand}
+    )
     log = GameLog(header, list(events), "fuzz")
     return solve_abbey(log, setup.deck, budget=budget), enumerate_posterior(setup, events)
 

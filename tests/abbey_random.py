@@ -41,9 +41,14 @@ def random_deck(rng: random.Random, n_cards: int) -> Deck:
     """A validated deck of cards ``c0``.. with one random trait per group."""
     if n_cards == 24:
         raise ValueError("24-card decks must meet the rulebook totals; pick another size")
-    raw = [{"id": f"c{i}", "name": f"Card {i}",
-            "traits": [rng.choice(group) for group in TRAIT_GROUPS.values()]}
-           for i in range(n_cards)]
+    raw = [
+        {
+            "id": f"c{i}",
+            "name": f"Card {i}",
+            "traits": [rng.choice(group) for group in TRAIT_GROUPS.values()],
+        }
+        for i in range(n_cards)
+    ]
     return deck_from_json(raw, "<random deck>")
 
 
@@ -86,8 +91,11 @@ class _Log:
         self.events: list[Event] = []
 
     def emit(self, kind: str, **fields: Any) -> None:
-        clean = {k.rstrip("_"): tuple(v) if isinstance(v, list) else v
-                 for k, v in fields.items() if v is not None}
+        clean = {
+            k.rstrip("_"): tuple(v) if isinstance(v, list) else v
+            for k, v in fields.items()
+            if v is not None
+        }
         self.events.append(Event(kind, clean, len(self.events) + 2))
 
 
@@ -150,8 +158,11 @@ def random_spectator_game(
     setup = _random_setup(rng, min_cards, max_cards, n_players, max_deals, 1.0)
     holders, culprit = _random_deal(rng, setup)
     cards_of = _cards_of(setup, holders)
-    transfers = (["mass"] * rng.randint(*masses) + ["take"] * rng.randint(*thefts)
-                 + ["draw"] * rng.randint(0, min(2, setup.pile)))
+    transfers = (
+        ["mass"] * rng.randint(*masses)
+        + ["take"] * rng.randint(*thefts)
+        + ["draw"] * rng.randint(0, min(2, setup.pile))
+    )
     events = transfers + ["observe"] * rng.randint(0, max_observations)
     rng.shuffle(events)
     log = _Log()
@@ -164,8 +175,14 @@ def random_spectator_game(
     return setup, log.events, Truth(culprit, dict(holders))
 
 
-def _random_setup(rng: random.Random, min_cards: int, max_cards: int, n_players: int | None,
-                  max_deals: int, spectator_rate: float) -> AbbeySetup:
+def _random_setup(
+    rng: random.Random,
+    min_cards: int,
+    max_cards: int,
+    n_players: int | None,
+    max_deals: int,
+    spectator_rate: float,
+) -> AbbeySetup:
     """A random deck, players and sizes with at most ``max_deals`` deals; me or a spectator."""
     if n_players is not None and not 2 <= n_players <= len(PLAYER_NAMES):
         raise ValueError(f"n_players must be 2 to {len(PLAYER_NAMES)}")
@@ -189,11 +206,11 @@ def _random_deal(rng: random.Random, setup: AbbeySetup) -> tuple[dict[str, str],
     order = list(setup.deck.ids)
     rng.shuffle(order)
     holders: dict[str, str] = {order[0]: "culprit"}
-    for cid in order[1:1 + setup.pile]:
+    for cid in order[1 : 1 + setup.pile]:
         holders[cid] = "pile"
     start = 1 + setup.pile
     for k, player in enumerate(setup.players):
-        for cid in order[start + k * setup.hand:start + (k + 1) * setup.hand]:
+        for cid in order[start + k * setup.hand : start + (k + 1) * setup.hand]:
             holders[cid] = player
     return holders, order[0]
 
@@ -204,6 +221,7 @@ def _cards_of(setup: AbbeySetup, holders: dict[str, str]) -> Callable[[str], lis
 
     def cards_of(holder: str) -> list[str]:
         return [c for c in ids if holders[c] == holder]
+
     return cards_of
 
 
@@ -216,8 +234,14 @@ def _maybe_reveal(rng: random.Random, setup: AbbeySetup, culprit: str, log: _Log
         log.emit("accuse", player=rng.choice(setup.players), card=culprit, correct=True)
 
 
-def _random_transfer(rng: random.Random, setup: AbbeySetup, holders: dict[str, str],
-                     cards_of: Any, log: _Log, wanted: str | None = None) -> None:
+def _random_transfer(
+    rng: random.Random,
+    setup: AbbeySetup,
+    holders: dict[str, str],
+    cards_of: Any,
+    log: _Log,
+    wanted: str | None = None,
+) -> None:
     """A random transfer, of kind ``wanted`` when it can happen (else a mass)."""
     players, me = setup.players, setup.me
     kinds = ["mass"]
@@ -239,8 +263,7 @@ def _random_transfer(rng: random.Random, setup: AbbeySetup, holders: dict[str, s
         player, source = rng.choice(pairs)
         card = rng.choice(cards_of(source))
         holders[card] = player
-        log.emit("take", player=player, from_=source,
-                 card=card if me in (player, source) else None)
+        log.emit("take", player=player, from_=source, card=card if me in (player, source) else None)
     else:
         n = rng.choice((1, 2))
         passed = {p: rng.sample(cards_of(p), min(n, len(cards_of(p)))) for p in players}
@@ -251,8 +274,12 @@ def _random_transfer(rng: random.Random, setup: AbbeySetup, holders: dict[str, s
         if me is None:
             log.emit("mass", n=n)
         else:
-            log.emit("mass", n=n, gave=sorted(passed[me], key=ids.index),
-                     got=sorted(passed[setup.right_of(me)], key=ids.index))
+            log.emit(
+                "mass",
+                n=n,
+                gave=sorted(passed[me], key=ids.index),
+                got=sorted(passed[setup.right_of(me)], key=ids.index),
+            )
 
 
 def _random_traits(rng: random.Random, base: Sequence[str] | None = None) -> list[str]:
@@ -265,8 +292,9 @@ def _random_traits(rng: random.Random, base: Sequence[str] | None = None) -> lis
     return [t for t in TRAITS if t in traits]
 
 
-def _random_observation(rng: random.Random, setup: AbbeySetup, holders: dict[str, str],
-                        cards_of: Any, log: _Log) -> None:
+def _random_observation(
+    rng: random.Random, setup: AbbeySetup, holders: dict[str, str], cards_of: Any, log: _Log
+) -> None:
     """Emit one random observation that is true of ``holders``."""
     players, me, deck = setup.players, setup.me, setup.deck
     kind = rng.choice(["count", "count", "has", "lacks", "show", "show", "hand", "accuse"])
@@ -300,8 +328,9 @@ def _random_observation(rng: random.Random, setup: AbbeySetup, holders: dict[str
         log.emit("count", player=player, traits=traits, n=n)
 
 
-def random_observation(rng: random.Random, players: Sequence[str], cards: Sequence[str],
-                       line: int) -> Event:
+def random_observation(
+    rng: random.Random, players: Sequence[str], cards: Sequence[str], line: int
+) -> Event:
     """A random observation about ``players`` and ``cards``, true or not.
 
     With no ``cards`` it is a count or a show of traits.
@@ -333,8 +362,9 @@ def random_observation(rng: random.Random, players: Sequence[str], cards: Sequen
     return Event(kind, fields, line)
 
 
-def corrupt(rng: random.Random, events: Sequence[Event],
-            setup: AbbeySetup | None = None) -> list[Event]:
+def corrupt(
+    rng: random.Random, events: Sequence[Event], setup: AbbeySetup | None = None
+) -> list[Event]:
     """The events with one observation replaced by a random one (same line).
 
     Players and cards come from ``setup`` when given, else from the events
@@ -387,20 +417,25 @@ def spectator_games(**kwargs: Any) -> st.SearchStrategy[tuple[AbbeySetup, list[E
     return seeds.map(lambda seed: random_spectator_game(random.Random(seed), **kwargs))
 
 
-def corrupted_spectator_games(**kwargs: Any
-                              ) -> st.SearchStrategy[tuple[AbbeySetup, list[Event], Truth]]:
+def corrupted_spectator_games(
+    **kwargs: Any,
+) -> st.SearchStrategy[tuple[AbbeySetup, list[Event], Truth]]:
     """Random spectator games with one observation replaced (or one added)."""
+
     def build(seed: int) -> tuple[AbbeySetup, list[Event], Truth]:
         rng = random.Random(seed)
         setup, events, truth = random_spectator_game(rng, **kwargs)
         return setup, corrupt(rng, events, setup), truth
+
     return seeds.map(build)
 
 
 def corrupted_games(**kwargs: Any) -> st.SearchStrategy[tuple[AbbeySetup, list[Event], Truth]]:
     """Random games with one observation replaced: the truth may no longer fit the log."""
+
     def build(seed: int) -> tuple[AbbeySetup, list[Event], Truth]:
         rng = random.Random(seed)
         setup, events, truth = random_game(rng, **kwargs)
         return setup, corrupt(rng, events, setup), truth
+
     return seeds.map(build)

@@ -58,9 +58,32 @@ READERS: dict[str, tuple[str, Callable[[], bytes], Callable[[str], Any]]] = {
 }
 
 #: Bytes that break parsers in interesting ways.
-SPECIAL = [b"\x00", b"\xff", b"\xc3", b"\r", b"\n", b"{", b"}", b"[", b"]", b'"', b",", b":",
-           b"#", b"+", b" ", b"-1", b"0", b"1e999", b"NaN", b"null", b"true", b"\xef\xbb\xbf",
-           b"\\u0000", b"99999999999999999999"]
+SPECIAL = [
+    b"\x00",
+    b"\xff",
+    b"\xc3",
+    b"\r",
+    b"\n",
+    b"{",
+    b"}",
+    b"[",
+    b"]",
+    b'"',
+    b",",
+    b":",
+    b"#",
+    b"+",
+    b" ",
+    b"-1",
+    b"0",
+    b"1e999",
+    b"NaN",
+    b"null",
+    b"true",
+    b"\xef\xbb\xbf",
+    b"\\u0000",
+    b"99999999999999999999",
+]
 
 
 def mutate(data: bytes, rng: random.Random, others: list[bytes]) -> bytes:
@@ -70,11 +93,11 @@ def mutate(data: bytes, rng: random.Random, others: list[bytes]) -> bytes:
         kind = rng.randrange(8)
         at = rng.randrange(len(data) + 1)
         if kind == 0 and data:  # replace one byte
-            data = data[:at] + bytes([rng.randrange(256)]) + data[at + 1:]
+            data = data[:at] + bytes([rng.randrange(256)]) + data[at + 1 :]
         elif kind == 1:  # insert a special token
             data = data[:at] + rng.choice(SPECIAL) + data[at:]
         elif kind == 2:  # delete a stretch
-            data = data[:at] + data[at + rng.randint(1, 40):]
+            data = data[:at] + data[at + rng.randint(1, 40) :]
         elif kind == 3:  # duplicate a line
             i = rng.randrange(len(lines))
             data = b"\n".join([*lines[:i], lines[i], *lines[i:]])
@@ -87,12 +110,12 @@ def mutate(data: bytes, rng: random.Random, others: list[bytes]) -> bytes:
         elif kind == 6 and others:  # splice a fragment of another file
             other = rng.choice(others)
             start = rng.randrange(len(other) + 1)
-            data = data[:at] + other[start:start + rng.randint(1, 200)] + data[at:]
+            data = data[:at] + other[start : start + rng.randint(1, 200)] + data[at:]
         else:  # change a number
             digits = [i for i, b in enumerate(data) if 48 <= b <= 57]
             if digits:
                 i = rng.choice(digits)
-                data = data[:i] + str(rng.choice([0, 1, 2, 7, 24, 99, -1])).encode() + data[i + 1:]
+                data = data[:i] + str(rng.choice([0, 1, 2, 7, 24, 99, -1])).encode() + data[i + 1 :]
     return data
 
 

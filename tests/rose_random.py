@@ -16,8 +16,9 @@ NAMES = ("ana", "bob", "cai", "dee", "eve")
 def rose(players: str, me: str | None, *events: str) -> GameLog:
     """A log in the line syntax (``me`` None: a spectator): header on lines 1-3, events after."""
     observer = "spectator" if me is None else f"me {me}"
-    return parse_log("\n".join([f"game rose\nplayers {players}\n{observer}", *events]) + "\n",
-                     "t.log")
+    return parse_log(
+        "\n".join([f"game rose\nplayers {players}\n{observer}", *events]) + "\n", "t.log"
+    )
 
 
 def only(log: GameLog, lines: set[int]) -> GameLog:
@@ -32,14 +33,22 @@ def only(log: GameLog, lines: set[int]) -> GameLog:
 @st.composite
 def rose_logs(draw: st.DrawFn, max_events: int = 8) -> GameLog:
     """A log of 2 to 5 players, any observer, up to ``max_events`` events of every type."""
-    players = NAMES[:draw(st.integers(2, 5))]
+    players = NAMES[: draw(st.integers(2, 5))]
     me = draw(st.sampled_from([None, *players]))
     player, colour = st.sampled_from(players), st.sampled_from(COLOURS)
-    points = st.builds("points {} {} {} {} {}".format, player, colour, st.sampled_from(TRACKS),
-                       st.sampled_from([-5, -3, -1, 1, 2, 3]), st.sampled_from(CAUSES))
-    guess = st.builds("guess {0[0]} of {0[1]} {1}".format,
-                      st.permutations(players).map(lambda p: p[:2]), colour)
+    points = st.builds(
+        "points {} {} {} {} {}".format,
+        player,
+        colour,
+        st.sampled_from(TRACKS),
+        st.sampled_from([-5, -3, -1, 1, 2, 3]),
+        st.sampled_from(CAUSES),
+    )
+    guess = st.builds(
+        "guess {0[0]} of {0[1]} {1}".format, st.permutations(players).map(lambda p: p[:2]), colour
+    )
     reveal = st.builds("reveal {} {}".format, player, colour)
-    event = st.one_of(st.builds("identity {} {}".format, player, colour), reveal, reveal,
-                      points, points, guess)
+    event = st.one_of(
+        st.builds("identity {} {}".format, player, colour), reveal, reveal, points, points, guess
+    )
     return rose(" ".join(players), me, *draw(st.lists(event, max_size=max_events)))

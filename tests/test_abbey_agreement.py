@@ -36,8 +36,11 @@ def _solve(setup, events):
 
 
 def _named(timeline, counts, setup):
-    return {card: {timeline.holders[h]: p for h, p in row.items()}
-            for card, row in zip(setup.deck.ids, counts.probabilities()) if row}
+    return {
+        card: {timeline.holders[h]: p for h, p in row.items()}
+        for card, row in zip(setup.deck.ids, counts.probabilities())
+        if row
+    }
 
 
 def _matches_brute_force(setup, events):
@@ -119,7 +122,8 @@ def test_conflicts_are_minimal(game):
     lines = conflict.lines
     assert lines
     assert {e.line for e in events if e.line in conflict.transfers} <= {
-        e.line for e in events if e.type in TRANSFERS}
+        e.line for e in events if e.type in TRANSFERS
+    }
 
     def keep(kept):
         return [e for e in events if e.type in TRANSFERS or e.line in kept]
@@ -147,8 +151,11 @@ def test_what_a_clash_says_holds_in_every_history_of_its_other_lines(game):
     clash = find_clash(setup, timeline, events, conflict)
     if clash is None:
         return
-    kept = [_stripped(e) if e.type in TRANSFERS and e.line not in clash.given else e
-            for e in events if e.type in TRANSFERS or e.line in clash.given]
+    kept = [
+        _stripped(e) if e.type in TRANSFERS and e.line not in clash.given else e
+        for e in events
+        if e.type in TRANSFERS or e.line in clash.given
+    ]
     after = {"at": clash.line - 1, "before": clash.line - 1, "after": clash.line}[clash.when]
     index = sum(1 for e in kept if e.line <= after)
     histories = islice(consistent_histories(setup, kept), CLASH_HISTORIES + 1)

@@ -25,8 +25,7 @@ def default_raw() -> dict[str, Any]:
 
 def small_board(doors: list[tuple[str, str]]) -> Board:
     ids = sorted({r for d in doors for r in d})
-    return Board(tuple(Room(i, "empty", None) for i in ids),
-                 frozenset(frozenset(d) for d in doors))
+    return Board(tuple(Room(i, "empty", None) for i in ids), frozenset(frozenset(d) for d in doors))
 
 
 # --------------------------------------------------------------------------
@@ -157,7 +156,11 @@ def test_destinations_are_the_rooms_within_reach_on_the_default_board() -> None:
             expected = tuple(sorted(r for r, d in dist.items() if 1 <= d <= steps))
             assert board.destinations(room.id, steps) == expected
     assert board.destinations("ecclesia", 2) == (
-        "claustrum-e", "claustrum-n", "claustrum-w", "confessorium-ecclesiae")
+        "claustrum-e",
+        "claustrum-n",
+        "claustrum-w",
+        "confessorium-ecclesiae",
+    )
 
 
 def test_destinations_edge_cases() -> None:
@@ -181,8 +184,7 @@ def rename(raw: dict[str, Any], old: str, new: str) -> None:
 
 
 def redoor(raw: dict[str, Any], room: str, old: str, new: str) -> None:
-    raw["doors"] = [[room, new] if sorted(d) == sorted([room, old]) else d
-                    for d in raw["doors"]]
+    raw["doors"] = [[room, new] if sorted(d) == sorted([room, old]) else d for d in raw["doors"]]
 
 
 def drop(raw: dict[str, Any], key: str) -> None:
@@ -195,74 +197,154 @@ CASES: list[tuple[str, Mutation, str]] = [
     ("top-key", lambda raw: raw.update(colour="red"), "unknown key 'colour' in board file"),
     ("note", lambda raw: raw.update(note=3), "board 'note' must be a string"),
     ("no-rooms", lambda raw: drop(raw, "rooms"), "board 'rooms' must be a non-empty list of rooms"),
-    ("empty-rooms", lambda raw: raw.update(rooms=[]),
-     "board 'rooms' must be a non-empty list of rooms"),
-    ("room-not-object", lambda raw: raw["rooms"].insert(2, "aula"),
-     "board room 3 must be an object with id and kind"),
-    ("room-key", lambda raw: raw["rooms"][0].update(name="Chapel"),
-     "board room 1: unknown key 'name'"),
-    ("room-id", lambda raw: raw["rooms"][0].update(id="Ecclesia"),
-     "board room 1: id must match [a-z0-9][a-z0-9_-]*"),
-    ("room-no-id", lambda raw: raw["rooms"][0].pop("id"),
-     "board room 1: id must match [a-z0-9][a-z0-9_-]*"),
-    ("kind", lambda raw: room_of(raw, "culina").update(kind="kitchen"),
-     "board room 'culina': unknown kind 'kitchen' (kinds: chapel, confessional, cell,"),
-    ("kind-list", lambda raw: room_of(raw, "culina").update(kind=["empty"]),
-     "board room 'culina': unknown kind ['empty']"),
-    ("seat-missing", lambda raw: room_of(raw, "cellula-2").pop("seat"),
-     "board room 'cellula-2': a cell needs a seat from 0 to 5"),
-    ("seat-range", lambda raw: room_of(raw, "cellula-2").update(seat=6),
-     "board room 'cellula-2': a cell needs a seat from 0 to 5"),
-    ("seat-bool", lambda raw: room_of(raw, "cellula-1").update(seat=True),
-     "board room 'cellula-1': a cell needs a seat from 0 to 5"),
-    ("seat-not-cell", lambda raw: room_of(raw, "culina").update(seat=0),
-     "board room 'culina': only cells have a seat"),
-    ("duplicate-id", lambda raw: raw["rooms"].append({"id": "culina", "kind": "empty"}),
-     "duplicate id 'culina'"),
-    ("no-doors", lambda raw: drop(raw, "doors"),
-     "board 'doors' must be a non-empty list of [room, room] pairs"),
-    ("door-shape", lambda raw: raw["doors"].append(["aula", "culina", "capitulum"]),
-     "must be a pair of room ids"),
+    (
+        "empty-rooms",
+        lambda raw: raw.update(rooms=[]),
+        "board 'rooms' must be a non-empty list of rooms",
+    ),
+    (
+        "room-not-object",
+        lambda raw: raw["rooms"].insert(2, "aula"),
+        "board room 3 must be an object with id and kind",
+    ),
+    (
+        "room-key",
+        lambda raw: raw["rooms"][0].update(name="Chapel"),
+        "board room 1: unknown key 'name'",
+    ),
+    (
+        "room-id",
+        lambda raw: raw["rooms"][0].update(id="Ecclesia"),
+        "board room 1: id must match [a-z0-9][a-z0-9_-]*",
+    ),
+    (
+        "room-no-id",
+        lambda raw: raw["rooms"][0].pop("id"),
+        "board room 1: id must match [a-z0-9][a-z0-9_-]*",
+    ),
+    (
+        "kind",
+        lambda raw: room_of(raw, "culina").update(kind="kitchen"),
+        "board room 'culina': unknown kind 'kitchen' (kinds: chapel, confessional, cell,",
+    ),
+    (
+        "kind-list",
+        lambda raw: room_of(raw, "culina").update(kind=["empty"]),
+        "board room 'culina': unknown kind ['empty']",
+    ),
+    (
+        "seat-missing",
+        lambda raw: room_of(raw, "cellula-2").pop("seat"),
+        "board room 'cellula-2': a cell needs a seat from 0 to 5",
+    ),
+    (
+        "seat-range",
+        lambda raw: room_of(raw, "cellula-2").update(seat=6),
+        "board room 'cellula-2': a cell needs a seat from 0 to 5",
+    ),
+    (
+        "seat-bool",
+        lambda raw: room_of(raw, "cellula-1").update(seat=True),
+        "board room 'cellula-1': a cell needs a seat from 0 to 5",
+    ),
+    (
+        "seat-not-cell",
+        lambda raw: room_of(raw, "culina").update(seat=0),
+        "board room 'culina': only cells have a seat",
+    ),
+    (
+        "duplicate-id",
+        lambda raw: raw["rooms"].append({"id": "culina", "kind": "empty"}),
+        "duplicate id 'culina'",
+    ),
+    (
+        "no-doors",
+        lambda raw: drop(raw, "doors"),
+        "board 'doors' must be a non-empty list of [room, room] pairs",
+    ),
+    (
+        "door-shape",
+        lambda raw: raw["doors"].append(["aula", "culina", "capitulum"]),
+        "must be a pair of room ids",
+    ),
     ("door-not-str", lambda raw: raw["doors"].append(["aula", 3]), "must be a pair of room ids"),
-    ("door-unknown", lambda raw: raw["doors"].append(["aula", "hortus"]),
-     "names unknown room 'hortus'"),
-    ("door-self", lambda raw: raw["doors"].append(["aula", "aula"]),
-     "leads from 'aula' to itself"),
-    ("door-twice", lambda raw: raw["doors"].append(["claustrum-n", "ecclesia"]),
-     "between 'claustrum-n' and 'ecclesia' is listed twice"),
-    ("count-cloister", lambda raw: room_of(raw, "claustrum-s").update(kind="empty"),
-     "a board needs 4 cloister rooms, this one has 3"),
-    ("count-crypt", lambda raw: room_of(raw, "culina").update(kind="crypt"),
-     "a board needs 1 crypt room, this one has 2"),
-    ("count-cell", lambda raw: raw["rooms"].remove(room_of(raw, "cellula-5"))
-     or raw["doors"].remove(["novitiatus", "cellula-5"]),
-     "a board needs 6 cell rooms, this one has 5"),
-    ("chapel-id", lambda raw: rename(raw, "ecclesia", "church"),
-     "the chapel must have id 'ecclesia', not 'church'"),
-    ("courtyard-id", lambda raw: rename(raw, "aula", "court"),
-     "the courtyard must have id 'aula', not 'court'"),
-    ("seat-twice", lambda raw: room_of(raw, "cellula-2").update(seat=1),
-     "seat 1 must have exactly one cell, it has 2"),
-    ("courtyard-confessional",
-     lambda raw: raw["doors"].append(["confessorium-aulae", "claustrum-w"]),
-     "one confessional must have a single door, to the courtyard 'aula' (rulebook)"),
-    ("courtyard-confessional-moved",
-     lambda raw: redoor(raw, "confessorium-aulae", "aula", "claustrum-w"),
-     "one confessional must have a single door, to the courtyard 'aula' (rulebook)"),
-    ("chapel-confessional",
-     lambda raw: redoor(raw, "confessorium-ecclesiae", "ecclesia", "claustrum-n"),
-     "the other confessional must have a door to the chapel 'ecclesia' (rulebook)"),
-    ("isolated-room", lambda raw: raw["rooms"].append({"id": "hortus", "kind": "empty"}),
-     "room 'hortus' cannot be reached from the chapel (the board must be connected)"),
-    ("two-parts", lambda raw: raw["doors"].remove(["claustrum-e", "capitulum"])
-     or raw["doors"].remove(["claustrum-e", "sacristia"])
-     or raw["doors"].remove(["infirmaria", "novitiatus"]),
-     "room 'crypta' cannot be reached from the chapel"),
+    (
+        "door-unknown",
+        lambda raw: raw["doors"].append(["aula", "hortus"]),
+        "names unknown room 'hortus'",
+    ),
+    ("door-self", lambda raw: raw["doors"].append(["aula", "aula"]), "leads from 'aula' to itself"),
+    (
+        "door-twice",
+        lambda raw: raw["doors"].append(["claustrum-n", "ecclesia"]),
+        "between 'claustrum-n' and 'ecclesia' is listed twice",
+    ),
+    (
+        "count-cloister",
+        lambda raw: room_of(raw, "claustrum-s").update(kind="empty"),
+        "a board needs 4 cloister rooms, this one has 3",
+    ),
+    (
+        "count-crypt",
+        lambda raw: room_of(raw, "culina").update(kind="crypt"),
+        "a board needs 1 crypt room, this one has 2",
+    ),
+    (
+        "count-cell",
+        lambda raw: (
+            raw["rooms"].remove(room_of(raw, "cellula-5"))
+            or raw["doors"].remove(["novitiatus", "cellula-5"])
+        ),
+        "a board needs 6 cell rooms, this one has 5",
+    ),
+    (
+        "chapel-id",
+        lambda raw: rename(raw, "ecclesia", "church"),
+        "the chapel must have id 'ecclesia', not 'church'",
+    ),
+    (
+        "courtyard-id",
+        lambda raw: rename(raw, "aula", "court"),
+        "the courtyard must have id 'aula', not 'court'",
+    ),
+    (
+        "seat-twice",
+        lambda raw: room_of(raw, "cellula-2").update(seat=1),
+        "seat 1 must have exactly one cell, it has 2",
+    ),
+    (
+        "courtyard-confessional",
+        lambda raw: raw["doors"].append(["confessorium-aulae", "claustrum-w"]),
+        "one confessional must have a single door, to the courtyard 'aula' (rulebook)",
+    ),
+    (
+        "courtyard-confessional-moved",
+        lambda raw: redoor(raw, "confessorium-aulae", "aula", "claustrum-w"),
+        "one confessional must have a single door, to the courtyard 'aula' (rulebook)",
+    ),
+    (
+        "chapel-confessional",
+        lambda raw: redoor(raw, "confessorium-ecclesiae", "ecclesia", "claustrum-n"),
+        "the other confessional must have a door to the chapel 'ecclesia' (rulebook)",
+    ),
+    (
+        "isolated-room",
+        lambda raw: raw["rooms"].append({"id": "hortus", "kind": "empty"}),
+        "room 'hortus' cannot be reached from the chapel (the board must be connected)",
+    ),
+    (
+        "two-parts",
+        lambda raw: (
+            raw["doors"].remove(["claustrum-e", "capitulum"])
+            or raw["doors"].remove(["claustrum-e", "sacristia"])
+            or raw["doors"].remove(["infirmaria", "novitiatus"])
+        ),
+        "room 'crypta' cannot be reached from the chapel",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("mutate", "message"), [c[1:] for c in CASES],
-                         ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(("mutate", "message"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_board_validation_errors(mutate: Mutation, message: str) -> None:
     raw = copy.deepcopy(default_raw())
     mutate(raw)
@@ -283,8 +365,11 @@ def test_a_board_must_be_an_object(raw: Any) -> None:
 
 def test_user_boards_need_no_dead_ends() -> None:
     raw = default_raw()
-    raw["doors"] += [["cellula-0", "cellula-1"], ["crypta", "capitulum"],
-                     ["confessorium-ecclesiae", "claustrum-n"]]
+    raw["doors"] += [
+        ["cellula-0", "cellula-1"],
+        ["crypta", "capitulum"],
+        ["confessorium-ecclesiae", "claustrum-n"],
+    ]
     board = board_from_json(raw, "b.json")
     assert board.neighbours("crypta") == ("capitulum", "sacristia")
 
@@ -294,10 +379,15 @@ def test_empty_rooms_are_optional() -> None:
     empties = {r["id"] for r in raw["rooms"] if r["kind"] == "empty"}
     raw["rooms"] = [r for r in raw["rooms"] if r["kind"] != "empty"]
     raw["doors"] = [d for d in raw["doors"] if not empties & set(d)]
-    raw["doors"] += [["claustrum-e", "crypta"], ["capitulum", "cellula-0"],
-                     ["capitulum", "cellula-1"], ["capitulum", "cellula-2"],
-                     ["claustrum-s", "cellula-3"], ["claustrum-s", "cellula-4"],
-                     ["claustrum-s", "cellula-5"]]
+    raw["doors"] += [
+        ["claustrum-e", "crypta"],
+        ["capitulum", "cellula-0"],
+        ["capitulum", "cellula-1"],
+        ["capitulum", "cellula-2"],
+        ["claustrum-s", "cellula-3"],
+        ["claustrum-s", "cellula-4"],
+        ["claustrum-s", "cellula-5"],
+    ]
     board = board_from_json(raw, "b.json")
     assert board.of_kind("empty") == ()
     assert board.destinations("ecclesia", 3)

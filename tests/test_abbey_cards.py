@@ -48,8 +48,16 @@ def test_default_cards_have_the_rulebook_counts() -> None:
 
 def test_masses_are_in_chronological_order() -> None:
     masses = default_cards().masses
-    assert [m.name for m in masses] == ["Matins", "Lauds", "Prime", "Terce", "Sexte", "None",
-                                        "Vespers", "Compline"]
+    assert [m.name for m in masses] == [
+        "Matins",
+        "Lauds",
+        "Prime",
+        "Terce",
+        "Sexte",
+        "None",
+        "Vespers",
+        "Compline",
+    ]
     assert tuple(m.id for m in masses) == MASS_IDS
     assert [m.passes for m in masses] == [1, 1, 2, 1, 2, 1, 2, 3]
     assert masses[0] == MassCard("matins", "Matins", 1)
@@ -115,8 +123,13 @@ def test_library_books_are_strong() -> None:
 
 def test_effect_json_round_trip() -> None:
     for card in all_books(default_cards()):
-        raw = {"id": card.id, "name": card.name, "text": card.text,
-               "effect": card.effect.to_json(), "keep": card.keep}
+        raw = {
+            "id": card.id,
+            "name": card.name,
+            "text": card.text,
+            "effect": card.effect.to_json(),
+            "keep": card.keep,
+        }
         rebuilt = cards_from_json({**default_raw(), "scriptorium": [raw]}, "c.json")
         assert rebuilt.scriptorium == (card,)
 
@@ -134,6 +147,7 @@ def test_notes_say_the_cards_are_defaults() -> None:
 def set_effect(pile: str, index: int, effect: Any) -> Callable[[dict[str, Any]], None]:
     def mutate(raw: dict[str, Any]) -> None:
         raw[pile][index]["effect"] = effect
+
     return mutate
 
 
@@ -155,86 +169,189 @@ CASES: list[tuple[str, Mutation, str]] = [
     ("top-key", lambda raw: raw.update(deck=[]), "unknown key 'deck' in cards file"),
     ("missing-pile", lambda raw: drop(raw, "library"), "cards file has no 'library'"),
     ("note", lambda raw: raw.update(note=None), "cards 'note' must be a string"),
-    ("crypt-zero", lambda raw: raw.update(crypt=0),
-     "'crypt' must be a positive number of crypt cards, not 0"),
-    ("crypt-bool", lambda raw: raw.update(crypt=True),
-     "'crypt' must be a positive number of crypt cards, not True"),
-    ("masses-count", lambda raw: raw["masses"].pop(),
-     "'masses' must be a list of the 8 Mass cards (matins, lauds, prime, terce, sexte, none, "
-     "vespers, compline)"),
-    ("mass-not-object", lambda raw: raw["masses"].__setitem__(2, "prime"),
-     "mass card 3 must be an object with id, name, pass"),
+    (
+        "crypt-zero",
+        lambda raw: raw.update(crypt=0),
+        "'crypt' must be a positive number of crypt cards, not 0",
+    ),
+    (
+        "crypt-bool",
+        lambda raw: raw.update(crypt=True),
+        "'crypt' must be a positive number of crypt cards, not True",
+    ),
+    (
+        "masses-count",
+        lambda raw: raw["masses"].pop(),
+        "'masses' must be a list of the 8 Mass cards (matins, lauds, prime, terce, sexte, none, "
+        "vespers, compline)",
+    ),
+    (
+        "mass-not-object",
+        lambda raw: raw["masses"].__setitem__(2, "prime"),
+        "mass card 3 must be an object with id, name, pass",
+    ),
     ("mass-key", lambda raw: raw["masses"][0].update(text="x"), "mass card 1: unknown key 'text'"),
-    ("mass-missing-key", lambda raw: raw["masses"][0].pop("pass"),
-     "mass card 1: missing key 'pass'"),
-    ("mass-order", lambda raw: raw["masses"].reverse(),
-     "mass card 1 must be 'matins', not 'compline' (chronological order: matins, lauds,"),
-    ("mass-duplicate", lambda raw: raw["masses"][1].update(id="matins"),
-     "mass card 2: duplicate id 'matins'"),
-    ("mass-pass", lambda raw: raw["masses"][3].update(**{"pass": 4}),
-     "mass card 'terce': pass must be 1, 2 or 3, not 4"),
-    ("mass-name", lambda raw: raw["masses"][3].update(name=" "),
-     "mass card 4 'terce': name must be a non-empty string"),
+    (
+        "mass-missing-key",
+        lambda raw: raw["masses"][0].pop("pass"),
+        "mass card 1: missing key 'pass'",
+    ),
+    (
+        "mass-order",
+        lambda raw: raw["masses"].reverse(),
+        "mass card 1 must be 'matins', not 'compline' (chronological order: matins, lauds,",
+    ),
+    (
+        "mass-duplicate",
+        lambda raw: raw["masses"][1].update(id="matins"),
+        "mass card 2: duplicate id 'matins'",
+    ),
+    (
+        "mass-pass",
+        lambda raw: raw["masses"][3].update(**{"pass": 4}),
+        "mass card 'terce': pass must be 1, 2 or 3, not 4",
+    ),
+    (
+        "mass-name",
+        lambda raw: raw["masses"][3].update(name=" "),
+        "mass card 4 'terce': name must be a non-empty string",
+    ),
     ("pile-empty", lambda raw: raw.update(events=[]), "'events' must be a non-empty list of cards"),
-    ("card-not-object", lambda raw: raw["library"].append(3),
-     "library card 9 must be an object with effect, id, name, text"),
-    ("card-key", lambda raw: raw["events"][0].update(keep=False),
-     "event card 1: unknown key 'keep'"),
-    ("card-missing-keep", lambda raw: raw["scriptorium"][0].pop("keep"),
-     "scriptorium card 1: missing key 'keep'"),
-    ("card-missing-text", lambda raw: raw["library"][1].pop("text"),
-     "library card 2: missing key 'text'"),
-    ("card-id", lambda raw: raw["events"][0].update(id="Feast Day"),
-     "event card 1: id must match [a-z0-9][a-z0-9_-]*"),
-    ("card-duplicate", lambda raw: raw["library"][1].update(id=raw["library"][0]["id"]),
-     "library card 2: duplicate id 'forbidden-register'"),
-    ("card-text", lambda raw: raw["events"][0].update(text=""),
-     "event card 'whispers-in-choir': text must be a non-empty string"),
-    ("card-keep", lambda raw: raw["scriptorium"][0].update(keep="yes"),
-     "scriptorium card 'book-of-hours': keep must be true or false, not 'yes'"),
-    ("effect-not-object", set_effect("events", 0, "pass"),
-     "event card 'whispers-in-choir': effect must be an object with a 'kind'"),
-    ("effect-kind", set_effect("events", 0, {"kind": "steal", "who": "die"}),
-     "event card 'whispers-in-choir': unknown effect kind 'steal' (kinds: pass, take, show,"),
-    ("effect-no-kind", set_effect("events", 0, {"n": 1}),
-     "event card 'whispers-in-choir': unknown effect kind None"),
-    ("effect-key", set_effect("events", 0, {"kind": "pass", "n": 1, "who": "left"}),
-     "event card 'whispers-in-choir' pass effect: unknown key 'who'"),
-    ("effect-missing-who", set_effect("library", 0, {"kind": "take"}),
-     "library card 'forbidden-register' take effect: missing key 'who'"),
-    ("effect-extra-who", set_effect("library", 0, {"kind": "extra_turn", "who": "self"}),
-     "library card 'forbidden-register' extra_turn effect: unknown key 'who'"),
-    ("pass-n", set_effect("events", 0, {"kind": "pass", "n": 3}),
-     "event card 'whispers-in-choir': a pass effect passes 1 or 2 cards, not 3"),
-    ("pass-n-float", set_effect("events", 0, {"kind": "pass", "n": 1.0}),
-     "a pass effect passes 1 or 2 cards, not 1.0"),
-    ("take-who", set_effect("events", 0, {"kind": "take", "who": "self"}),
-     "a take effect cannot have who 'self' (allowed: die, choice, left, right)"),
-    ("show-who", set_effect("events", 0, {"kind": "show", "who": "left"}),
-     "a show effect cannot have who 'left' (allowed: die, choice)"),
-    ("question-who", set_effect("events", 0, {"kind": "question", "who": "right"}),
-     "a question effect cannot have who 'right' (allowed: die, choice)"),
-    ("penance-who", set_effect("events", 0, {"kind": "penance", "who": "left"}),
-     "a penance effect cannot have who 'left' (allowed: die, self, choice)"),
-    ("move-cell", set_effect("events", 0, {"kind": "move", "to": "cell"}),
-     "a move effect cannot go to 'cell' (room kinds: chapel, scriptorium, library, parlor, "
-     "crypt, chapter, courtyard)"),
-    ("move-confessional", set_effect("events", 0, {"kind": "move", "to": "confessional"}),
-     "a move effect cannot go to 'confessional'"),
-    ("move-cloister", set_effect("events", 0, {"kind": "move", "to": "cloister"}),
-     "a move effect cannot go to 'cloister'"),
-    ("protect-event", set_effect("events", 0, {"kind": "protect"}),
-     "event card 'whispers-in-choir': a protect effect needs a kept book (\"keep\": true)"),
-    ("protect-library", set_effect("library", 0, {"kind": "protect"}),
-     "library card 'forbidden-register': a protect effect needs a kept book"),
-    ("protect-immediate", lambda raw: set_effect(
-        "scriptorium", immediate_index(raw), {"kind": "protect"})(raw),
-     "a protect effect needs a kept book"),
+    (
+        "card-not-object",
+        lambda raw: raw["library"].append(3),
+        "library card 9 must be an object with effect, id, name, text",
+    ),
+    (
+        "card-key",
+        lambda raw: raw["events"][0].update(keep=False),
+        "event card 1: unknown key 'keep'",
+    ),
+    (
+        "card-missing-keep",
+        lambda raw: raw["scriptorium"][0].pop("keep"),
+        "scriptorium card 1: missing key 'keep'",
+    ),
+    (
+        "card-missing-text",
+        lambda raw: raw["library"][1].pop("text"),
+        "library card 2: missing key 'text'",
+    ),
+    (
+        "card-id",
+        lambda raw: raw["events"][0].update(id="Feast Day"),
+        "event card 1: id must match [a-z0-9][a-z0-9_-]*",
+    ),
+    (
+        "card-duplicate",
+        lambda raw: raw["library"][1].update(id=raw["library"][0]["id"]),
+        "library card 2: duplicate id 'forbidden-register'",
+    ),
+    (
+        "card-text",
+        lambda raw: raw["events"][0].update(text=""),
+        "event card 'whispers-in-choir': text must be a non-empty string",
+    ),
+    (
+        "card-keep",
+        lambda raw: raw["scriptorium"][0].update(keep="yes"),
+        "scriptorium card 'book-of-hours': keep must be true or false, not 'yes'",
+    ),
+    (
+        "effect-not-object",
+        set_effect("events", 0, "pass"),
+        "event card 'whispers-in-choir': effect must be an object with a 'kind'",
+    ),
+    (
+        "effect-kind",
+        set_effect("events", 0, {"kind": "steal", "who": "die"}),
+        "event card 'whispers-in-choir': unknown effect kind 'steal' (kinds: pass, take, show,",
+    ),
+    (
+        "effect-no-kind",
+        set_effect("events", 0, {"n": 1}),
+        "event card 'whispers-in-choir': unknown effect kind None",
+    ),
+    (
+        "effect-key",
+        set_effect("events", 0, {"kind": "pass", "n": 1, "who": "left"}),
+        "event card 'whispers-in-choir' pass effect: unknown key 'who'",
+    ),
+    (
+        "effect-missing-who",
+        set_effect("library", 0, {"kind": "take"}),
+        "library card 'forbidden-register' take effect: missing key 'who'",
+    ),
+    (
+        "effect-extra-who",
+        set_effect("library", 0, {"kind": "extra_turn", "who": "self"}),
+        "library card 'forbidden-register' extra_turn effect: unknown key 'who'",
+    ),
+    (
+        "pass-n",
+        set_effect("events", 0, {"kind": "pass", "n": 3}),
+        "event card 'whispers-in-choir': a pass effect passes 1 or 2 cards, not 3",
+    ),
+    (
+        "pass-n-float",
+        set_effect("events", 0, {"kind": "pass", "n": 1.0}),
+        "a pass effect passes 1 or 2 cards, not 1.0",
+    ),
+    (
+        "take-who",
+        set_effect("events", 0, {"kind": "take", "who": "self"}),
+        "a take effect cannot have who 'self' (allowed: die, choice, left, right)",
+    ),
+    (
+        "show-who",
+        set_effect("events", 0, {"kind": "show", "who": "left"}),
+        "a show effect cannot have who 'left' (allowed: die, choice)",
+    ),
+    (
+        "question-who",
+        set_effect("events", 0, {"kind": "question", "who": "right"}),
+        "a question effect cannot have who 'right' (allowed: die, choice)",
+    ),
+    (
+        "penance-who",
+        set_effect("events", 0, {"kind": "penance", "who": "left"}),
+        "a penance effect cannot have who 'left' (allowed: die, self, choice)",
+    ),
+    (
+        "move-cell",
+        set_effect("events", 0, {"kind": "move", "to": "cell"}),
+        "a move effect cannot go to 'cell' (room kinds: chapel, scriptorium, library, parlor, "
+        "crypt, chapter, courtyard)",
+    ),
+    (
+        "move-confessional",
+        set_effect("events", 0, {"kind": "move", "to": "confessional"}),
+        "a move effect cannot go to 'confessional'",
+    ),
+    (
+        "move-cloister",
+        set_effect("events", 0, {"kind": "move", "to": "cloister"}),
+        "a move effect cannot go to 'cloister'",
+    ),
+    (
+        "protect-event",
+        set_effect("events", 0, {"kind": "protect"}),
+        "event card 'whispers-in-choir': a protect effect needs a kept book (\"keep\": true)",
+    ),
+    (
+        "protect-library",
+        set_effect("library", 0, {"kind": "protect"}),
+        "library card 'forbidden-register': a protect effect needs a kept book",
+    ),
+    (
+        "protect-immediate",
+        lambda raw: set_effect("scriptorium", immediate_index(raw), {"kind": "protect"})(raw),
+        "a protect effect needs a kept book",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("mutate", "message"), [c[1:] for c in CASES],
-                         ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(("mutate", "message"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_cards_validation_errors(mutate: Mutation, message: str) -> None:
     raw = copy.deepcopy(default_raw())
     mutate(raw)
@@ -258,8 +375,14 @@ def test_valid_variations_are_accepted() -> None:
     raw.pop("note")
     raw["crypt"] = 1
     raw["events"] = raw["events"][:1]
-    raw["library"] = [{"id": "x", "name": "X", "text": "Go to the crypt.",
-                       "effect": {"kind": "move", "to": "crypt"}}]
+    raw["library"] = [
+        {
+            "id": "x",
+            "name": "X",
+            "text": "Go to the crypt.",
+            "effect": {"kind": "move", "to": "crypt"},
+        }
+    ]
     raw["scriptorium"][kept_index(raw)]["effect"] = {"kind": "take", "who": "right"}
     cards = cards_from_json(raw, "c.json")
     assert cards.crypt == 1

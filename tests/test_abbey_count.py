@@ -42,8 +42,7 @@ def _model(setup, events):
 
 
 def _table(total, rows, holders):
-    return np.array([[row.get(h, 0) / total for h in range(holders)] for row in rows],
-                    dtype=float)
+    return np.array([[row.get(h, 0) / total for h in range(holders)] for row in rows], dtype=float)
 
 
 @checks
@@ -62,9 +61,12 @@ def test_float64_counts_give_the_exact_probabilities(game):
 
 
 #: The two capped counts, by the way they are called.
-CAPPED = {"cards": lambda model, tallies, cap: count_by_cards(model.domains, tallies, cap=cap),
-          "forward": lambda model, tallies, cap: count_forward(model.domains, tallies,
-                                                               model.timeline, cap=cap)}
+CAPPED = {
+    "cards": lambda model, tallies, cap: count_by_cards(model.domains, tallies, cap=cap),
+    "forward": lambda model, tallies, cap: count_forward(
+        model.domains, tallies, model.timeline, cap=cap
+    ),
+}
 
 
 @pytest.mark.parametrize("method", sorted(CAPPED))
@@ -125,16 +127,16 @@ def test_the_capped_forward_filter_is_unbiased(with_supports):
     totals = []
     for seed in range(40):
         cap = Cap(64, np.random.default_rng(seed))
-        totals.append(finished(count_forward(model.domains, tallies, model.timeline, supports,
-                                             cap=cap))[0])
+        totals.append(
+            finished(count_forward(model.domains, tallies, model.timeline, supports, cap=cap))[0]
+        )
         assert cap.cut
     mean, spread = np.mean(totals), np.std(totals, ddof=1) / np.sqrt(len(totals))
     assert abs(mean - exact) <= 4 * spread and spread < 0.5 * exact
 
 
 @pytest.mark.parametrize("methods", [("cards",), ("forward",), ("cards", "forward")])
-@pytest.mark.parametrize(("name", "events"), [("abbey-3p-01.jsonl", 32),
-                                              ("abbey-4p-00.jsonl", 24)])
+@pytest.mark.parametrize(("name", "events"), [("abbey-3p-01.jsonl", 32), ("abbey-4p-00.jsonl", 24)])
 def test_the_estimate_s_bound_covers_the_exact_value(name, events, methods):
     """With a cap that binds, fixed seeds: the bounds hold, the culprit's bound is its own."""
     setup, model, tallies, supports = _position(name, events)
@@ -143,22 +145,33 @@ def test_the_estimate_s_bound_covers_the_exact_value(name, events, methods):
     exact = _table(total, rows, holders)
     covered = 0
     for seed in range(4):
-        found = estimate_histories(model.domains, tallies, holders, float("inf"), seed=seed,
-                                   first_cap=512, last_cap=1024, methods=methods,
-                                   timeline=model.timeline, supports=supports)
+        found = estimate_histories(
+            model.domains,
+            tallies,
+            holders,
+            float("inf"),
+            seed=seed,
+            first_cap=512,
+            last_cap=1024,
+            methods=methods,
+            timeline=model.timeline,
+            supports=supports,
+        )
         assert found is not None and not found.exact and found.cap == 1024
-        table = np.array([[row.get(h, 0.0) for h in range(holders)]
-                          for row in found.probabilities])
+        table = np.array([[row.get(h, 0.0) for h in range(holders)] for row in found.probabilities])
         assert found.culprit_error <= found.error
-        covered += (np.abs(table - exact).max() <= found.error
-                    and np.abs(table[:, 0] - exact[:, 0]).max() <= found.culprit_error)
+        covered += (
+            np.abs(table - exact).max() <= found.error
+            and np.abs(table[:, 0] - exact[:, 0]).max() <= found.culprit_error
+        )
     assert covered >= 3
 
 
 def _replicate(cap, total, culprit_share):
     """A cut replicate of one card and two holders (the culprit slot, 0, and one other)."""
-    return Replicate(cap, total, np.array([[culprit_share * total, (1 - culprit_share) * total]]),
-                     True)
+    return Replicate(
+        cap, total, np.array([[culprit_share * total, (1 - culprit_share) * total]]), True
+    )
 
 
 def test_pooled_replicates_weigh_by_cap_and_bound_by_their_spread_within_rounds():
@@ -216,13 +229,30 @@ def test_each_round_but_the_last_is_reported_as_it_is_made():
     setup, model, tallies, supports = _position("abbey-4p-00.jsonl", 24)
     holders = 2 + len(setup.players)
     made = []
-    found = estimate_histories(model.domains, tallies, holders, float("inf"), first_cap=256,
-                               last_cap=1024, methods=("forward",), timeline=model.timeline,
-                               supports=supports, progress=made.append)
+    found = estimate_histories(
+        model.domains,
+        tallies,
+        holders,
+        float("inf"),
+        first_cap=256,
+        last_cap=1024,
+        methods=("forward",),
+        timeline=model.timeline,
+        supports=supports,
+        progress=made.append,
+    )
     assert [e.cap for e in made] == [256, 512] and not any(e.exact for e in made)
-    alone = estimate_histories(model.domains, tallies, holders, float("inf"), first_cap=256,
-                               last_cap=1024, methods=("forward",), timeline=model.timeline,
-                               supports=supports)
+    alone = estimate_histories(
+        model.domains,
+        tallies,
+        holders,
+        float("inf"),
+        first_cap=256,
+        last_cap=1024,
+        methods=("forward",),
+        timeline=model.timeline,
+        supports=supports,
+    )
     assert found == alone and found.cap == 1024
 
 
@@ -242,8 +272,16 @@ def test_rounds_past_the_largest_cap_keep_it_with_streams_of_their_own(monkeypat
             raise Enough
 
     with pytest.raises(Enough):
-        estimate_histories(model.domains, tallies, holders, float("inf"), first_cap=256,
-                           methods=("forward",), timeline=model.timeline, supports=supports,
-                           progress=listen)
+        estimate_histories(
+            model.domains,
+            tallies,
+            holders,
+            float("inf"),
+            first_cap=256,
+            methods=("forward",),
+            timeline=model.timeline,
+            supports=supports,
+            progress=listen,
+        )
     assert [e.cap for e in made] == [256, 512, 512, 512]
     assert len({e.probabilities[0].get(0) for e in made}) == 4  # new replicates each round

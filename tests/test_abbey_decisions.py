@@ -71,28 +71,42 @@ def test_bits_are_brute_force_expected_entropy_falls(game):
     states = _states(setup, events)
     holders = build_timeline(setup, events, "<game>").holders
     index = {name: h for h, name in enumerate(holders)}
-    ranker = Ranker(setup, [tuple(index[h] for h in s) for s in states], holders, 0,
-                    weights=[float(w) for w in states.values()])
+    ranker = Ranker(
+        setup,
+        [tuple(index[h] for h in s) for s in states],
+        holders,
+        0,
+        weights=[float(w) for w in states.values()],
+    )
     deck = setup.deck
     for h, name in enumerate(holders):
         if name in ("culprit", setup.me):
             continue
         for trait in TRAITS:
+
             def count(state, trait=trait, name=name):
-                return {sum(deck.card(c).has_traits((trait,))
-                            for c, held in zip(deck.ids, state) if held == name): 1.0}
+                return {
+                    sum(
+                        deck.card(c).has_traits((trait,))
+                        for c, held in zip(deck.ids, state)
+                        if held == name
+                    ): 1.0
+                }
+
             assert ranker.question(h, ("count", (trait,))) == pytest.approx(
-                _expected_fall(states, count), abs=1e-9)
+                _expected_fall(states, count), abs=1e-9
+            )
         for card in deck.ids:
             x = deck.ids.index(card)
             assert ranker.question(h, ("has", card)) == pytest.approx(
-                _expected_fall(states, lambda s, x=x, name=name: {s[x] == name: 1.0}), abs=1e-9)
+                _expected_fall(states, lambda s, x=x, name=name: {s[x] == name: 1.0}), abs=1e-9
+            )
 
         def one_card(state, name=name):
             held = [c for c, holder in zip(deck.ids, state) if holder == name]
             return {c: 1 / len(held) for c in held} or {None: 1.0}
-        assert ranker.random_card(h) == pytest.approx(_expected_fall(states, one_card),
-                                                      abs=1e-9)
+
+        assert ranker.random_card(h) == pytest.approx(_expected_fall(states, one_card), abs=1e-9)
 
 
 # ------------------------------------------------------------------ defence
@@ -100,8 +114,11 @@ def test_bits_are_brute_force_expected_entropy_falls(game):
 #: ana showed aymeric to bob; she also holds baldwin, a templar bob has never seen.
 SHOWN_LOG = [
     {"game": "abbey", "version": 1, "players": ["ana", "bob", "cai", "dee"], "me": "ana"},
-    {"type": "hand", "player": "ana", "cards": ["aymeric", "baldwin", "ignatius", "jacopo",
-                                                 "leonardo"]},
+    {
+        "type": "hand",
+        "player": "ana",
+        "cards": ["aymeric", "baldwin", "ignatius", "jacopo", "leonardo"],
+    },
     {"type": "show", "player": "ana", "to": "bob", "card": "aymeric"},
 ]
 
@@ -113,15 +130,26 @@ def _write(tmp_path, lines) -> str:
 
 
 def _situation(tmp_path, situation: str) -> dict:
-    result = CliRunner().invoke(cli, ["suggest", _write(tmp_path, SHOWN_LOG), "--situation",
-                                      situation, "--json", "--budget", "2"])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "suggest",
+            _write(tmp_path, SHOWN_LOG),
+            "--situation",
+            situation,
+            "--json",
+            "--budget",
+            "2",
+        ],
+    )
     assert result.exit_code == 0, result.output
     return json.loads(result.output)["situation"]
 
 
 def test_the_card_already_seen_is_shown(tmp_path):
-    lines = [{"type": e["type"], **{k: v for k, v in e.items() if k != "type"}}
-             for e in SHOWN_LOG[1:]]
+    lines = [
+        {"type": e["type"], **{k: v for k, v in e.items() if k != "type"}} for e in SHOWN_LOG[1:]
+    ]
     known = sheets(lines, "ana", ["ana", "bob", "cai", "dee"])
     assert known == {"bob": {"aymeric"}, "cai": set(), "dee": set()}
     # bob's paper sheet: 24 cards less the one he saw and his 5 cards
@@ -149,21 +177,26 @@ def test_mass_passes_what_the_left_neighbour_knows(tmp_path):
     assert situation["choices"][0]["action"] == "pass aymeric"
     assert situation["choices"][0]["given_away"] == 0
     assert [c["given_away"] for c in situation["choices"][1:]] == pytest.approx(
-        [math.log2(18 / 17)] * 4)
+        [math.log2(18 / 17)] * 4
+    )
 
 
-@pytest.mark.parametrize("situation, message", [
-    ("asked zed has baldwin", "'zed' is not another player"),
-    ("asked ana has baldwin", "'ana' is not another player"),
-    ("asked bob has nobody", "unknown card 'nobody'"),
-    ("show bob purple", "unknown trait 'purple'"),
-    ("show bob benedictine", "you hold no card with benedictine"),
-    ("mass zero", "expected mass N"),
-    ("dance", "expected asked PLAYER"),
-])
+@pytest.mark.parametrize(
+    "situation, message",
+    [
+        ("asked zed has baldwin", "'zed' is not another player"),
+        ("asked ana has baldwin", "'ana' is not another player"),
+        ("asked bob has nobody", "unknown card 'nobody'"),
+        ("show bob purple", "unknown trait 'purple'"),
+        ("show bob benedictine", "you hold no card with benedictine"),
+        ("mass zero", "expected mass N"),
+        ("dance", "expected asked PLAYER"),
+    ],
+)
 def test_bad_situations_are_one_line_errors(tmp_path, situation, message):
-    result = CliRunner().invoke(cli, ["suggest", _write(tmp_path, SHOWN_LOG), "--situation",
-                                      situation])
+    result = CliRunner().invoke(
+        cli, ["suggest", _write(tmp_path, SHOWN_LOG), "--situation", situation]
+    )
     assert result.exit_code != 0
     assert message in str(result.exception)
     assert len(str(result.exception).splitlines()) == 1
@@ -187,8 +220,9 @@ def test_reply_weighs_the_question_back_against_the_yes():
     second[a], second[b] = 3, 0
     ranker = Ranker(setup, [tuple(first), tuple(second)], holders, 0, weights=[1, 1])
     lines = [{"type": "hand", "player": "ana", "cards": ["baldwin"]}]
-    position = Position(setup, lambda: ranker, lines, holders, {p: 5 for p in holders[2:]},
-                        exact=True)
+    position = Position(
+        setup, lambda: ranker, lines, holders, {p: 5 for p in holders[2:]}, exact=True
+    )
     # a "yes" to baldwin costs about a quarter bit; the question back settles the culprit
     reply = position.reply("bob", ("has", "baldwin"), ["baldwin"])
     assert reply[0].action == ("answer",) and reply[0].bits == pytest.approx(1.0)
@@ -197,6 +231,7 @@ def test_reply_weighs_the_question_back_against_the_yes():
 
 
 # ------------------------------------------------------------------ the bot
+
 
 def test_the_advised_bot_plays_legal_deterministic_games():
     game = AbbeyGame.create(4, max_turns=60)
@@ -220,8 +255,9 @@ def test_every_advised_variant_plays():
 def test_a_lineup_may_hand_several_decisions_back_at_once():
     game = AbbeyGame.create(3, max_turns=30)
     variants = advised_variants(["advised-plain-ask+pass", "notepad"])
-    assert set(variants) == ({f"advised-plain-{d}" for d in DECISIONS}
-                             | {"advised-plain-ask+pass", "advised-all"})
+    assert set(variants) == (
+        {f"advised-plain-{d}" for d in DECISIONS} | {"advised-plain-ask+pass", "advised-all"}
+    )
     bot = variants["advised-plain-ask+pass"](game, 0)
     assert isinstance(bot, AdvisedBot) and bot.plain == {"ask", "pass"}
     every = variants["advised-all"](game, 0)

@@ -44,8 +44,9 @@ NAMES = ("ana", "bob", "cai", "dee", "eve", "fay")
 # ------------------------------------------------------------------ helpers
 
 
-def start(n: int = 4, first: int = 0, dice: tuple[int, int] = (0, 0),
-          max_turns: int = 400) -> AbbeyState:
+def start(
+    n: int = 4, first: int = 0, dice: tuple[int, int] = (0, 0), max_turns: int = 400
+) -> AbbeyState:
     """A state dealt in deck order, with this first player and confessional dice."""
     game = AbbeyGame.create(n, max_turns=max_turns)
     state = game.new_state()
@@ -62,8 +63,11 @@ def dealt(n: int) -> tuple[str, list[str], list[list[str]]]:
     """Culprit, pile and hands of ``start(n)``'s in-order deal."""
     ids = AbbeyGame.create(n).deck.ids
     pile, hand = SIZES[n]
-    return ids[0], list(ids[1:1 + pile]), [list(ids[1 + pile + s * hand:1 + pile + (s + 1) * hand])
-                                           for s in range(n)]
+    return (
+        ids[0],
+        list(ids[1 : 1 + pile]),
+        [list(ids[1 + pile + s * hand : 1 + pile + (s + 1) * hand]) for s in range(n)],
+    )
 
 
 def chance(state: AbbeyState, outcome: Any) -> None:
@@ -233,8 +237,9 @@ def test_setup_deals_rulebook_sizes_and_places_pawns_and_dice(n):
 # ------------------------------------------------------------ bell and Mass
 
 
-@pytest.mark.parametrize(("n", "first_rounds", "later_rounds"),
-                         [(3, 4, 4), (4, 4, 4), (5, 4, 4), (6, 4, 3)])
+@pytest.mark.parametrize(
+    ("n", "first_rounds", "later_rounds"), [(3, 4, 4), (4, 4, 4), (5, 4, 4), (6, 4, 3)]
+)
 def test_mass_every_four_rounds_three_with_six_players(n, first_rounds, later_rounds):
     """The first player moves the bell one spot each round (circled 1 on Matins at his
     first turn); "if the bell is already on circled 4 ... immediately call the Mass"; the
@@ -243,8 +248,13 @@ def test_mass_every_four_rounds_three_with_six_players(n, first_rounds, later_ro
     uncovered Mass card (not on Matins at the start: that one starts on circled 1)."""
     state = start(n, first=1)
     assert state.bell == 1
-    quiet_until(state, lambda s: s.events[-1]["type"] == "move"
-                and len([e for e in s.events if e["type"] == "mass_bell"]) == 2)
+    quiet_until(
+        state,
+        lambda s: (
+            s.events[-1]["type"] == "move"
+            and len([e for e in s.events if e["type"] == "mass_bell"]) == 2
+        ),
+    )
     turns: list[list[str]] = [[]]
     ringers = []
     for event in state.events:
@@ -273,7 +283,7 @@ def test_mass_cards_come_in_chronological_order_and_cycle():
 
 
 def test_mass_passes_min_n_cards_to_the_left_all_at_once():
-    """"Each player simultaneously gives one or more suspect cards, as indicated by the Mass
+    """ "Each player simultaneously gives one or more suspect cards, as indicated by the Mass
     card, to the player on his left. If a player does not have enough suspect cards in
     hand, he just gives all the ones he had, keeping the ones he receives.\""""
     state = start(4)
@@ -314,8 +324,9 @@ def test_mass_sends_pawns_to_the_chapel_then_draws_an_event():
     while pending(state)[1] == "pass":
         state.apply_action(state.legal_actions()[0])
     assert [e["type"] for e in since(state, mark)][:2] == ["mass", "book"]  # passes first
-    assert since(state, mark, "book") == [{"type": "book", "player": "ana", "pile": "events",
-                                          "card": "bishops-visit"}]
+    assert since(state, mark, "book") == [
+        {"type": "book", "player": "ana", "pile": "events", "card": "bishops-visit"}
+    ]
     assert state.piles["events"][-1].id == "bishops-visit"  # back under the pile
     assert state.positions[0] == CHAPTER
     assert pending(state) == (3, "move")  # the ringer's right neighbour plays first
@@ -326,7 +337,7 @@ def test_mass_sends_pawns_to_the_chapel_then_draws_an_event():
 
 @pytest.mark.parametrize(("n", "steps"), [(3, 2), (4, 2), (5, 2), (6, 3)])
 def test_move_is_one_or_two_steps_three_with_six_players_never_back_to_start(n, steps):
-    """"Move your pawn one or two steps ... The move is mandatory and a 2-step move cannot be
+    """ "Move your pawn one or two steps ... The move is mandatory and a 2-step move cannot be
     used to immediately come back to the same room"; six players: one, two or three."""
     state = start(n)
     for room in (CHAPEL, "cellula-0", "claustrum-n"):  # a dead end among them
@@ -341,11 +352,15 @@ def test_move_is_one_or_two_steps_three_with_six_players_never_back_to_start(n, 
     if n == 4:
         state.positions[0] = CHAPEL
         assert {a[1] for a in state.legal_actions()} == {
-            CONF_CHAPEL, "claustrum-n", "claustrum-e", "claustrum-w"}
+            CONF_CHAPEL,
+            "claustrum-n",
+            "claustrum-e",
+            "claustrum-w",
+        }
 
 
 def test_one_pawn_per_confessional_and_cell_except_the_owner():
-    """"There may be only one pawn at a time in each confessional" and in each cell;
+    """ "There may be only one pawn at a time in each confessional" and in each cell;
     "the owner of a cell may enter it even if there is already another pawn in it"."""
     state = start(4)
     # shortcuts: bob in the chapel's confessional, cai intruding in bob's cell, dee at home
@@ -367,7 +382,7 @@ def test_one_pawn_per_confessional_and_cell_except_the_owner():
 
 @pytest.mark.parametrize("occupied", [True, False])
 def test_ending_a_move_with_another_pawn_makes_a_question_compulsory(occupied):
-    """"If your pawn ends its move in a room already occupied by another player's pawn, you
+    """ "If your pawn ends its move in a room already occupied by another player's pawn, you
     must ask that player a question" (a count of one trait or "do you have card X")."""
     state = start(4)
     state.positions[1:] = ["claustrum-e" if occupied else FAR, FAR, FAR]  # shortcut
@@ -379,8 +394,9 @@ def test_ending_a_move_with_another_pawn_makes_a_question_compulsory(occupied):
     legal = state.legal_actions()
     assert {a[1] for a in legal} == {1}  # no way to skip the question
     questions = {a[2] for a in legal}
-    assert questions == ({("count", (t,)) for t in TRAITS}
-                         | {("has", c) for c in state.game.deck.ids})
+    assert questions == (
+        {("count", (t,)) for t in TRAITS} | {("has", c) for c in state.game.deck.ids}
+    )
 
 
 def test_vow_of_silence_gives_no_answer_and_no_question_back():
@@ -397,8 +413,10 @@ def test_vow_of_silence_gives_no_answer_and_no_question_back():
     assert pending(state) == (1, "move")
 
 
-@pytest.mark.parametrize("question", [("count", ("templar",)), ("count", ("thin",)),
-                                      ("has", "jacopo"), ("has", "aymeric")])
+@pytest.mark.parametrize(
+    "question",
+    [("count", ("templar",)), ("count", ("thin",)), ("has", "jacopo"), ("has", "aymeric")],
+)
 def test_an_answer_is_truthful_and_earns_a_question_back_that_must_be_answered(question):
     """The asked player may "answer your question, in which case he will then also get to
     ask you a question in return. You are then bound to answer that question.\""""
@@ -432,7 +450,7 @@ def test_an_answer_is_truthful_and_earns_a_question_back_that_must_be_answered(q
 
 @pytest.mark.parametrize("die", [2, 0])
 def test_confessional_takes_a_random_card_of_the_die_player_then_turns_the_die(die):
-    """"Randomly draw a Suspect card from the hand of the last player who visited this same
+    """ "Randomly draw a Suspect card from the hand of the last player who visited this same
     confessional, as indicated by ... the dice. Then, turn the dice to your own pawn's
     colour" (no card when the die already shows you)."""
     state = start(4, dice=(die, 3))
@@ -446,13 +464,17 @@ def test_confessional_takes_a_random_card_of_the_die_player_then_turns_the_die(d
         assert all(p == pytest.approx(1 / len(victim_hand)) for _, p in outcomes)
         chance(state, victim_hand[-1])
         assert victim_hand[-1] in state.hands[0] and victim_hand[-1] not in state.hands[die]
-        assert state.events[-1] == {"type": "take", "player": "ana", "from": "cai",
-                                    "card": victim_hand[-1]}
+        assert state.events[-1] == {
+            "type": "take",
+            "player": "ana",
+            "from": "cai",
+            "card": victim_hand[-1],
+        }
     assert state.observation(1).dice == {CONF_CHAPEL: 0, CONF_COURT: 3}
 
 
 def test_visiting_another_players_cell_takes_a_random_card_of_its_owner():
-    """"If you dare a visit, you may randomly draw a Suspect card from the hand of the
+    """ "If you dare a visit, you may randomly draw a Suspect card from the hand of the
     cell's owner, indicated by the color of the cell.\""""
     state = start(4)
     state.positions[0] = "dormitorium"  # shortcut
@@ -460,8 +482,12 @@ def test_visiting_another_players_cell_takes_a_random_card_of_its_owner():
     move(state, 0, "cellula-1")
     assert [o for o, _ in state.chance_outcomes()] == owner_hand
     chance(state, owner_hand[2])
-    assert state.events[-1] == {"type": "take", "player": "ana", "from": "bob",
-                                "card": owner_hand[2]}
+    assert state.events[-1] == {
+        "type": "take",
+        "player": "ana",
+        "from": "bob",
+        "card": owner_hand[2],
+    }
     assert len(state.hands[0]) == 6 and len(state.hands[1]) == 4
 
 
@@ -489,8 +515,7 @@ def test_owner_entering_catches_the_intruder_who_gives_back_and_does_penance(cas
         chance(state, ana_before[1])
         taken = ana_before[1]
     if taken is not None:
-        assert state.events[-1] == {"type": "take", "player": "bob", "from": "ana",
-                                    "card": taken}
+        assert state.events[-1] == {"type": "take", "player": "bob", "from": "ana", "card": taken}
         assert taken in state.hands[1]
     assert len(state.hands[0]) == len(ana_before) - (taken is not None)
     assert {"type": "penance", "player": "ana"} in state.events
@@ -506,8 +531,9 @@ def test_scriptorium_kept_books_stay_with_the_player_others_act_at_once(card, ke
     on_top(state, "scriptorium", card)
     mark = len(state.events)
     move(state, 0, "scriptorium")  # the top book is taken: no chance node
-    assert since(state, mark, "book") == [{"type": "book", "player": "ana",
-                                           "pile": "scriptorium", "card": card}]
+    assert since(state, mark, "book") == [
+        {"type": "book", "player": "ana", "pile": "scriptorium", "card": card}
+    ]
     if kept:
         assert [b.id for b in state.observation(0).kept] == [card]
         assert card not in [b.id for b in state.piles["scriptorium"]]
@@ -519,20 +545,27 @@ def test_scriptorium_kept_books_stay_with_the_player_others_act_at_once(card, ke
     assert pending(state) == (2, "show")
     assert sorted(state.legal_actions()) == sorted(("show", c) for c in state.hands[2])
     state.apply_action(("show", state.hands[2][0]))
-    assert state.events[-1] == {"type": "show", "player": "cai", "to": "ana",
-                                "card": state.hands[2][0]}
+    assert state.events[-1] == {
+        "type": "show",
+        "player": "cai",
+        "to": "ana",
+        "card": state.hands[2][0],
+    }
     assert state.observation(0).kept == ()
     assert state.piles["scriptorium"][-1].id == card  # back under its pile
 
 
-@pytest.mark.parametrize(("sizes", "allowed"), [
-    ([5, 5, 5, 5], False),  # nobody has more
-    ([4, 6, 5, 5], True),
-    ([4, 6, 4, 6], True),  # a tie for the fewest
-    ([4, 5, 3, 8], False),  # cai has fewer
-])
+@pytest.mark.parametrize(
+    ("sizes", "allowed"),
+    [
+        ([5, 5, 5, 5], False),  # nobody has more
+        ([4, 6, 5, 5], True),
+        ([4, 6, 4, 6], True),  # a tie for the fewest
+        ([4, 5, 3, 8], False),  # cai has fewer
+    ],
+)
 def test_library_only_for_the_fewest_cards_while_someone_has_more(sizes, allowed):
-    """"To enter the library, a player must make sure that: 1. no other player has fewer
+    """ "To enter the library, a player must make sure that: 1. no other player has fewer
     cards in hand than he does, and 2. at least one player has more cards in hand.\""""
     state = start(4)
     resize(state, sizes)
@@ -541,7 +574,7 @@ def test_library_only_for_the_fewest_cards_while_someone_has_more(sizes, allowed
 
 
 def test_library_once_a_game():
-    """"A player may only visit the library once during the entire game"; there he draws a
+    """ "A player may only visit the library once during the entire game"; there he draws a
     Bibliotheca card whose "effects apply immediately"."""
     state = start(4)
     resize(state, [4, 6, 5, 5])
@@ -557,7 +590,7 @@ def test_library_once_a_game():
 
 
 def test_crypt_card_gives_an_extra_turn_after_the_normal_one_then_goes_back():
-    """"Draw a Crypta card. You may use later ... to immediately play an extra turn after
+    """ "Draw a Crypta card. You may use later ... to immediately play an extra turn after
     fulfilling your normal turn"; played cards go back under their pile."""
     state = start(4)
     state.positions[0] = "sacristia"  # shortcut
@@ -579,7 +612,7 @@ def test_crypt_card_gives_an_extra_turn_after_the_normal_one_then_goes_back():
 
 
 def test_crypt_one_card_at_a_time():
-    """"Each player may only have one Crypta card at a time.\""""
+    """ "Each player may only have one Crypta card at a time.\""""
     state = start(4)
     state.positions[0] = "sacristia"  # shortcut
     move(state, 0, "crypta")
@@ -592,7 +625,7 @@ def test_crypt_one_card_at_a_time():
 
 
 def test_parlor_draws_the_top_suspect_card_while_the_pile_lasts():
-    """"If there are still Suspect cards in the suspects draw pile ..., draw the first one
+    """ "If there are still Suspect cards in the suspects draw pile ..., draw the first one
     and add it to your hand.\""""
     state = start(4)
     _, pile, _ = dealt(4)
@@ -623,8 +656,9 @@ def test_parlor_show_me_once_the_pile_is_empty(matching):
     if matching:
         traits = tuple(t for t in TRAITS if t in traits_of(state, hand[0]))[:2]
     else:
-        traits = next(t for _, s, t in asks if s == 1
-                      and not any(traits_of(state, c) >= set(t) for c in hand))
+        traits = next(
+            t for _, s, t in asks if s == 1 and not any(traits_of(state, c) >= set(t) for c in hand)
+        )
     fits = [c for c in hand if traits_of(state, c) >= set(traits)]
     assert bool(fits) is matching
     mark = len(state.events)
@@ -633,14 +667,23 @@ def test_parlor_show_me_once_the_pile_is_empty(matching):
         assert pending(state) == (1, "show")
         assert sorted(state.legal_actions()) == sorted(("show", c) for c in fits)
         state.apply_action(("show", fits[-1]))
-        assert since(state, mark) == [{"type": "show", "player": "bob", "to": "ana",
-                                       "card": fits[-1], "traits": list(traits)}]
+        assert since(state, mark) == [
+            {"type": "show", "player": "bob", "to": "ana", "card": fits[-1], "traits": list(traits)}
+        ]
         for seat in (0, 1):  # the asker and the shower know the card
-            assert state.logs[seat][-1] == {"type": "show", "player": "bob", "to": "ana",
-                                            "card": fits[-1]}
+            assert state.logs[seat][-1] == {
+                "type": "show",
+                "player": "bob",
+                "to": "ana",
+                "card": fits[-1],
+            }
         for seat in (2, 3):  # the others only know a card with those traits was shown
-            assert state.logs[seat][-1] == {"type": "show", "player": "bob", "to": "ana",
-                                            "traits": list(traits)}
+            assert state.logs[seat][-1] == {
+                "type": "show",
+                "player": "bob",
+                "to": "ana",
+                "traits": list(traits),
+            }
     else:
         count = {"type": "count", "player": "bob", "traits": list(traits), "n": 0}
         assert since(state, mark) == [count]
@@ -671,7 +714,7 @@ def test_revelation_names_one_trait_not_revealed_before():
 
 @pytest.mark.parametrize("pile_empty", [False, True])
 def test_no_accusation_while_the_parlor_pile_has_cards(pile_empty):
-    """"No accusation can be made as long as there are still Suspect cards to be had from
+    """ "No accusation can be made as long as there are still Suspect cards to be had from
     going into the parlor"; one names any monk (not, in this engine, one's own card)."""
     state = start(4)
     if pile_empty:
@@ -684,7 +727,7 @@ def test_no_accusation_while_the_parlor_pile_has_cards(pile_empty):
 
 
 def test_wrong_accusation_is_disproved_by_the_holder_costs_two_points_and_penance():
-    """"If the accused monk's card is in another player's hand, this player must show it to
+    """ "If the accused monk's card is in another player's hand, this player must show it to
     all ... The pawn of the accuser ... is then moved to the Chapel for Penance ... and the
     player who made the unjust accusation loses 2 points.\""""
     state = start(4)
@@ -694,8 +737,13 @@ def test_wrong_accusation_is_disproved_by_the_holder_costs_two_points_and_penanc
     accused = state.hands[2][0]
     mark = len(state.events)
     decide(state, 0, "chapter", ("accuse", accused))
-    event = {"type": "accuse", "player": "ana", "card": accused, "correct": False,
-             "shown_by": "cai"}
+    event = {
+        "type": "accuse",
+        "player": "ana",
+        "card": accused,
+        "correct": False,
+        "shown_by": "cai",
+    }
     assert since(state, mark) == [event, {"type": "penance", "player": "ana"}]
     assert all(event in log for log in state.logs)  # shown to all
     assert state.scores == [-2, 0, 0, 0]
@@ -704,7 +752,7 @@ def test_wrong_accusation_is_disproved_by_the_holder_costs_two_points_and_penanc
 
 
 def test_right_accusation_scores_four_ends_the_game_and_reveals_the_culprit():
-    """"If no player has the accused monk card in hand, the accused must be guilty ... The
+    """ "If no player has the accused monk card in hand, the accused must be guilty ... The
     game ends and the player who correctly named the culprit scores 4 points.\""""
     state = start(4)
     empty_pile(state, 3)
@@ -713,7 +761,8 @@ def test_right_accusation_scores_four_ends_the_game_and_reveals_the_culprit():
     decide(state, 0, "chapter", ("accuse", state.culprit))
     assert state.events[-2:] == [
         {"type": "accuse", "player": "ana", "card": state.culprit, "correct": True},
-        {"type": "culprit", "card": state.culprit}]
+        {"type": "culprit", "card": state.culprit},
+    ]
     assert state.is_terminal() and state.current_player() == TERMINAL
     assert state.legal_actions() == [] and state.returns() == [4.0, 0.0, 0.0, 0.0]
     assert state.winners() == [0]
@@ -735,8 +784,7 @@ def test_penance_skips_the_next_turn_and_cannot_be_asked_meanwhile():
     move(state, 1, CHAPEL)  # only ana's pawn there, praying: no question
     assert pending(state) == (2, "move")
     quiet_to_move(state, 1)
-    assert [e for e in state.events if e["type"] == "skip"] == [{"type": "skip",
-                                                                 "player": "ana"}]
+    assert [e for e in state.events if e["type"] == "skip"] == [{"type": "skip", "player": "ana"}]
     assert state.positions[0] == CHAPEL and state.penance == set()
     state.positions[1] = "claustrum-n"  # shortcut: next to the chapel again
     move(state, 1, CHAPEL)
@@ -745,7 +793,7 @@ def test_penance_skips_the_next_turn_and_cannot_be_asked_meanwhile():
 
 
 def test_penance_just_before_mass_skips_the_first_turn_after_it():
-    """"If a pawn goes to penance just before the Mass, he must skip his first turn after
+    """ "If a pawn goes to penance just before the Mass, he must skip his first turn after
     Mass.\""""
     state = start(4)
     empty_pile(state, 2)
@@ -754,15 +802,19 @@ def test_penance_just_before_mass_skips_the_first_turn_after_it():
     state.positions[3] = "claustrum-e"  # shortcut
     move(state, 3, CHAPTER)
     decide(state, 3, "chapter", ("accuse", state.hands[2][0]))
-    quiet_until(state, lambda s: s.events[-1]["type"] in ("skip", "move")
-                and any(e["type"] == "mass" for e in s.events))
+    quiet_until(
+        state,
+        lambda s: (
+            s.events[-1]["type"] in ("skip", "move") and any(e["type"] == "mass" for e in s.events)
+        ),
+    )
     # dee, the ringer's right neighbour, is the new first player and skips at once
     assert state.events[-1] == {"type": "skip", "player": "dee"}
     assert pending(state) == (0, "move")
 
 
 def test_a_pawn_in_penance_stays_praying_in_the_chapel():
-    """"The pawn in penance is placed in the Chapel where he must spend a whole turn
+    """ "The pawn in penance is placed in the Chapel where he must spend a whole turn
     praying": an event read by a praying bell ringer does not send his pawn elsewhere."""
     state = start(4)
     state.bell = 4  # shortcut: the Mass comes at the start of the next round
@@ -811,7 +863,7 @@ def test_penance_also_stops_card_questions(case):
 
 
 def test_scoring_revelations_at_the_end_and_accusations():
-    """"Each right revelation +2, each false revelation -1" (verified at the end, once the
+    """ "Each right revelation +2, each false revelation -1" (verified at the end, once the
     culprit is revealed); "correct accusation +4, each false accusation -2"."""
     state = start(4)
     empty_pile(state, 3)
@@ -837,7 +889,7 @@ def test_scoring_revelations_at_the_end_and_accusations():
 
 
 def test_a_tie_is_won_by_whoever_found_the_culprit():
-    """"In the event of a tie, the player who found the culprit is the winner.\""""
+    """ "In the event of a tie, the player who found the culprit is the winner.\""""
     state = start(4)
     empty_pile(state, 3)
     state.positions[:] = ["claustrum-e", FAR, FAR, FAR]  # shortcut
@@ -907,8 +959,12 @@ def test_log_mass_records_what_each_player_gave_and_got():
     mass = [e for e in state.events if e["type"] == "mass"][-1]
     for seat in range(4):
         line = [e for e in state.logs[seat] if e["type"] == "mass"][-1]
-        assert line == {"type": "mass", "n": 1, "gave": mass["passes"][NAMES[seat]],
-                        "got": mass["passes"][NAMES[(seat - 1) % 4]]}
+        assert line == {
+            "type": "mass",
+            "n": 1,
+            "gave": mass["passes"][NAMES[seat]],
+            "got": mass["passes"][NAMES[(seat - 1) % 4]],
+        }
 
 
 def test_log_public_answers_are_the_same_for_everybody():
@@ -944,8 +1000,13 @@ def _check_logs(state: AbbeyState) -> None:
                 assert player in (line["player"], line.get("from"))
             elif kind == "show" and "card" in line:
                 assert player in (line["to"], line["player"])
-        public.append([line for line in state.logs[seat]
-                       if line["type"] in ("count", "has", "lacks", "accuse", "culprit")])
+        public.append(
+            [
+                line
+                for line in state.logs[seat]
+                if line["type"] in ("count", "has", "lacks", "accuse", "culprit")
+            ]
+        )
         parse_jsonl(game.log_text(player, state.logs[seat]), f"{player}.jsonl", game.deck)
     assert all(lines == public[0] for lines in public)
 
@@ -955,8 +1016,11 @@ def _check_invariants(state: AbbeyState) -> None:
         return
     assert sorted(cards_total(state)) == sorted(state.game.deck.ids)
     assert all(state.positions[seat] == CHAPEL for seat in state.penance)
-    if not state.is_terminal() and not state.is_chance_node() and \
-            state.observation(state.current_player()).decision == "move":
+    if (
+        not state.is_terminal()
+        and not state.is_chance_node()
+        and state.observation(state.current_player()).decision == "move"
+    ):
         board = state.game.board
         crowd = Counter(state.positions)
         for room, pawns in crowd.items():

@@ -77,8 +77,9 @@ def consistent(text: str) -> AbbeySolution:
         assert sum(row.values()) == 1, card
         assert all(p > 0 for p in row.values()), card
     assert sum(solution.culprit.values()) == 1
-    assert solution.culprit == {c: row["culprit"] for c, row in solution.holders.items()
-                                if "culprit" in row}
+    assert solution.culprit == {
+        c: row["culprit"] for c, row in solution.holders.items() if "culprit" in row
+    }
     return solution
 
 
@@ -161,8 +162,10 @@ def test_count_that_changes_nothing():
         assert solution.holders[card] == spread(F(1, 4), F(1, 4), bob=F(1, 2))
 
 
-@pytest.mark.parametrize("count", ["count bob fat 0", "count bob thin 2",
-                                   "count bob thin+bareheaded 1\ncount bob hooded 1"])
+@pytest.mark.parametrize(
+    "count",
+    ["count bob fat 0", "count bob thin 2", "count bob thin+bareheaded 1\ncount bob hooded 1"],
+)
 def test_pigeonhole_count_forces_the_hand(count):
     # Every variant leaves bob exactly {a4, a5} (thin: a2 at ana, a4, a5; fat: a1 at ana,
     # a3, a6; the last one: a5 is the only thin bareheaded card, a4 the only hooded one
@@ -199,8 +202,11 @@ def test_show_traits_between_other_players():
     # a3: at bob 4 x 3 = 12; culprit (bob must hold a6) 3; cai 6.
     # a4: at bob 2 x 3 = 6; culprit 6 - 1 = 5; cai 12 - 2 = 10.
     solution = consistent(three("hand ana a1 a2\nshow bob to cai fat\n"))
-    assert solution.holders["a3"] == solution.holders["a6"] == spread(
-        F(3, 21), bob=F(12, 21), cai=F(6, 21))
+    assert (
+        solution.holders["a3"]
+        == solution.holders["a6"]
+        == spread(F(3, 21), bob=F(12, 21), cai=F(6, 21))
+    )
     for card in ("a4", "a5", "a7"):
         assert solution.holders[card] == spread(F(5, 21), bob=F(6, 21), cai=F(10, 21))
 
@@ -221,8 +227,10 @@ def test_show_single_trait_equals_count_at_least_one():
     assert one.consistent and both.consistent
     # 21 = 18 (exactly one: 2 x 3 pairs x 3 ways) + 3 (both: 1 pair x 3 ways).
     for card in ("a3", "a4"):
-        mixed = {h: (18 * one.holders[card].get(h, 0) + 3 * both.holders[card].get(h, 0)) / 21
-                 for h in ("culprit", "bob", "cai")}
+        mixed = {
+            h: (18 * one.holders[card].get(h, 0) + 3 * both.holders[card].get(h, 0)) / 21
+            for h in ("culprit", "bob", "cai")
+        }
         assert with_show.holders[card] == {h: p for h, p in mixed.items() if p}
 
 
@@ -417,8 +425,7 @@ def test_to_json_of_a_consistent_log():
     data = solution.to_json()
     assert list(data) == ["game", "consistent", "exact", "culprit", "holders"]
     assert data["game"] == "abbey" and data["consistent"] is True and data["exact"] is True
-    assert data["culprit"]["probabilities"] == {"a3": 0.5, "a4": 1 / 6, "a5": 1 / 6,
-                                                "a6": 1 / 6}
+    assert data["culprit"]["probabilities"] == {"a3": 0.5, "a4": 1 / 6, "a5": 1 / 6, "a6": 1 / 6}
     assert data["holders"]["a1"] == {"ana": 1.0}
     assert data["holders"]["a3"] == {"culprit": 0.5, "pile": 0.5}
     assert list(data["holders"]) == ["a1", "a2", "a3", "a4", "a5", "a6"]
@@ -430,30 +437,70 @@ def test_to_json_of_a_consistent_log():
 
 SIZE_ERRORS = [
     (two, "draw bob\n# a comment\n\ndraw ana a3\n", "draw ana a3", "draw from an empty pile"),
-    (two, "take ana from bob a3\ntake ana from bob a4\ntake ana from bob a5\n",
-     "take ana from bob a5", "take from bob, who holds no cards"),
+    (
+        two,
+        "take ana from bob a3\ntake ana from bob a4\ntake ana from bob a5\n",
+        "take ana from bob a5",
+        "take from bob, who holds no cards",
+    ),
     (two, "hand ana a1\n", "hand ana a1", "hand lists 1 card but ana holds 2 at this point"),
-    (two, "draw ana a3\nhand ana a1 a2\n", "hand ana a1 a2",
-     "hand lists 2 cards but ana holds 3 at this point"),
-    (two, "count bob fat 3\n", "count bob fat 3",
-     "count 3 is more than the 2 cards bob holds at this point"),
-    (two, "take ana from bob a3\ncount bob fat 2\n", "count bob fat 2",
-     "count 2 is more than the 1 card bob holds at this point"),
-    (two, "mass 1 gave a1 a2 got a3\n", "mass 1 gave a1 a2 got a3",
-     "gave lists 2 cards but ana passes 1 at this mass"),
-    (two, "mass 1 gave a1 got\n", "mass 1 gave a1 got",
-     "got lists 0 cards but bob passes 1 at this mass"),
+    (
+        two,
+        "draw ana a3\nhand ana a1 a2\n",
+        "hand ana a1 a2",
+        "hand lists 2 cards but ana holds 3 at this point",
+    ),
+    (
+        two,
+        "count bob fat 3\n",
+        "count bob fat 3",
+        "count 3 is more than the 2 cards bob holds at this point",
+    ),
+    (
+        two,
+        "take ana from bob a3\ncount bob fat 2\n",
+        "count bob fat 2",
+        "count 2 is more than the 1 card bob holds at this point",
+    ),
+    (
+        two,
+        "mass 1 gave a1 a2 got a3\n",
+        "mass 1 gave a1 a2 got a3",
+        "gave lists 2 cards but ana passes 1 at this mass",
+    ),
+    (
+        two,
+        "mass 1 gave a1 got\n",
+        "mass 1 gave a1 got",
+        "got lists 0 cards but bob passes 1 at this mass",
+    ),
     (two, "mass 1 got a3\n", "mass 1 got a3", "ana is the observer: a mass needs 'gave'"),
     (two, "mass 1 gave a1\n", "mass 1 gave a1", "ana is the observer: a mass needs 'got'"),
-    (three, "mass 1 gave a1 got a2 a3\n", "mass 1 gave a1 got a2 a3",
-     "got lists 2 cards but cai passes 1 at this mass"),
+    (
+        three,
+        "mass 1 gave a1 got a2 a3\n",
+        "mass 1 gave a1 got a2 a3",
+        "got lists 2 cards but cai passes 1 at this mass",
+    ),
     (two, "draw ana\n", "draw ana", "ana is the observer: their own draw needs its card"),
-    (two, "take ana from bob\n", "take ana from bob",
-     "ana is the observer: a take by or from them needs its card"),
-    (two, "take bob from ana\n", "take bob from ana",
-     "ana is the observer: a take by or from them needs its card"),
-    (two, "show bob to ana fat\n", "show bob to ana fat",
-     "ana is the observer: a card shown to them needs its id"),
+    (
+        two,
+        "take ana from bob\n",
+        "take ana from bob",
+        "ana is the observer: a take by or from them needs its card",
+    ),
+    (
+        two,
+        "take bob from ana\n",
+        "take bob from ana",
+        "ana is the observer: a take by or from them needs its card",
+    ),
+    (
+        two,
+        "show bob to ana fat\n",
+        "show bob to ana fat",
+        "ana is the observer: a card shown to them needs its id",
+    ),
 ]
 
 
@@ -490,8 +537,12 @@ def inconsistent(text: str) -> AbbeySolution:
     solution = solve(text)
     assert not solution.consistent
     assert solution.culprit == {} and solution.holders == {}
-    assert solution.to_json() == {"game": "abbey", "consistent": False, "exact": True,
-                                  "conflict": list(solution.conflict)}
+    assert solution.to_json() == {
+        "game": "abbey",
+        "consistent": False,
+        "exact": True,
+        "conflict": list(solution.conflict),
+    }
     assert list(solution.conflict) == sorted(solution.conflict)
     head, *sentences = solution.explanation
     assert head == "These events cannot all be true:"
@@ -527,8 +578,9 @@ def test_hand_against_has():
     text = two("hand ana a1 a2\nlacks bob a3\nhas bob a1\n")
     solution = inconsistent(text)
     assert solution.conflict == (line_of(text, "hand ana a1 a2"), line_of(text, "has bob a1"))
-    assert solution.explanation[1] == f"line {solution.conflict[0]} says ana's hand is exactly " \
-                                      "a1, a2"
+    assert (
+        solution.explanation[1] == f"line {solution.conflict[0]} says ana's hand is exactly a1, a2"
+    )
     assert solution.explanation[2] == f"line {solution.conflict[1]} says bob holds a1"
 
 
@@ -552,8 +604,9 @@ def test_the_earliest_conflict_is_reported():
     # and not a4 leaves bob only a5 once a1 and a2 are ana's). The shorter prefix wins.
     text = two("hand ana a1 a2\ncount bob fat 0\nlacks bob a4\nhas bob a3\n")
     solution = inconsistent(text)
-    assert solution.conflict == tuple(line_of(text, x) for x in
-                                      ("hand ana a1 a2", "count bob fat 0", "lacks bob a4"))
+    assert solution.conflict == tuple(
+        line_of(text, x) for x in ("hand ana a1 a2", "count bob fat 0", "lacks bob a4")
+    )
 
 
 def test_pigeonhole_count_against_has():
@@ -561,8 +614,9 @@ def test_pigeonhole_count_against_has():
     text = two("count bob thin 2\nhas bob a6\n")
     solution = inconsistent(text)
     assert solution.conflict == (line_of(text, "count bob thin 2"), line_of(text, "has bob a6"))
-    assert f"line {solution.conflict[0]} says bob holds exactly 2 thin cards" in \
-        solution.explanation
+    assert (
+        f"line {solution.conflict[0]} says bob holds exactly 2 thin cards" in solution.explanation
+    )
 
 
 def test_conflict_across_a_transfer():
@@ -571,8 +625,10 @@ def test_conflict_across_a_transfer():
     solution = inconsistent(text)
     first, last = line_of(text, "has bob a3"), line_of(text, "hand bob a5")
     assert solution.conflict == (first, last)
-    assert solution.explanation[-1] == (f"lines {first} and {first + 1} put a3 with bob at line "
-                                        f"{last}, but line {last} says bob's hand is exactly a5")
+    assert solution.explanation[-1] == (
+        f"lines {first} and {first + 1} put a3 with bob at line "
+        f"{last}, but line {last} says bob's hand is exactly a5"
+    )
 
 
 def test_a_draw_cannot_explain_an_arrival():
@@ -581,8 +637,9 @@ def test_a_draw_cannot_explain_an_arrival():
     solution = inconsistent(text)
     first, last = line_of(text, "hand ana a1 a2"), line_of(text, "has bob a1")
     assert solution.conflict == (first, last)
-    assert solution.explanation[-1] == (f"line {first} leaves a1 only with ana at line {last}, "
-                                        f"but line {last} says bob holds a1")
+    assert solution.explanation[-1] == (
+        f"line {first} leaves a1 only with ana at line {last}, but line {last} says bob holds a1"
+    )
 
 
 def test_transfers_known_cards_conflict():
@@ -590,8 +647,10 @@ def test_transfers_known_cards_conflict():
     # Only the two transfers carry the conflict; the observations are all true.
     text = two("hand ana a1 a2\nlacks bob a1\ndraw ana a3\ntake ana from bob a3\n")
     solution = inconsistent(text)
-    assert solution.conflict == (line_of(text, "draw ana a3"),
-                                 line_of(text, "take ana from bob a3"))
+    assert solution.conflict == (
+        line_of(text, "draw ana a3"),
+        line_of(text, "take ana from bob a3"),
+    )
     assert solution.explanation[1].endswith("says ana draws a3 from the pile")
     assert solution.explanation[2].endswith("says ana takes a3 from bob")
 
@@ -610,9 +669,10 @@ def test_one_impossible_count():
     solution = inconsistent(text)
     line = line_of(text, "count bob templar+father 2")
     assert solution.conflict == (line,)
-    assert solution.explanation[:2] == ("These events cannot all be true:",
-                                        f"line {line} says bob holds exactly 2 templar father "
-                                        "cards")
+    assert solution.explanation[:2] == (
+        "These events cannot all be true:",
+        f"line {line} says bob holds exactly 2 templar father cards",
+    )
 
 
 def test_explanation_names_the_transfer_that_conflicts():
@@ -635,8 +695,10 @@ def test_culprit_against_a_wrong_accusation():
 def test_wrong_accusation_shown_by_the_accused_card_holder():
     text = two("hand ana a1 a2\naccuse bob a1 wrong by bob\n")
     solution = inconsistent(text)
-    assert solution.conflict == (line_of(text, "hand ana a1 a2"),
-                                 line_of(text, "accuse bob a1 wrong by bob"))
+    assert solution.conflict == (
+        line_of(text, "hand ana a1 a2"),
+        line_of(text, "accuse bob a1 wrong by bob"),
+    )
     assert solution.explanation[2].endswith("says bob accuses a1, wrongly; bob shows the card")
 
 
@@ -654,52 +716,65 @@ def last(text: str) -> str:
 def test_a_hand_filled_by_other_lines():
     text = two("hand ana a1 a2\nhas bob a4\nlacks bob a3\nhas bob a5\nhas bob a6\n")
     a4, a5, a6 = (line_of(text, f"has bob {c}") for c in ("a4", "a5", "a6"))
-    assert last(text) == (f"lines {a4} and {a5} fill bob's hand of 2 cards at line {a6} with "
-                          f"a4, a5, but line {a6} says bob holds a6")
+    assert last(text) == (
+        f"lines {a4} and {a5} fill bob's hand of 2 cards at line {a6} with "
+        f"a4, a5, but line {a6} says bob holds a6"
+    )
 
 
 def test_a_count_overfilled_by_a_card_with_its_trait():
     text = two("hand ana a1 a2\ncount bob fat 0\nlacks bob a1\nhas bob a3\n")
     count, has = line_of(text, "count bob fat 0"), line_of(text, "has bob a3")
-    assert last(text) == (f"line {has} puts 1 fat card in bob's hand at line {count} (a3), "
-                          f"but line {count} says bob holds no fat cards")
+    assert last(text) == (
+        f"line {has} puts 1 fat card in bob's hand at line {count} (a3), "
+        f"but line {count} says bob holds no fat cards"
+    )
 
 
 def test_a_count_with_no_room_left():
     text = two("count bob thin 2\nhas bob a6\n")
     count, has = line_of(text, "count bob thin 2"), line_of(text, "has bob a6")
-    assert last(text) == (f"line {has} puts a6 in bob's hand of 2 cards at line {count}, "
-                          "leaving room for at most 1 thin card, "
-                          f"but line {count} says bob holds exactly 2 thin cards")
+    assert last(text) == (
+        f"line {has} puts a6 in bob's hand of 2 cards at line {count}, "
+        "leaving room for at most 1 thin card, "
+        f"but line {count} says bob holds exactly 2 thin cards"
+    )
 
 
 def test_a_count_the_deck_cannot_meet():
     text = two("count bob templar+father 2\n")
     line = line_of(text, "count bob templar+father 2")
-    assert last(text) == ("the deck and the hand sizes alone leave bob at most 1 templar father "
-                          f"card at line {line} (a1), "
-                          f"but line {line} says bob holds exactly 2 templar father cards")
+    assert last(text) == (
+        "the deck and the hand sizes alone leave bob at most 1 templar father "
+        f"card at line {line} (a1), "
+        f"but line {line} says bob holds exactly 2 templar father cards"
+    )
 
 
 def test_a_correct_accusation_against_another_culprit():
     text = two("accuse ana a1 right\nculprit a2\n")
     accuse, culprit = line_of(text, "accuse ana a1 right"), line_of(text, "culprit a2")
-    assert last(text) == (f"line {accuse} makes a1 the culprit, "
-                          f"but line {culprit} says the culprit is a2")
+    assert last(text) == (
+        f"line {accuse} makes a1 the culprit, but line {culprit} says the culprit is a2"
+    )
 
 
 def test_a_known_card_of_a_transfer_is_somewhere_else():
     text = two("hand ana a1 a2\nlacks bob a1\ndraw ana a3\ntake ana from bob a3\n")
     draw, take = line_of(text, "draw ana a3"), line_of(text, "take ana from bob a3")
-    assert last(text) == (f"line {draw} leaves a3 only with ana just before line {take}, "
-                          f"but line {take} says ana takes a3 from bob")
+    assert last(text) == (
+        f"line {draw} leaves a3 only with ana just before line {take}, "
+        f"but line {take} says ana takes a3 from bob"
+    )
 
 
 def test_the_card_of_a_mass_at_issue_is_named():
     text = two("hand ana a1 a2\nmass 1 gave a3 got a4\n")
     hand, mass = line_of(text, "hand ana a1 a2"), line_of(text, "mass 1 gave a3 got a4")
-    assert last(text) == (f"line {mass} puts a3 with ana at line {hand}, "
-                          f"but line {hand} says ana's hand is exactly a1, a2")
+    assert last(text) == (
+        f"line {mass} puts a3 with ana at line {hand}, "
+        f"but line {hand} says ana's hand is exactly a1, a2"
+    )
 
 
 def test_explanations_count_cards_in_the_singular_and_plural():

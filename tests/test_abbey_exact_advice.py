@@ -38,8 +38,13 @@ def _final_states(setup: AbbeySetup, events: list[Event]) -> dict[tuple[str, ...
     return {state: w / total for state, w in weights.items()}
 
 
-def _brute_joint(setup: AbbeySetup, states: dict[tuple[str, ...], Fraction], kind: str,
-                 target: str, detail: tuple[str, ...]) -> dict[tuple[int, object], float]:
+def _brute_joint(
+    setup: AbbeySetup,
+    states: dict[tuple[str, ...], Fraction],
+    kind: str,
+    target: str,
+    detail: tuple[str, ...],
+) -> dict[tuple[int, object], float]:
     """The joint law of the culprit and the option's answer, from the final states."""
     ids = setup.deck.ids
     joint: dict[tuple[int, object], float] = defaultdict(float)
@@ -49,8 +54,9 @@ def _brute_joint(setup: AbbeySetup, states: dict[tuple[str, ...], Fraction], kin
         if kind == "has":
             joint[culprit, state[ids.index(detail[0])] == target] += float(p)
         elif kind == "count":
-            joint[culprit, sum(setup.deck.card(ids[x]).has_traits(detail) for x in held)] += \
-                float(p)
+            joint[culprit, sum(setup.deck.card(ids[x]).has_traits(detail) for x in held)] += float(
+                p
+            )
         else:  # take or draw: one of the target's cards, uniformly
             for x in held:
                 joint[culprit, x] += float(p) / len(held)
@@ -85,8 +91,9 @@ def test_kinds_offered(game):
     for player in others:
         assert ("count", player) in kinds and ("has", player) in kinds
     assert not any(o.target == setup.me for o in advice.options)
-    assert [o.gain for o in advice.options] == sorted((o.gain for o in advice.options),
-                                                      reverse=True)
+    assert [o.gain for o in advice.options] == sorted(
+        (o.gain for o in advice.options), reverse=True
+    )
 
 
 def test_bundled_example_ranks_the_deciding_question_first():
@@ -109,11 +116,11 @@ def test_a_certain_culprit_leaves_every_option_worth_nothing(game):
     assume(len({state.index("culprit") for state in states}) == 1)
     timeline = build_timeline(setup, events, "game")
     witness = sat_model(setup, timeline, events).witness()
-    counted, settled = advise_exactly(setup, events), advise_exactly(setup, events,
-                                                                     witness=witness)
+    counted, settled = advise_exactly(setup, events), advise_exactly(setup, events, witness=witness)
     assert counted is not None and settled is not None
-    assert ({(o.kind, o.target, o.detail) for o in settled.options}
-            == {(o.kind, o.target, o.detail) for o in counted.options})
+    assert {(o.kind, o.target, o.detail) for o in settled.options} == {
+        (o.kind, o.target, o.detail) for o in counted.options
+    }
     assert all(o.gain == 0 and o.exact for o in settled.options)
     assert all(o.gain == pytest.approx(0, abs=1e-9) for o in counted.options)
     assert settled.culprit == counted.culprit and settled.entropy == 0

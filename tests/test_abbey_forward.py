@@ -69,15 +69,19 @@ def _forward(setup, events, with_supports=True, exact=True):
     timeline, model, tallies, supports = _prepared(setup, events)
     if model is None or (with_supports and supports is None):
         return timeline, 0 if exact else 0.0, tuple({} for _ in setup.deck.ids)
-    found = finished(count_forward(model.domains, tallies, timeline,
-                                  supports if with_supports else None, exact))
+    found = finished(
+        count_forward(model.domains, tallies, timeline, supports if with_supports else None, exact)
+    )
     return timeline, *found
 
 
 def _named(timeline, setup, total, holders):
     """Each card's holder probabilities by holder name (exact fractions)."""
-    return {card: {timeline.holders[h]: Fraction(n, total) for h, n in row.items()}
-            for card, row in zip(setup.deck.ids, holders) if row}
+    return {
+        card: {timeline.holders[h]: Fraction(n, total) for h, n in row.items()}
+        for card, row in zip(setup.deck.ids, holders)
+        if row
+    }
 
 
 def _matches_brute_force(setup, events, with_supports=True):
@@ -131,8 +135,9 @@ def test_spectator_games_have_several_masses_and_thefts():
         kinds = [e.type for e in events]
         assert setup.me is None and 9 <= len(setup.deck) <= 10
         assert kinds.count("mass") + kinds.count("take") >= 3 and kinds.count("mass") >= 2
-        assert not any("gave" in e.fields or "card" in e.fields
-                       for e in events if e.type in TRANSFERS)
+        assert not any(
+            "gave" in e.fields or "card" in e.fields for e in events if e.type in TRANSFERS
+        )
 
 
 @settings(deadline=None, max_examples=25, derandomize=True)
@@ -174,8 +179,7 @@ def test_spectator_counts_match_count_histories(game):
 #: Module settings that change how the work is cut, never the counts: a few rows per
 #: slice and per merge; keys of several words; their mixes all colliding; weights as
 #: Python integers from the start.
-RECUTS = [{"ROWS": 3, "PENDING": 5}, {"WORD": 5}, {"WORD": 5, "_MIX": (0, 0, 0, 0)},
-          {"SAFE": 1.0}]
+RECUTS = [{"ROWS": 3, "PENDING": 5}, {"WORD": 5}, {"WORD": 5, "_MIX": (0, 0, 0, 0)}, {"SAFE": 1.0}]
 
 
 @pytest.mark.parametrize("recut", RECUTS, ids=lambda recut: "+".join(recut))
@@ -205,16 +209,22 @@ def test_narrower_supports_count_the_histories_they_allow(game):
     timeline, model, tallies, supports = _prepared(setup, events)
     assert model is not None and supports is not None
     rng = random.Random(len(events))
-    spots = [(e, c, h) for e, row in enumerate(supports) for c, holders in enumerate(row)
-             for h in holders if h >= 2 and len(holders) > 1]
+    spots = [
+        (e, c, h)
+        for e, row in enumerate(supports)
+        for c, holders in enumerate(row)
+        for h in holders
+        if h >= 2 and len(holders) > 1
+    ]
     assume(spots)
     epoch, card, holder = rng.choice(spots)
     narrower = [[set(holders) for holders in row] for row in supports]
     narrower[epoch][card].discard(holder)
     total, holders = finished(count_forward(model.domains, tallies, timeline, narrower))
     after = [i for i, e in enumerate(events) if e.type in TRANSFERS][epoch - 1] + 1 if epoch else 0
-    lacks = type(events[0])("lacks", {"player": timeline.holders[holder],
-                                      "card": setup.deck.ids[card]}, 0)
+    lacks = type(events[0])(
+        "lacks", {"player": timeline.holders[holder], "card": setup.deck.ids[card]}, 0
+    )
     brute = enumerate_posterior(setup, _renumbered([*events[:after], lacks, *events[after:]]))
     assert total == brute.histories
     assert (_named(timeline, setup, total, holders) if total else {}) == brute.holders
@@ -228,15 +238,22 @@ def test_supports_that_strand_a_card_leave_no_history(game):
     setup, events, _ = game
     timeline, model, tallies, supports = _prepared(setup, events)
     assert model is not None and supports is not None
-    stuck = [(e, c) for e in range(1, len(supports)) for c in range(len(setup.deck))
-             if len(supports[e - 1][c]) == 1 and supports[e - 1][c] == supports[e][c]
-             and min(supports[e][c]) >= 2]
+    stuck = [
+        (e, c)
+        for e in range(1, len(supports))
+        for c in range(len(setup.deck))
+        if len(supports[e - 1][c]) == 1
+        and supports[e - 1][c] == supports[e][c]
+        and min(supports[e][c]) >= 2
+    ]
     assume(stuck)
     epoch, card = stuck[0]
     narrower = [[set(holders) for holders in row] for row in supports]
     narrower[epoch][card] = set()
     assert finished(count_forward(model.domains, tallies, timeline, narrower)) == (
-        0, tuple({} for _ in setup.deck.ids))
+        0,
+        tuple({} for _ in setup.deck.ids),
+    )
 
 
 def test_observation_tallies_must_count_holders():
@@ -277,6 +294,7 @@ def test_supports_are_the_holders_consistent_histories_pass_through(game):
 
 def _fitting(nodes, sizes):
     """Every assignment of the cards to holders that fits the per-card nodes and the sizes."""
+
     def fill(holder, free, placed):
         if holder == len(sizes):
             yield tuple(placed[c] for c in range(len(nodes)))
@@ -285,13 +303,17 @@ def _fitting(nodes, sizes):
         for chosen in combinations(able, sizes[holder]):
             here = dict.fromkeys(chosen, holder)
             yield from fill(holder + 1, free - set(chosen), {**placed, **here})
+
     return list(fill(0, frozenset(range(len(nodes))), {}))
 
 
 def _meets(state, tallies, epoch):
     """Whether a state meets every observation tally of ``epoch``."""
-    return all(t.lo <= sum(state[c] == t.holder for c in t.cards) <= t.hi
-               for t in tallies if t.line is not None and t.time == epoch)
+    return all(
+        t.lo <= sum(state[c] == t.holder for c in t.cards) <= t.hi
+        for t in tallies
+        if t.line is not None and t.time == epoch
+    )
 
 
 @settings(deadline=None, max_examples=30, derandomize=True)
@@ -339,10 +361,14 @@ def test_a_layer_past_max_states_declines(recut, monkeypatch):
     assert model is not None
     peak = max(predict_states(supports, timeline.sizes))
     for cap in (100, 2_000):  # the deal has 1,260 states; a later layer 2,326
-        assert finished(count_forward(model.domains, tallies, timeline, supports,
-                                     max_states=cap)) is None
-    assert finished(count_forward(model.domains, tallies, timeline, supports,
-                                 max_states=peak)) is not None
+        assert (
+            finished(count_forward(model.domains, tallies, timeline, supports, max_states=cap))
+            is None
+        )
+    assert (
+        finished(count_forward(model.domains, tallies, timeline, supports, max_states=peak))
+        is not None
+    )
 
 
 def test_states_without_a_key_word_merge_into_one():
@@ -359,7 +385,6 @@ def test_one_word_sorts_with_and_without_the_packed_index():
         assert (ordered == np.sort(key)).all() and (key[order] == ordered).all()
 
 
-
 def _lookahead(setup, events):
     """(each epoch's states of consistent histories, the filter's look-ahead) of a game.
 
@@ -367,15 +392,25 @@ def _lookahead(setup, events):
     """
     timeline, model, tallies, supports = _prepared(setup, events)
     assume(model is not None and supports is not None)
-    allowed = [[set(d.nodes[e]) & supports[e][c] for c, d in enumerate(model.domains)]
-               for e in range(len(timeline.sizes))]
+    allowed = [
+        [set(d.nodes[e]) & supports[e][c] for c, d in enumerate(model.domains)]
+        for e in range(len(timeline.sizes))
+    ]
     observed = forward._observations(tallies, len(timeline.sizes))
-    ahead = [Ahead(e, obs.holder, obs.cards, obs.lo, obs.hi)
-             for e, row in enumerate(observed) for obs in row]
+    ahead = [
+        Ahead(e, obs.holder, obs.cards, obs.lo, obs.hi)
+        for e, row in enumerate(observed)
+        for obs in row
+    ]
     indices = [0] + [i + 1 for i, e in enumerate(events) if e.type in TRANSFERS]
     paths = [path for _, path in consistent_histories(setup, events)]
-    states = [[np.array([timeline.holder(path[i][card]) for path in paths], dtype=np.intp)
-               for card in setup.deck.ids] for i in indices]
+    states = [
+        [
+            np.array([timeline.holder(path[i][card]) for path in paths], dtype=np.intp)
+            for card in setup.deck.ids
+        ]
+        for i in indices
+    ]
     return states, Lookahead(model.domains, allowed, ahead, timeline)
 
 
@@ -389,6 +424,8 @@ def test_the_look_ahead_never_calls_a_consistent_history_dead(game):
     for epoch, held in enumerate(states):
         log = lookahead.log_guide(epoch, held.__getitem__, len(held[0]))
         assert np.isfinite(log).all() and (log <= 0).all()
-        alone = [lookahead.log_guide(epoch, [where[i:i + 1] for where in held].__getitem__, 1)[0]
-                 for i in range(min(len(log), 5))]  # states that look alike share a guide
-        assert np.allclose(alone, log[:len(alone)], rtol=1e-12, atol=1e-12)
+        alone = [
+            lookahead.log_guide(epoch, [where[i : i + 1] for where in held].__getitem__, 1)[0]
+            for i in range(min(len(log), 5))
+        ]  # states that look alike share a guide
+        assert np.allclose(alone, log[: len(alone)], rtol=1e-12, atol=1e-12)

@@ -23,8 +23,16 @@ from deduce.logs.vocabulary.abbey import setup_from_header
 CASES = Path(__file__).parent / "data" / "cases"
 
 #: (case, events kept): positions where the reference closure takes well under a second.
-POSITIONS = [("abbey-3p-02", 6), ("abbey-3p-02", 12), ("abbey-4p-02", 9), ("abbey-4p-02", 15),
-             ("abbey-5p-02", 3), ("abbey-5p-02", 15), ("abbey-6p-02", 3), ("abbey-6p-02", 12)]
+POSITIONS = [
+    ("abbey-3p-02", 6),
+    ("abbey-3p-02", 12),
+    ("abbey-4p-02", 9),
+    ("abbey-4p-02", 15),
+    ("abbey-5p-02", 3),
+    ("abbey-5p-02", 15),
+    ("abbey-6p-02", 3),
+    ("abbey-6p-02", 12),
+]
 
 
 def _models(case: str, kept: int):

@@ -47,8 +47,11 @@ def _timeline(setup, events):
 
 
 def _named(timeline, setup, possible):
-    return {card: {timeline.holders[h] for h in holders}
-            for card, holders in zip(setup.deck.ids, possible) if holders}
+    return {
+        card: {timeline.holders[h] for h in holders}
+        for card, holders in zip(setup.deck.ids, possible)
+        if holders
+    }
 
 
 def _brute_support(brute):
@@ -112,17 +115,23 @@ def test_skipping_lines_answers_for_the_log_without_them(game, rng):
     assert sat.satisfiable(skip) == expected
     if expected:
         possible = sat.closure(skip)
-        assert _named(timeline, setup, possible) == _brute_support(
-            enumerate_posterior(setup, kept))
+        assert _named(timeline, setup, possible) == _brute_support(enumerate_posterior(setup, kept))
 
 
 def test_every_solver_and_encoding_gives_the_same_closure():
-    setup, events, _ = random_game(random.Random(11), min_cards=10, max_cards=10,
-                                   max_deals=80_000, max_events=14)
+    setup, events, _ = random_game(
+        random.Random(11), min_cards=10, max_cards=10, max_deals=80_000, max_events=14
+    )
     timeline = build_timeline(setup, events, "game")
-    closures = [sat_model(setup, timeline, events, solver, encoding).closure()
-                for solver, encoding in (("minicard", "native"), ("glucose4", "seqcounter"),
-                                         ("minisat22", "totalizer"), ("gluecard4", "native"))]
+    closures = [
+        sat_model(setup, timeline, events, solver, encoding).closure()
+        for solver, encoding in (
+            ("minicard", "native"),
+            ("glucose4", "seqcounter"),
+            ("minisat22", "totalizer"),
+            ("gluecard4", "native"),
+        )
+    ]
     assert all(c == closures[0] for c in closures)
     assert closures[0] is not None
 
@@ -203,8 +212,13 @@ def test_drawn_histories_follow_the_uniform_law_over_histories():
         sat = sat_model(setup, timeline, events)
         starts = sat.witnesses(sat.closure(), 4, random.Random(seed))
         draws = sample_histories(base, starts, 400, seed=seed, thin=25, burn=200)
-        worst.append(max(abs(float(p) - sum(d[c] == h for d in draws) / len(draws))
-                         for c, row in enumerate(exact.probabilities()) for h, p in row.items()))
+        worst.append(
+            max(
+                abs(float(p) - sum(d[c] == h for d in draws) / len(draws))
+                for c, row in enumerate(exact.probabilities())
+                for h, p in row.items()
+            )
+        )
         games += 1
     assert games >= 20
     assert sorted(worst)[int(0.9 * games)] < 0.1  # 400 draws: a standard error of 0.025 at most
@@ -223,8 +237,7 @@ def test_drawn_histories_lie_in_the_closure_and_stop_at_the_deadline(game):
         assert all(h in possible[card] for card, h in enumerate(draw))
         assert list(draw).count(timeline.holder("culprit")) == 1
     # past the deadline, the first whole round of the two chains with at least 7 draws
-    late = sample_histories(model, [start, start], 40, seed=5, thin=5, burn=10,
-                            deadline=(0.0, 7))
+    late = sample_histories(model, [start, start], 40, seed=5, thin=5, burn=10, deadline=(0.0, 7))
     assert late == draws[:8]
 
 
@@ -234,8 +247,9 @@ def _log(setup, events):
 
 
 def test_an_exhausted_budget_gives_a_labelled_estimate_with_exact_candidates(monkeypatch):
-    setup, events, _ = random_game(random.Random(7), min_cards=9, max_cards=9,
-                                   max_deals=80_000, max_events=12)
+    setup, events, _ = random_game(
+        random.Random(7), min_cards=9, max_cards=9, max_deals=80_000, max_events=12
+    )
     timeline = build_timeline(setup, events, "game")
     model = build_model(setup, timeline, events)
     exact = count_histories(model)
@@ -249,8 +263,11 @@ def test_an_exhausted_budget_gives_a_labelled_estimate_with_exact_candidates(mon
     assert 0 < solution.error <= 1
     out = solution.to_json()
     assert out["exact"] is False and out["error"] == round(solution.error, 6)
-    support = {card: {timeline.holders[h] for h in row}
-               for card, row in zip(setup.deck.ids, exact.holders) if row}
+    support = {
+        card: {timeline.holders[h] for h in row}
+        for card, row in zip(setup.deck.ids, exact.holders)
+        if row
+    }
     assert {card: set(row) for card, row in solution.holders.items()} == support
     exact_culprits = {card for card, row in support.items() if "culprit" in row}
     assert set(out["culprit"]["candidates"]) == exact_culprits
@@ -259,15 +276,17 @@ def test_an_exhausted_budget_gives_a_labelled_estimate_with_exact_candidates(mon
     assert unlimited.exact and all(isinstance(p, Fraction) for p in unlimited.culprit.values())
 
 
-@pytest.mark.parametrize(("budget", "share"), [(1.0, 0.8), (2.0, 0.8), (5.0, 0.6), (30.0, 0.6),
-                                               (120.0, 20 / 120)])
+@pytest.mark.parametrize(
+    ("budget", "share"), [(1.0, 0.8), (2.0, 0.8), (5.0, 0.6), (30.0, 0.6), (120.0, 20 / 120)]
+)
 def test_a_short_budget_goes_to_the_exact_count(monkeypatch, budget, share):
     """Up to 2 s no estimate would come in time: the exact count gets 80% of the budget.
 
     Past 2 s it gets 60%, and never more than 20 s.
     """
-    setup, events, _ = random_game(random.Random(7), min_cards=9, max_cards=9,
-                                   max_deals=80_000, max_events=12)
+    setup, events, _ = random_game(
+        random.Random(7), min_cards=9, max_cards=9, max_deals=80_000, max_events=12
+    )
     monkeypatch.setattr("deduce.games.abbey.solver.solve.setup_from_header", lambda *a: setup)
     seen = []
     real = count_histories
@@ -284,13 +303,16 @@ def test_a_short_budget_goes_to_the_exact_count(monkeypatch, budget, share):
 
 def test_the_estimates_on_the_way_reach_the_listener_as_solutions(monkeypatch):
     """An exact count that gives up, two rounds of estimates: the first comes on the way."""
-    setup, events, _ = random_game(random.Random(7), min_cards=9, max_cards=9,
-                                   max_deals=80_000, max_events=12)
+    setup, events, _ = random_game(
+        random.Random(7), min_cards=9, max_cards=9, max_deals=80_000, max_events=12
+    )
     monkeypatch.setattr("deduce.games.abbey.solver.solve.setup_from_header", lambda *a: setup)
     exact = solve_abbey(_log(setup, events))
     names = _timeline(setup, events).holders
-    even = [{h: 1.0 / len(row) for h, name in enumerate(names) if name in row}
-            for row in exact.holders.values()]
+    even = [
+        {h: 1.0 / len(row) for h, name in enumerate(names) if name in row}
+        for row in exact.holders.values()
+    ]
 
     def rounds(*args, progress=None, **options):
         progress(Estimate(even, False, 0.3, 0.2, 4096))
@@ -306,13 +328,17 @@ def test_the_estimates_on_the_way_reach_the_listener_as_solutions(monkeypatch):
 
 
 def test_an_inconsistent_log_is_a_conflict_whatever_the_budget(monkeypatch):
-    setup, events, truth = random_game(random.Random(3), min_cards=8, max_cards=8,
-                                       max_deals=80_000, max_events=8)
+    setup, events, truth = random_game(
+        random.Random(3), min_cards=8, max_cards=8, max_deals=80_000, max_events=8
+    )
     card = next(iter(truth.holders))
     wrong = next(h for h in ("culprit", *setup.players) if h != truth.holders[card])
     line = len(events) + 2
-    fact = (Event("culprit", {"card": card}, line) if wrong == "culprit"
-            else Event("has", {"player": wrong, "card": card}, line))
+    fact = (
+        Event("culprit", {"card": card}, line)
+        if wrong == "culprit"
+        else Event("has", {"player": wrong, "card": card}, line)
+    )
     monkeypatch.setattr("deduce.games.abbey.solver.solve.setup_from_header", lambda *a: setup)
     log = _log(setup, [*events, fact])
     assert not enumerate_posterior(setup, log.events).consistent
@@ -322,8 +348,9 @@ def test_an_inconsistent_log_is_a_conflict_whatever_the_budget(monkeypatch):
 
 
 def test_every_engine_agrees_on_a_small_game(monkeypatch):
-    setup, events, _ = random_game(random.Random(5), min_cards=8, max_cards=8,
-                                   max_deals=80_000, max_events=10)
+    setup, events, _ = random_game(
+        random.Random(5), min_cards=8, max_cards=8, max_deals=80_000, max_events=10
+    )
     monkeypatch.setattr("deduce.games.abbey.solver.solve.setup_from_header", lambda *a: setup)
     log = _log(setup, events)
     solutions = [solve_abbey(log, engine=engine) for engine in ("sat", "count", "csp")]

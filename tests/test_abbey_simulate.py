@@ -72,7 +72,8 @@ def test_the_same_seed_gives_the_same_games():
     again = list(simulate(record_game, game, 2, 3, lineup, workers=1))
     assert first == again
     assert list(simulate(record_game, game, 2, 3, ("notepad",) * 4, workers=2)) == [
-        record_game(game, i, 3, ("notepad",) * 4) for i in (1, 2)]
+        record_game(game, i, 3, ("notepad",) * 4) for i in (1, 2)
+    ]
     other = record_game(game, 1, 4, ("notepad",) * 4)
     assert other.logs != first[0].logs
 
@@ -87,8 +88,11 @@ def test_written_games_hold_the_truth_and_one_canonical_log_per_player(tmp_path)
     assert truth["culprit"] in game.deck.ids
     hands = truth["deal"]["hands"]
     assert sorted(hands) == sorted(game.players)
-    assert {truth["culprit"], *truth["deal"]["pile"], *(c for h in hands.values() for c in h)} \
-        == set(game.deck.ids)
+    assert {
+        truth["culprit"],
+        *truth["deal"]["pile"],
+        *(c for h in hands.values() for c in h),
+    } == set(game.deck.ids)
     for player in game.players:
         path = folder / f"{player}.jsonl"
         log = read_log(path)
@@ -119,8 +123,9 @@ def test_the_engine_records_every_cards_holder_after_each_transfer():
     game = AbbeyGame.create(4)
     state = play(game, 3, 1, ("notepad",) * 4)
     snapshots = state.holders_after
-    assert sorted(snapshots) == [i for i, e in enumerate(state.events)
-                                 if e["type"] in ("deal", "draw", "take", "mass")]
+    assert sorted(snapshots) == [
+        i for i, e in enumerate(state.events) if e["type"] in ("deal", "draw", "take", "mass")
+    ]
     assert snapshots[max(snapshots)] == {c: state.holder_of(c) for c in game.deck.ids}
     for i in sorted(snapshots)[1:]:
         event, before = state.events[i], snapshots[max(t for t in snapshots if t < i)]
@@ -134,8 +139,15 @@ def test_check_finds_no_soundness_failure_in_120_games():
     checks, games = [], 0
     for players, count in ((3, 40), (4, 40), (5, 20), (6, 20)):
         lineup = bot_lineup((["notepad", "random"] * 3)[:players], players, BOTS)
-        for run in check_games(AbbeyGame.create(players, max_turns=100), count, 21, lineup,
-                               budget=0, every=50, fast=True):
+        for run in check_games(
+            AbbeyGame.create(players, max_turns=100),
+            count,
+            21,
+            lineup,
+            budget=0,
+            every=50,
+            fast=True,
+        ):
             checks += run
             games += 1
     summary = CheckSummary.of(checks)
@@ -161,7 +173,7 @@ def test_check_with_the_solve_finds_the_culprit_and_no_failure():
     assert sum(n for n, _, _ in check.calibration.bins.bins) >= check.calibration.positions
     # the culprit is indeed the only candidate of the log cut where the check says so
     assert check.determined is not None and check.determined % 10 == 0
-    log = parse_jsonl(game.log_text("ana", state.logs[0][:check.determined]), "ana.jsonl")
+    log = parse_jsonl(game.log_text("ana", state.logs[0][: check.determined]), "ana.jsonl")
     assert candidates_of(log) == [state.culprit]
 
 
@@ -202,8 +214,12 @@ def test_calibration_scores_by_hand():
     # a culprit ruled out scores as if every candidate were wrong, plus its own miss
     gone = Calibration().add({"a": 0.5, "b": 0.5}, "c")
     assert gone.brier == pytest.approx(1.5) and gone.uniform == pytest.approx(1.5)
-    assert data["reliability"][5] == {"decile": "50-60%", "candidates": 3,
-                                      "mean_probability": 0.5, "culprit_share": 0.3333}
+    assert data["reliability"][5] == {
+        "decile": "50-60%",
+        "candidates": 3,
+        "mean_probability": 0.5,
+        "culprit_share": 0.3333,
+    }
 
 
 def test_check_reports_a_model_that_drops_the_truth(monkeypatch):
@@ -212,8 +228,10 @@ def test_check_reports_a_model_that_drops_the_truth(monkeypatch):
     state = play(game, 2, 3, ("notepad",) * 3)
     seat = 0
     count = next(i for i, e in enumerate(state.logs[seat]) if e["type"] == "count")
-    state.logs[seat][count] = {**state.logs[seat][count], "n": 0 if state.logs[seat][count]["n"]
-                               else 1}
+    state.logs[seat][count] = {
+        **state.logs[seat][count],
+        "n": 0 if state.logs[seat][count]["n"] else 1,
+    }
     check = check_log(state, 2, seat, budget=0.1, every=1000, fast=True)
     assert check.failures
     assert "excludes the true history" in check.failures[0] or "no history" in check.failures[0]
@@ -263,33 +281,77 @@ def test_advice_on_a_real_log_ranks_options_and_knows_the_trivial_cases():
 def test_cli_simulate_writes_games_and_check_prints_the_summary(tmp_path):
     runner = CliRunner()
     out = tmp_path / "games"
-    result = runner.invoke(cli, ["simulate", "abbey", "--players", "3", "--games", "2",
-                                 "--seed", "5", "--bots", "notepad,random,notepad",
-                                 "--out", str(out)])
+    result = runner.invoke(
+        cli,
+        [
+            "simulate",
+            "abbey",
+            "--players",
+            "3",
+            "--games",
+            "2",
+            "--seed",
+            "5",
+            "--bots",
+            "notepad,random,notepad",
+            "--out",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in out.iterdir()) == ["game-0001", "game-0002"]
     first = (out / "game-0001" / "ana.jsonl").read_bytes()
     again = tmp_path / "again"
-    runner.invoke(cli, ["simulate", "abbey", "--players", "3", "--games", "2", "--seed", "5",
-                        "--bots", "notepad,random,notepad", "--out", str(again)])
+    runner.invoke(
+        cli,
+        [
+            "simulate",
+            "abbey",
+            "--players",
+            "3",
+            "--games",
+            "2",
+            "--seed",
+            "5",
+            "--bots",
+            "notepad,random,notepad",
+            "--out",
+            str(again),
+        ],
+    )
     assert (again / "game-0001" / "ana.jsonl").read_bytes() == first
-    result = runner.invoke(cli, ["check", "abbey", "--players", "3", "--games", "2",
-                                 "--every", "20", "--budget", "0.05", "--json"])
+    result = runner.invoke(
+        cli,
+        [
+            "check",
+            "abbey",
+            "--players",
+            "3",
+            "--games",
+            "2",
+            "--every",
+            "20",
+            "--budget",
+            "0.05",
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["games"] == 2 and data["logs"] == 6 and data["soundness_failures"] == 0
     assert len(data["calibration"]["reliability"]) == 10
-    result = runner.invoke(cli, ["check", "abbey", "--players", "3", "--games", "1", "--fast",
-                                 "--every", "30"])
+    result = runner.invoke(
+        cli, ["check", "abbey", "--players", "3", "--games", "1", "--fast", "--every", "30"]
+    )
     assert result.exit_code == 0 and "soundness failures" in result.output
 
 
 def test_cli_rejects_bad_bots(tmp_path):
-    result = CliRunner().invoke(cli, ["simulate", "abbey", "--bots", "oracle",
-                                      "--out", str(tmp_path)])
+    result = CliRunner().invoke(
+        cli, ["simulate", "abbey", "--bots", "oracle", "--out", str(tmp_path)]
+    )
     assert isinstance(result.exception, DeduceError)
     assert "unknown bot 'oracle'" in str(result.exception)
-
 
 
 def test_cli_simulates_with_the_users_data_files(tmp_path):
@@ -298,13 +360,27 @@ def test_cli_simulates_with_the_users_data_files(tmp_path):
     mine = tmp_path / "board.json"
     mine.write_text(json.dumps(board))
     out = tmp_path / "games"
-    result = CliRunner().invoke(cli, ["simulate", "abbey", "--players", "3", "--games", "1",
-                                      "--board", str(mine), "--out", str(out)])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "simulate",
+            "abbey",
+            "--players",
+            "3",
+            "--games",
+            "1",
+            "--board",
+            str(mine),
+            "--out",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert (out / "game-0001" / "truth.json").exists()
     (tmp_path / "bad.json").write_text('{"rooms": []}')
-    result = CliRunner().invoke(cli, ["simulate", "abbey", "--board", str(tmp_path / "bad.json"),
-                                      "--out", str(out)])
+    result = CliRunner().invoke(
+        cli, ["simulate", "abbey", "--board", str(tmp_path / "bad.json"), "--out", str(out)]
+    )
     assert isinstance(result.exception, DeduceError)
     assert str(result.exception).startswith(f"{tmp_path / 'bad.json'}:1: board 'rooms'")
 

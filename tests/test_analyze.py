@@ -49,12 +49,15 @@ card c5 benedictine novice bareheaded shaven thin
 """
 # Line 12: the culprit is c3, c4 or c5. Line 13: bob holds one of c3/c4 and c5,
 # so the culprit is c3 or c4. Line 14: bob holds c3, so it is c4.
-ABBEY = ABBEY_HEADER + """
+ABBEY = (
+    ABBEY_HEADER
+    + """
 hand ana c1 c2
 count bob franciscan 1
 show bob to ana c3
 accuse ana c4 right
 """
+)
 # bob is black or orange after line 8, cai grey or black after line 11 (3
 # colourings); line 12 leaves bob=orange cai=black. Guesses on 13 and 14.
 ROSE = """game rose
@@ -96,8 +99,9 @@ def parsed(text: str) -> GameLog:
     return parse_log(text, "g.log")
 
 
-def analysis_of(text: str, options: SolveOptions | None = None, truth: str | None = None,
-                top: int = 5):
+def analysis_of(
+    text: str, options: SolveOptions | None = None, truth: str | None = None, top: int = 5
+):
     """The analysis of a log given as text."""
     log = parsed(text)
     return analyze(log, list(solve_prefixes(log, options)), truth, top)
@@ -131,7 +135,8 @@ def test_abbey_timeline_by_hand():
     assert [r.entropy for r in result.rows] == pytest.approx([log2(5), log2(3), 1, 0, 0])
     assert result.rows[0].bits is None
     assert [r.bits for r in result.rows[1:]] == pytest.approx(
-        [log2(5 / 3), log2(3 / 2), 1, 0], abs=1e-12)
+        [log2(5 / 3), log2(3 / 2), 1, 0], abs=1e-12
+    )
     assert result.answer == Answer("c4", "log", 15)
     assert (result.certain.line, result.certain.event) == (14, "show bob to ana c3")
     assert result.accusation.line == 15 and result.lead == 1
@@ -143,7 +148,8 @@ def test_rose_timeline_by_hand():
     result = analysis_of(ROSE)
     assert [r.candidates for r in result.rows] == [30, 20, 16, 12, 8, 6, 4, 3, 1, 1, 1, 1, 1]
     assert [r.entropy for r in result.rows[:9]] == pytest.approx(
-        [log2(n) for n in (30, 20, 16, 12, 8, 6, 4, 3, 1)], abs=1e-12)
+        [log2(n) for n in (30, 20, 16, 12, 8, 6, 4, 3, 1)], abs=1e-12
+    )
     assert result.answer == Answer("bob=orange cai=black", "log", 16)
     assert result.rows[7].probability == pytest.approx(1 / 3)
     assert result.certain.line == 12 and result.accusation.line == 13 and result.lead == 1
@@ -154,7 +160,8 @@ def test_blackrose_timeline_by_hand():
     result = analysis_of(BLACKROSE)
     assert [r.candidates for r in result.rows] == [21, 21, 15, 10, 6, 3, 1, 1, 1]
     assert [r.probability for r in result.rows] == pytest.approx(
-        [1 / 21, 1 / 21, 1 / 15, 1 / 10, 1 / 6, 1 / 3, 1, 1, 1])
+        [1 / 21, 1 / 21, 1 / 15, 1 / 10, 1 / 6, 1 / 3, 1, 1, 1]
+    )
     assert result.answer == Answer("s6+s7", "log", 13)
     assert result.certain.line == 11 and result.accusation.line == 13 and result.lead == 2
     assert [(r.line, r.event) for r in result.top[:2]] == [(11, "proof s5"), (10, "proof s4")]
@@ -224,8 +231,9 @@ def test_the_abbey_budget_is_shared_among_the_positions_left(monkeypatch):
 
 
 def test_the_log_reveals_the_abbey_culprit_by_any_correct_accusation_or_the_reveal():
-    assert revealed_answer(parsed(ABBEY_HEADER + "\nhand ana c1 c2\naccuse bob c5 right\n")) \
-        == Answer("c5", "log", 13)
+    assert revealed_answer(
+        parsed(ABBEY_HEADER + "\nhand ana c1 c2\naccuse bob c5 right\n")
+    ) == Answer("c5", "log", 13)
     wrong_then_reveal = ABBEY_HEADER + "\nhand ana c1 c2\naccuse ana c3 wrong by bob\nculprit c4\n"
     assert revealed_answer(parsed(wrong_then_reveal)) == Answer("c4", "log", 14)
     result = analysis_of(wrong_then_reveal)
@@ -255,9 +263,11 @@ def test_without_a_revealed_answer_the_final_position_decides():
 
 
 def test_certain_only_after_the_guesses_gives_a_negative_lead():
-    text = ("game rose\nplayers ana bob cai\nme ana\n\nidentity ana red\n"
-            "guess ana of bob blue\nguess ana of cai white\n"
-            "identity bob orange\nidentity cai black\n")
+    text = (
+        "game rose\nplayers ana bob cai\nme ana\n\nidentity ana red\n"
+        "guess ana of bob blue\nguess ana of cai white\n"
+        "identity bob orange\nidentity cai black\n"
+    )
     result = analysis_of(text)
     assert result.certain.line == 9 and result.accusation.line == 6 and result.lead == -3
     assert lead_text(result) == "certain only 3 events after the first day-7 guess"
@@ -266,13 +276,21 @@ def test_certain_only_after_the_guesses_gives_a_negative_lead():
 def test_truth_files_of_each_game(tmp_path):
     for game in ("blackrose", "rose"):
         simulator = GAMES[game].simulator
-        record = next(iter(simulate(simulator.record, simulator.create(3, {}), 1, 2,
-                                    (simulator.default_bot,) * 3)))
+        record = next(
+            iter(
+                simulate(
+                    simulator.record, simulator.create(3, {}), 1, 2, (simulator.default_bot,) * 3
+                )
+            )
+        )
         folder = write_game(record, tmp_path / game)
         truth = json.loads((folder / "truth.json").read_text())
         log = read_log(folder / "cai.jsonl")
-        expected = ("+".join(truth["accomplices"]) if game == "blackrose" else
-                    f"ana={truth['identities']['ana']} bob={truth['identities']['bob']}")
+        expected = (
+            "+".join(truth["accomplices"])
+            if game == "blackrose"
+            else f"ana={truth['identities']['ana']} bob={truth['identities']['bob']}"
+        )
         answer = load_truth(str(folder / "truth.json"), log)
         assert answer == expected
         result = analyze(log, list(solve_prefixes(log)), answer)
@@ -319,9 +337,19 @@ def test_an_inconsistent_prefix_is_reported_and_the_timeline_goes_on(log_file):
 
 def test_json_shape(log_file):
     data = json.loads(invoke(log_file(BLACKROSE), "--json", "--top", "2").stdout)
-    assert set(data) == {"game", "log", "question", "answer", "certain", "accusation",
-                         "lead_events", "inconsistent", "estimated", "top",
-                         "timeline"}
+    assert set(data) == {
+        "game",
+        "log",
+        "question",
+        "answer",
+        "certain",
+        "accusation",
+        "lead_events",
+        "inconsistent",
+        "estimated",
+        "top",
+        "timeline",
+    }
     assert (data["game"], data["question"]) == ("blackrose", "accomplices")
     assert data["answer"] == {"value": "s6+s7", "known": True, "source": "log", "line": 13}
     assert data["certain"] == {"line": 11, "event": "proof s5"}
@@ -330,21 +358,28 @@ def test_json_shape(log_file):
     assert [t["line"] for t in data["top"]] == [11, 10]
     assert data["top"][0]["bits"] == pytest.approx(log2(3))
     assert len(data["timeline"]) == 9
-    assert data["timeline"][0] == {"line": 1, "event": None, "consistent": True,
-                                   "candidates": 21,
-                                   "probability": pytest.approx(1 / 21),
-                                   "entropy": pytest.approx(log2(21)), "bits": None,
-                                   "exact": True}
+    assert data["timeline"][0] == {
+        "line": 1,
+        "event": None,
+        "consistent": True,
+        "candidates": 21,
+        "probability": pytest.approx(1 / 21),
+        "entropy": pytest.approx(log2(21)),
+        "bits": None,
+        "exact": True,
+    }
 
 
 def test_csv_is_the_timeline(log_file):
     lines = invoke(log_file(ABBEY), "--csv").stdout.splitlines()
     assert lines[0] == "line,event,candidates,P(answer),entropy,bits,status"
-    assert lines[1:] == ["1,(header),5,20.0%,2.322,,exact",
-                         "12,hand ana c1 c2,3,33.3%,1.585,+0.737,exact",
-                         "13,count bob franciscan 1,2,50.0%,1.000,+0.585,exact",
-                         "14,show bob to ana c3,1,100%,0.000,+1.000,exact",
-                         "15,accuse ana c4 right,1,100%,0.000,+0.000,exact"]
+    assert lines[1:] == [
+        "1,(header),5,20.0%,2.322,,exact",
+        "12,hand ana c1 c2,3,33.3%,1.585,+0.737,exact",
+        "13,count bob franciscan 1,2,50.0%,1.000,+0.585,exact",
+        "14,show bob to ana c3,1,100%,0.000,+1.000,exact",
+        "15,accuse ana c4 right,1,100%,0.000,+0.000,exact",
+    ]
 
 
 def test_table_summary_comes_first(log_file):
@@ -393,14 +428,14 @@ def test_plot_without_matplotlib_is_one_line(monkeypatch, capsys, log_file, tmp_
         plot_backend()
     target = tmp_path / "t.png"
     code, err = console(monkeypatch, capsys, log_file(ABBEY), "--plot", str(target))
-    assert code == 1 and err == ("Error: plotting needs matplotlib: "
-                                 "pip install 'deduce[plot]'\n")
+    assert code == 1 and err == ("Error: plotting needs matplotlib: pip install 'deduce[plot]'\n")
     assert not target.exists()
 
 
 def test_unwritable_plot_is_one_line(monkeypatch, capsys, log_file, tmp_path):
-    code, err = console(monkeypatch, capsys, log_file(ABBEY), "--plot",
-                        str(tmp_path / "no" / "t.png"))
+    code, err = console(
+        monkeypatch, capsys, log_file(ABBEY), "--plot", str(tmp_path / "no" / "t.png")
+    )
     errors = [line for line in err.splitlines() if line.startswith("Error: ")]
     assert code == 1 and len(errors) == 1 and "t.png: cannot write plot" in errors[0]
 

@@ -23,8 +23,10 @@ from deduce.logs.io import parse_log
 from deduce.logs.model import GameLog
 from deduce.solving import Solution, SolveOptions, solve_log
 
-TEXT = "game abbey\nplayers ana bob cai dee\nme ana\nhand ana aymeric baldwin conrad dagobert " \
-       "eustache\n"
+TEXT = (
+    "game abbey\nplayers ana bob cai dee\nme ana\nhand ana aymeric baldwin conrad dagobert "
+    "eustache\n"
+)
 #: An exact solution; the fakes return it, or it as an estimate.
 EXACT = solve_log(parse_log(TEXT, "g.log"))
 #: Seconds any wait of these tests may last before it fails (a bound, never a measure).
@@ -156,7 +158,11 @@ def test_the_estimates_on_the_way_are_delivered_as_they_come(tmp_path):
         results = delivered.wait(4)
         # per rung: 0.4 and 0.2 improve (0.6 does not); the rung's answer 0.1 too, once
         assert [(r.budget, r.solution.error, r.last) for r in results] == [
-            (1, 0.4, False), (1, 0.2, False), (1, 0.1, False), (120, 0.1, True)]
+            (1, 0.4, False),
+            (1, 0.2, False),
+            (1, 0.1, False),
+            (120, 0.1, True),
+        ]
         assert refiner.worker is None
 
 
@@ -207,10 +213,13 @@ def test_a_result_that_came_for_a_superseded_position_is_never_delivered(tmp_pat
     assert [r.log for r in delivered.results] == [current]
 
 
-@pytest.mark.parametrize(("solve", "message"), [
-    (_out_of_memory, "a.log: counting every history exactly needs more than 2 GB"),
-    (_broken, "internal error (ValueError: a bug over two lines)"),
-])
+@pytest.mark.parametrize(
+    ("solve", "message"),
+    [
+        (_out_of_memory, "a.log: counting every history exactly needs more than 2 GB"),
+        (_broken, "internal error (ValueError: a bug over two lines)"),
+    ],
+)
 def test_an_error_in_the_worker_comes_back_as_one_line(tmp_path, capfd, solve, message):
     delivered = Delivered()
     with Refiner(delivered, (1, 5), solve) as refiner:

@@ -24,7 +24,8 @@ def test_abbey_table_lists_the_top_candidates_from_the_solution():
     assert table.title == f"Culprit: {len(candidates)} candidates (2 suspects tied at 17.9%)"
     assert [row[0] for row in table.rows[:-1]] == candidates[:TOP_CANDIDATES]
     assert [row[2] for row in table.rows[:-1]] == [
-        percent(solution.culprit[c]) for c in candidates[:TOP_CANDIDATES]]
+        percent(solution.culprit[c]) for c in candidates[:TOP_CANDIDATES]
+    ]
     assert table.rows[1][1] == solution.setup.deck.card(candidates[1]).name
     assert table.rows[-1] == [f"... {len(candidates) - TOP_CANDIDATES} more", "", ""]
 
@@ -40,8 +41,10 @@ def test_abbey_table_says_when_chances_are_estimated():
 def test_rose_table_has_one_row_per_other_player_most_probable_first():
     solution = solve_log(read_log("examples/rose-4p.jsonl"))
     (table,) = compact_tables(solution)
-    assert table.title == (f"Colours: {outlook(solution).candidates} possible colourings "
-                           f"(weighing {solution.weighed} behaviour events)")
+    assert table.title == (
+        f"Colours: {outlook(solution).candidates} possible colourings "
+        f"(weighing {solution.weighed} behaviour events)"
+    )
     assert [row[0] for row in table.rows] == ["bob", "cai", "dee"]
     for player, cell in table.rows:
         row = solution.probabilities[player]
@@ -59,20 +62,24 @@ def test_blackrose_tables_list_top_pairs_and_the_possessed():
 
 
 def test_contradictions_name_their_lines_when_known():
-    rose = solve_log(parse_log("game rose\nplayers ana bob\nme ana\nidentity ana red\n"
-                               "identity bob red\n", "g.log"))
+    rose = solve_log(
+        parse_log(
+            "game rose\nplayers ana bob\nme ana\nidentity ana red\nidentity bob red\n", "g.log"
+        )
+    )
     assert compact_tables(rose) == []
     assert contradiction(rose) == "Contradiction: lines 4, 5 cannot all be true."
-    assert contradiction(Inconsistent()) == ("Contradiction: no history of the game fits every "
-                                             "event.")
+    assert contradiction(Inconsistent()) == (
+        "Contradiction: no history of the game fits every event."
+    )
 
 
-def test_solve_live_reports_an_inconsistent_abbey_log_without_its_lines(log_file,
-                                                                        monkeypatch):
+def test_solve_live_reports_an_inconsistent_abbey_log_without_its_lines(log_file, monkeypatch):
     path = log_file(read_log_text("examples/abbey-4p.log") + "count bob fat 1\n")
 
     def no_full_solve(*args):
         raise AssertionError("the minimal conflict is left to explain")
+
     monkeypatch.setattr(live, "solve_log", no_full_solve)
     assert solve_live(read_log(path), SolveOptions(budget=2)) == Inconsistent()
 
@@ -86,7 +93,10 @@ def test_solve_live_solves_consistent_logs_and_other_games_as_solve_log():
 
 
 def test_a_single_line_conflict_reads_in_the_singular():
-    rose = solve_log(parse_log("game rose\nplayers ana bob\nme ana\nidentity ana red\n"
-                               "identity ana blue\n", "g.log"))
+    rose = solve_log(
+        parse_log(
+            "game rose\nplayers ana bob\nme ana\nidentity ana red\nidentity ana blue\n", "g.log"
+        )
+    )
     assert contradiction(rose) in ("Contradiction: lines 4, 5 cannot all be true.",)
     assert contradiction(replace(rose, conflict=(5,))) == "Contradiction: line 5 cannot be true."

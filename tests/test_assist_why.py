@@ -29,8 +29,9 @@ from deduce.subsets import smallest
 Possible = Callable[[Collection[int]], bool]
 
 
-def _check(pool: Sequence[int], possible_with: Possible, answer_lines: Sequence[int],
-           proved: bool) -> None:
+def _check(
+    pool: Sequence[int], possible_with: Possible, answer_lines: Sequence[int], proved: bool
+) -> None:
     """The answer rules the target out, minimally, and no smaller subset of ``pool`` does."""
     assert not possible_with(answer_lines)
     for line in answer_lines:
@@ -56,24 +57,34 @@ def test_smallest_finds_a_smaller_set_than_a_minimal_one():
 
 
 def _abbey_log(setup: AbbeySetup, events: Sequence[Event]) -> GameLog:
-    header = Header("abbey", setup.players, setup.me,
-                    extra={"deck": setup.deck.to_json(), "pile": setup.pile, "hand": setup.hand})
+    header = Header(
+        "abbey",
+        setup.players,
+        setup.me,
+        extra={"deck": setup.deck.to_json(), "pile": setup.pile, "hand": setup.hand},
+    )
     return GameLog(header, tuple(events), "<random>")
 
 
-def _abbey_possible(setup: AbbeySetup, events: Sequence[Event], pool: Collection[int],
-                    hypothesis: Event) -> Possible:
+def _abbey_possible(
+    setup: AbbeySetup, events: Sequence[Event], pool: Collection[int], hypothesis: Event
+) -> Possible:
     """Brute force: is the hypothesis possible when only the ``kept`` lines of the pool count?"""
+
     def possible(kept: Collection[int]) -> bool:
         chosen = []
         for event in events:
             if event.line in pool and event.line not in kept:
                 if event.type not in TRANSFERS:
                     continue
-                event = Event(event.type, {k: v for k, v in event.fields.items()
-                                           if k not in ("card", "gave", "got")}, event.line)
+                event = Event(
+                    event.type,
+                    {k: v for k, v in event.fields.items() if k not in ("card", "gave", "got")},
+                    event.line,
+                )
             chosen.append(event)
         return enumerate_posterior(setup, [*chosen, hypothesis]).consistent
+
     return possible
 
 
@@ -82,8 +93,7 @@ def test_abbey_why_on_the_bundled_example():
     answer = why(log, ["matteo"])
     assert answer.statement == "matteo is the culprit"
     assert not answer.possible and answer.smallest
-    assert [(e.line, e.type, e.get("got")) for e in answer.events] == [
-        (25, "mass", ("matteo",))]
+    assert [(e.line, e.type, e.get("got")) for e in answer.events] == [(25, "mass", ("matteo",))]
     assert why(log, ["aymeric"]).possible
     with pytest.raises(DeduceError, match="unknown card 'aymerik' \\(did you mean 'aymeric'\\?\\)"):
         why(log, ["aymerik"])
@@ -96,18 +106,24 @@ def test_abbey_why_on_the_bundled_example():
 @pytest.mark.parametrize("seed", range(12))
 def test_abbey_why_is_minimal_and_smallest_by_brute_force(seed):
     rng = random.Random(seed)
-    setup, events, _ = random_game(rng, min_cards=6, max_cards=8, max_deals=3000,
-                                   max_events=7)
+    setup, events, _ = random_game(rng, min_cards=6, max_cards=8, max_deals=3000, max_events=7)
     log = _abbey_log(setup, events)
     truth = enumerate_posterior(setup, events)
-    pool = [e.line for e in events
-            if e.type not in TRANSFERS or {"card", "gave", "got"} & set(e.fields)]
+    pool = [
+        e.line for e in events if e.type not in TRANSFERS or {"card", "gave", "got"} & set(e.fields)
+    ]
     line = max(e.line for e in events) + 1
-    queries = [([card], Event("culprit", {"card": card}, line))
-               for card in setup.deck.ids if card not in truth.culprit]
-    queries += [([card, player], Event("has", {"player": player, "card": card}, line))
-                for card in setup.deck.ids for player in setup.players
-                if player not in truth.holders[card]][:4]
+    queries = [
+        ([card], Event("culprit", {"card": card}, line))
+        for card in setup.deck.ids
+        if card not in truth.culprit
+    ]
+    queries += [
+        ([card, player], Event("has", {"player": player, "card": card}, line))
+        for card in setup.deck.ids
+        for player in setup.players
+        if player not in truth.holders[card]
+    ][:4]
     for words, hypothesis in queries:
         answer = why(log, words, deadline=None)
         assert not answer.possible
@@ -132,8 +148,9 @@ def _random_rose(rng: random.Random) -> GameLog:
         elif hidden[player]:
             colour = hidden[player].pop(rng.randrange(len(hidden[player])))
             lines.append(f"reveal {player} {colour}")
-    return parse_log("game rose\nplayers ana bob cai\nme ana\n" + "\n".join(lines) + "\n",
-                     "<random>")
+    return parse_log(
+        "game rose\nplayers ana bob cai\nme ana\n" + "\n".join(lines) + "\n", "<random>"
+    )
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -142,8 +159,8 @@ def test_rose_why_is_minimal_and_smallest_by_brute_force(seed):
     pool = [e.line for e in log.events]
     for player in log.header.players:
         for colour in COLOURS:
-            def possible(kept: Collection[int], player: str = player,
-                         colour: str = colour) -> bool:
+
+            def possible(kept: Collection[int], player: str = player, colour: str = colour) -> bool:
                 sub = GameLog(log.header, tuple(e for e in log.events if e.line in kept))
                 index = log.header.players.index(player)
                 return any(deal[index] == colour for deal, _ in weighted_deals(sub))
@@ -174,21 +191,28 @@ def _random_blackrose(rng: random.Random) -> GameLog:
     pair = sorted(rng.sample(suspects, 2))
     possessed = rng.choice(["bob", "cai", "dee"])
     proved = rng.sample([s for s in suspects if s not in pair], rng.randint(1, 5))
-    open_pairs = [p for p in combinations(sorted(set(suspects) - set(proved)), 2)
-                  if list(p) != pair]
+    open_pairs = [
+        p for p in combinations(sorted(set(suspects) - set(proved)), 2) if list(p) != pair
+    ]
     lines = [f"proof {s}" for s in proved]
-    lines += [f"accuse {a} {b} wrong" for a, b in rng.sample(open_pairs, min(len(open_pairs),
-                                                                           rng.randint(0, 4)))]
-    lines += [f"role {p} {'possessed' if p == possessed else 'investigator'}"
-              for p in rng.sample(["bob", "cai", "dee"], rng.randint(0, 2))]
+    lines += [
+        f"accuse {a} {b} wrong"
+        for a, b in rng.sample(open_pairs, min(len(open_pairs), rng.randint(0, 4)))
+    ]
+    lines += [
+        f"role {p} {'possessed' if p == possessed else 'investigator'}"
+        for p in rng.sample(["bob", "cai", "dee"], rng.randint(0, 2))
+    ]
     rng.shuffle(lines)
     dead = rng.sample(suspects, rng.randint(0, 3))
     lines += [f"kill {s}" for s in dead]
     innocent = len(set(dead) - set(pair))
     if innocent and rng.random() < 0.7:
         lines.append(f"goal mac-snor innocent_dead_at_least {rng.randint(1, innocent)}")
-    return parse_log("game blackrose\nplayers ana bob cai dee\nme ana\nrector ana\n"
-                     + "\n".join(lines) + "\n", "<random>")
+    return parse_log(
+        "game blackrose\nplayers ana bob cai dee\nme ana\nrector ana\n" + "\n".join(lines) + "\n",
+        "<random>",
+    )
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -197,13 +221,15 @@ def test_blackrose_why_is_minimal_and_smallest_by_brute_force(seed):
     pool = [e.line for e in log.events if e.type != "kill"]
 
     def states(kept: Collection[int]) -> dict:
-        sub = GameLog(log.header, tuple(e for e in log.events
-                                        if e.type == "kill" or e.line in kept))
+        sub = GameLog(
+            log.header, tuple(e for e in log.events if e.type == "kill" or e.line in kept)
+        )
         return brute_joint(sub) or {}
 
     targets = [(s, lambda h, s=s: s in h.pair) for s in (f"s{i}" for i in range(1, 8))]
     targets += [(p, lambda h, p=p: h.possessed == p) for p in ("bob", "cai", "dee")]
     for word, holds in targets:
+
         def possible(kept: Collection[int], holds: Callable = holds) -> bool:
             return any(holds(h) for h in states(kept))
 
@@ -216,8 +242,7 @@ def test_blackrose_why_is_minimal_and_smallest_by_brute_force(seed):
 def test_blackrose_why_the_rector_needs_no_event():
     log = parse_log("game blackrose\nplayers ana bob cai\nme bob\nrector ana\nproof s1\n", "g")
     answer = why(log, ["ana"])
-    assert (answer.statement, answer.possible, answer.events) == ("ana is the Possessed", False,
-                                                                  ())
+    assert (answer.statement, answer.possible, answer.events) == ("ana is the Possessed", False, ())
     assert why(log, ["s2"]).possible
     answer = why(log, ["s1"])
     assert (answer.statement, [e.line for e in answer.events]) == ("s1 is an accomplice", [5])

@@ -129,8 +129,16 @@ def without_times(data: dict) -> dict:
 
 
 def test_folders_are_searched_recursively_for_log_endings_in_sorted_order(tmp_path):
-    for name in ("b.log", "a.jsonl", "sub/deeper/c.log", "sub/a.log", "truth.json",
-                 "notes.txt", "log", "x.log.bak"):
+    for name in (
+        "b.log",
+        "a.jsonl",
+        "sub/deeper/c.log",
+        "sub/a.log",
+        "truth.json",
+        "notes.txt",
+        "log",
+        "x.log.bak",
+    ):
         put(tmp_path / name, SMALL)
     (tmp_path / "folder.log").mkdir()
     found = [os.path.relpath(p, tmp_path) for p in folder_logs(str(tmp_path))]
@@ -176,8 +184,14 @@ def test_every_log_is_solved_as_solve_log_solves_it_alone(mixed):
         assert entry["status"] == "ok"
         assert entry["game"] == solution.to_json()["game"]
         assert entry["solution"] == solution.to_json()
-    assert data["summary"] == {**data["summary"], "logs": 11, "ok": 11, "inconsistent": 0,
-                               "invalid": 0, "error": 0}
+    assert data["summary"] == {
+        **data["summary"],
+        "logs": 11,
+        "ok": 11,
+        "inconsistent": 0,
+        "invalid": 0,
+        "error": 0,
+    }
 
 
 def test_small_abbey_log_answer_and_probability_in_the_table(mixed):
@@ -201,11 +215,21 @@ def test_bad_logs_are_reported_and_the_others_still_solved(with_bad):
     assert invalid["error"].startswith(f"{with_bad / 'invalid.log'}:4: ")
     assert "bobb" in invalid["error"] and "\n" not in invalid["error"]
     assert conflict["status"] == "inconsistent"
-    assert conflict["solution"] == {"game": "abbey", "consistent": False, "exact": True,
-                                    "conflict": [13, 15]}
+    assert conflict["solution"] == {
+        "game": "abbey",
+        "consistent": False,
+        "exact": True,
+        "conflict": [13, 15],
+    }
     assert [e["status"] for e in data["logs"]].count("ok") == 11
-    assert data["summary"] == {**data["summary"], "logs": 13, "ok": 11, "inconsistent": 1,
-                               "invalid": 1, "error": 0}
+    assert data["summary"] == {
+        **data["summary"],
+        "logs": 13,
+        "ok": 11,
+        "inconsistent": 1,
+        "invalid": 1,
+        "error": 0,
+    }
 
 
 def test_bad_logs_in_the_table(with_bad):
@@ -238,7 +262,8 @@ def test_unreadable_files_are_invalid_entries_never_tracebacks(tmp_path):
     assert logs[gone]["error"] == f"{gone}: cannot read log: No such file or directory"
     assert logs[missing]["error"] == f"{missing}: cannot read log: No such file or directory"
     assert solve_file(str(tmp_path), SolveOptions()).error == (
-        f"{tmp_path}: cannot read log: Is a directory")
+        f"{tmp_path}: cannot read log: Is a directory"
+    )
 
 
 def test_an_internal_error_is_one_line_and_stops_nothing(tmp_path, monkeypatch):
@@ -252,8 +277,12 @@ def test_an_internal_error_is_one_line_and_stops_nothing(tmp_path, monkeypatch):
     monkeypatch.setattr(deduce.batch, "solve_log", failing)
     data = batch_json(good, other, "--workers", "1", code=1)
     first, second = data["logs"]
-    assert first == {**first, "game": "abbey", "status": "error",
-                     "error": f"{good}: internal error (ValueError: broken solver)"}
+    assert first == {
+        **first,
+        "game": "abbey",
+        "status": "error",
+        "error": f"{good}: internal error (ValueError: broken solver)",
+    }
     assert second["status"] == "ok"
     assert data["summary"]["error"] == 1
 
@@ -268,8 +297,11 @@ def test_a_log_past_the_memory_limit_is_an_error_not_invalid(tmp_path, monkeypat
 
     monkeypatch.setattr(deduce.batch, "solve_log", counting)
     first, second = batch_json(big, other, "--workers", "1", code=1)["logs"]
-    assert first == {**first, "status": "error",
-                     "error": f"{big}: counting every history exactly needs more than 1 GB"}
+    assert first == {
+        **first,
+        "status": "error",
+        "error": f"{big}: counting every history exactly needs more than 1 GB",
+    }
     assert second["status"] == "ok"
 
 
@@ -315,15 +347,22 @@ def test_budget_and_seed_reach_abbey_logs(tmp_path):
     assert row[:4] == [log, "abbey", "ok", "4"]
     # an estimate shows with "~", or not at all when its bound is too wide to be useful
     assert (row[4] == "a5" and row[5].startswith("~")) or row[4:9] == [
-        "?", "not", "enough", "time", "to"]
+        "?",
+        "not",
+        "enough",
+        "time",
+        "to",
+    ]
 
 
-def test_a_bad_deck_file_is_one_error_line_from_the_console_script(tmp_path, monkeypatch,
-                                                                   capsys):
+def test_a_bad_deck_file_is_one_error_line_from_the_console_script(tmp_path, monkeypatch, capsys):
     group = click.Group(commands={"batch": batch})
     monkeypatch.setattr(deduce.cli.main, "cli", group)
-    monkeypatch.setattr(sys, "argv", ["deduce", "batch", put(tmp_path / "g.log", SMALL),
-                                      "--deck", str(tmp_path / "none.json")])
+    monkeypatch.setattr(
+        sys,
+        "argv",
+        ["deduce", "batch", put(tmp_path / "g.log", SMALL), "--deck", str(tmp_path / "none.json")],
+    )
     with pytest.raises(SystemExit) as exit_:
         deduce.cli.main.main()
     assert exit_.value.code == 1
@@ -345,19 +384,31 @@ def test_json_shape(with_bad):
     summary = data["summary"]
     assert list(summary) == ["logs", *STATUSES, "seconds", "logs_per_second"]
     assert summary["logs"] == len(data["logs"]) == sum(summary[s] for s in STATUSES)
-    assert summary["logs_per_second"] == pytest.approx(summary["logs"] / summary["seconds"],
-                                                       rel=1e-2)
+    assert summary["logs_per_second"] == pytest.approx(
+        summary["logs"] / summary["seconds"], rel=1e-2
+    )
 
 
 def test_csv_has_one_row_per_log_with_the_answer(mixed):
     rows = list(csv.DictReader(io.StringIO(invoke(mixed, "--csv", "--workers", "1").stdout)))
-    assert list(rows[0]) == ["file", "game", "status", "candidates", "answer", "probability",
-                             "seconds", "problem"]
+    assert list(rows[0]) == [
+        "file",
+        "game",
+        "status",
+        "candidates",
+        "answer",
+        "probability",
+        "seconds",
+        "problem",
+    ]
     assert [row["file"] for row in rows] == find_logs([str(mixed)])
     for row in rows:
         view = outlook(solve_log(read_log(row["file"])))
         assert (row["status"], int(row["candidates"]), row["answer"]) == (
-            "ok", view.candidates, view.best)
+            "ok",
+            view.candidates,
+            view.best,
+        )
         assert row["probability"] == percent(view.probability(view.best))
 
 
@@ -374,8 +425,9 @@ def test_a_pool_that_broke_while_logs_were_handed_out_gives_error_results(tmp_pa
         pool.submit(os._exit, 9).result()  # a worker dies: the pool is broken
     path = put(tmp_path / "g.log", SMALL)
     jobs = [(path, SolveOptions())]
-    [result] = deduce.workers._spread(pool.submit, 1, solve_file, jobs, deduce.batch._failed, 1,
-                                      deduce.workers._result)
+    [result] = deduce.workers._spread(
+        pool.submit, 1, solve_file, jobs, deduce.batch._failed, 1, deduce.workers._result
+    )
     pool.shutdown()
     assert result.status == "error"
     assert result.error.startswith(f"{path}: internal error (BrokenProcessPool: ")

@@ -16,8 +16,20 @@ DEFAULTS = ROOT / "deduce" / "data"
 
 #: game, its options with the user files, the bundled file each replaces
 RUNS = [
-    ("abbey", ["--deck", "abbey-deck.json", "--board", "abbey-board.json",
-               "--cards", "abbey-cards.json", "--fast", "--every", "50"]),
+    (
+        "abbey",
+        [
+            "--deck",
+            "abbey-deck.json",
+            "--board",
+            "abbey-board.json",
+            "--cards",
+            "abbey-cards.json",
+            "--fast",
+            "--every",
+            "50",
+        ],
+    ),
     ("rose", ["--data", "rose-game.json"]),
     ("blackrose", ["--cards", "blackrose-cards.json"]),
 ]
@@ -26,8 +38,9 @@ RUNS = [
 @pytest.mark.parametrize(("game", "options"), RUNS, ids=[g for g, _ in RUNS])
 def test_a_check_with_the_user_files_runs_sound(game, options):
     words = [str(DATA / w) if w.endswith(".json") else w for w in options]
-    result = CliRunner().invoke(cli, ["check", game, "--games", "2", "--players", "3",
-                                      *words, "--json"])
+    result = CliRunner().invoke(
+        cli, ["check", game, "--games", "2", "--players", "3", *words, "--json"]
+    )
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["soundness_failures"] == 0
 
@@ -36,5 +49,6 @@ def test_a_check_with_the_user_files_runs_sound(game, options):
 def test_each_user_file_differs_from_the_default_and_says_how(name):
     mine, default = (json.loads((folder / name).read_text()) for folder in (DATA, DEFAULTS))
     assert "soundness runs" in mine["note"] and "Not the printed" in mine["note"]
-    assert {k: v for k, v in mine.items() if k != "note"} != \
-        {k: v for k, v in default.items() if k != "note"}
+    assert {k: v for k, v in mine.items() if k != "note"} != {
+        k: v for k, v in default.items() if k != "note"
+    }

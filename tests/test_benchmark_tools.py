@@ -50,12 +50,17 @@ def test_a_run_split_into_parts_tallies_as_one():
 
     def game(n, winners, scores):
         bots = {"ana": "solver", "bob": "notepad"}
-        return {"game": n, "accusations": [("solver", True, 1)],
-                "truth": {"bots": bots, "winners": winners, "scores": scores, "found": True}}
+        return {
+            "game": n,
+            "accusations": [("solver", True, 1)],
+            "truth": {"bots": bots, "winners": winners, "scores": scores, "found": True},
+        }
 
-    games = [game(1, ["ana"], {"ana": 3, "bob": 0}),
-             game(2, ["ana", "bob"], {"ana": 1, "bob": 1}),
-             game(3, ["bob"], {"ana": -1, "bob": 4})]
+    games = [
+        game(1, ["ana"], {"ana": 3, "bob": 0}),
+        game(2, ["ana", "bob"], {"ana": 1, "bob": 1}),
+        game(3, ["bob"], {"ana": -1, "bob": 4}),
+    ]
     whole, first, second = _tallied(games), _tallied(games[:1]), _tallied(games[1:])
     assert whole.wins == {"solver": 1.5, "notepad": 1.5}
     assert whole.points == {"solver": 3, "notepad": 5}
@@ -67,9 +72,11 @@ def test_a_run_split_into_parts_tallies_as_one():
 def test_the_certainty_row_counts_a_sheet_that_never_got_there_as_the_log_end():
     from certainty import _row
 
-    rows = [{"closure": 30, "sheet": 60, "events": 90, "reached": 30},
-            {"closure": 45, "sheet": None, "events": 90, "reached": 18},
-            {"closure": None, "sheet": 70, "events": 80, "reached": 60}]
+    rows = [
+        {"closure": 30, "sheet": 60, "events": 90, "reached": 30},
+        {"closure": 45, "sheet": None, "events": 90, "reached": 18},
+        {"closure": None, "sheet": 70, "events": 80, "reached": 60},
+    ]
     row = _row("advised", rows)
     assert row[:4] == ["advised", 3, "67%", "67%"]
     assert row[4:8] == [37.5, 65, 37.5, "50%"]  # gains 30 and 45; shares 1/2 and 1/2
@@ -85,8 +92,10 @@ def test_the_paired_runs_follow_the_first_bot_round_the_table(players, index):
     bots = dict(zip(names, seating(lineup, index)))
     tested = next(p for p, kind in bots.items() if kind == "tested")
     scores = {p: 10 * (p == tested) - 1 for p in names}
-    result = {"game": index, "truth": {"players": names, "winners": sorted({tested, names[0]}),
-                                       "scores": scores}}
+    result = {
+        "game": index,
+        "truth": {"players": names, "winners": sorted({tested, names[0]}), "scores": scores},
+    }
     share = 1.0 if tested == names[0] else 0.5
     assert first_seat_wins([result]) == {index: share}
     assert first_seat_scores([result]) == {index: 9.0}
@@ -114,8 +123,12 @@ def test_the_patient_bot_accuses_only_the_last_suspect_of_its_paper_sheet():
     bot = PatientAdvised(game, 0)
     *seen, last, other = game.deck.ids
     assert bot.suspect(SimpleNamespace(log=[{"type": "hand", "cards": seen}])) is None
-    assert bot.suspect(SimpleNamespace(log=[{"type": "hand", "cards": seen},
-                                            {"type": "show", "card": other}])) == last
+    assert (
+        bot.suspect(
+            SimpleNamespace(log=[{"type": "hand", "cards": seen}, {"type": "show", "card": other}])
+        )
+        == last
+    )
 
 
 def test_the_kept_logs_of_a_run_are_read_back_one_per_player(tmp_path):
@@ -124,7 +137,7 @@ def test_the_kept_logs_of_a_run_are_read_back_one_per_player(tmp_path):
     from winrate import play
 
     play((4, 1, 1, ("solver", "notepad", "notepad", "random"), tmp_path))
-    (name, lines), = kept_lines(tmp_path)
+    ((name, lines),) = kept_lines(tmp_path)
     player = name.split(":")[1]
     assert name.startswith("game-0001:") and len(lines) > 10
     half, three_quarters, whole = cuts(tmp_path)

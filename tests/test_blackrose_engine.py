@@ -40,8 +40,12 @@ def settle(state: BlackRoseState, possessed: int | None = None) -> None:
         state.apply_action(possessed if step[1] == "roles" else step[2][0])
 
 
-def start(n: int = 4, possessed: int | None = 1, rector: int = 0,
-          piles: dict[str, list[str]] | None = None) -> BlackRoseState:
+def start(
+    n: int = 4,
+    possessed: int | None = 1,
+    rector: int = 0,
+    piles: dict[str, list[str]] | None = None,
+) -> BlackRoseState:
     """A state at the First Player's first decision; ``piles`` replaces every pile."""
     state = BlackRoseGame.create(n, rector=rector).new_state()
     settle(state, possessed)
@@ -55,8 +59,14 @@ def start(n: int = 4, possessed: int | None = 1, rector: int = 0,
 def put(state: BlackRoseState, place: list[str], *cards: str) -> None:
     """``place`` holds exactly ``cards``, each taken from wherever it was."""
     for card in cards:
-        for other in (*state.piles.values(), state.graveyard, state.discards, *state.hands,
-                      state.rector_pile, state.rector_discards):
+        for other in (
+            *state.piles.values(),
+            state.graveyard,
+            state.discards,
+            *state.hands,
+            state.rector_pile,
+            state.rector_discards,
+        ):
             while card in other:
                 other.remove(card)
     place[:] = cards
@@ -81,8 +91,9 @@ def idle(legal: list[Any]) -> Any:
     return None if None in legal else False if False in legal else legal[0]
 
 
-def play_to(state: BlackRoseState, decision: str | None, seat: int | None = None,
-            rnd: int = 1) -> list[tuple[int, str]]:
+def play_to(
+    state: BlackRoseState, decision: str | None, seat: int | None = None, rnd: int = 1
+) -> list[tuple[int, str]]:
     """Idle choices until ``decision`` (of ``seat``, if given; in round ``rnd`` or later)
     is pending, or the game ends; return the decisions idled through."""
     settle(state)
@@ -131,16 +142,18 @@ def test_game_sizes_names_and_rector() -> None:
         BlackRoseGame.create(3, rector=3)
 
 
-@pytest.mark.parametrize(("n", "rector", "outcomes"), [
-    (5, 0, [1, 2, 3, 4]), (4, 2, [0, 1, 3]), (3, 0, [1, 2, None])])
+@pytest.mark.parametrize(
+    ("n", "rector", "outcomes"), [(5, 0, [1, 2, 3, 4]), (4, 2, [0, 1, 3]), (3, 0, [1, 2, None])]
+)
 def test_role_deal(n: int, rector: int, outcomes: list[int | None]) -> None:
     """5p: 1 Possessed + 3 Investigators; 4p: 1 + 2; 3p: two of {P, I, I} dealt, one hidden
     (0 or 1 Possessed). Every outcome is equally likely."""
     state = BlackRoseGame.create(n, rector=rector).new_state()
     assert state.chance_outcomes() == [(o, 1 / len(outcomes)) for o in outcomes]
     state.apply_action(outcomes[0])
-    expected = {s: "possessed" if s == outcomes[0] else "investigator"
-                for s in range(n) if s != rector}
+    expected = {
+        s: "possessed" if s == outcomes[0] else "investigator" for s in range(n) if s != rector
+    }
     assert state.roles == {rector: "rector", **expected}
 
 
@@ -151,8 +164,7 @@ def test_setup_rector_hand_then_accomplices() -> None:
     assert pending(state) == (0, "accomplices")
     assert len(state.hands[0]) == 3 and len(state.rector_pile) == 7
     legal = state.legal_actions()
-    assert len(legal) == 21 and ("s1", "s2") in legal and all(tuple(sorted(p)) == p
-                                                              for p in legal)
+    assert len(legal) == 21 and ("s1", "s2") in legal and all(tuple(sorted(p)) == p for p in legal)
     assert state.logs[0] == [] and state.logs[2] == [role("cai", "possessed")]
     assert state.logs[1] == [role("bob", "investigator")]
 
@@ -174,8 +186,9 @@ def test_numbered_cards_removed_by_player_count(n: int) -> None:
     cards = state.game.cards
     dealt = [c for pile in state.piles.values() for c in pile]
     assert all(cards.clue(c).players <= n for c in dealt)
-    assert sorted(dealt) == sorted(c.id for c in cards.clues
-                                   if c.players <= n and c.suspect not in ACCOMPLICES)
+    assert sorted(dealt) == sorted(
+        c.id for c in cards.clues if c.players <= n and c.suspect not in ACCOMPLICES
+    )
     assert [len(p) for p in state.piles.values()] == [n] * 7
 
 
@@ -193,7 +206,12 @@ def test_observation() -> None:
     state = start(4, possessed=2)
     obs = state.observation(1)
     assert (obs.seat, obs.player, obs.role, obs.decision, obs.context) == (
-        1, "bob", "investigator", "investigate", {})
+        1,
+        "bob",
+        "investigator",
+        "investigate",
+        {},
+    )
     assert (obs.round, obs.phase, obs.first, obs.dead, obs.graveyard) == (1, "day", 1, (), 0)
     assert obs.piles == dict.fromkeys(default_suspect_ids(), 4)
     assert obs.hands == (3, 0, 0, 0) and obs.hand == ()
@@ -279,8 +297,16 @@ def test_targets() -> None:
     decide(state, 1, "investigate", "s3")
     decide(state, 1, "after", None)
     assert sorted(state.legal_actions(), key=str) == sorted(
-        [None, ("conflit-2", 1), ("conflit-2", 3), ("conflit-2", "s4"), ("parler-a-2", 1),
-         ("parler-a-2", 3)], key=str)
+        [
+            None,
+            ("conflit-2", 1),
+            ("conflit-2", 3),
+            ("conflit-2", "s4"),
+            ("parler-a-2", 1),
+            ("parler-a-2", 3),
+        ],
+        key=str,
+    )
 
 
 def test_conflit_on_an_investigator_takes_a_random_card() -> None:
@@ -321,8 +347,7 @@ def test_a_trap_resolves_when_drawn() -> None:
     state.apply_action("s3")
     assert state.chance_outcomes() == [("proof-s5", 0.5), ("conflit-1", 0.5)]
     settle(state)
-    assert since(state, mark, "trap") == [{"type": "trap", "player": "bob",
-                                           "card": "embuscade-1"}]
+    assert since(state, mark, "trap") == [{"type": "trap", "player": "bob", "card": "embuscade-1"}]
     assert state.hands[1] == ["conflit-1"] and state.discards == ["embuscade-1", "proof-s5"]
     assert pending(state) == (1, "after")
 
@@ -349,15 +374,20 @@ def test_glancing_does_not_trigger_a_trap() -> None:
 
 
 def test_reseau_glances_at_the_top_of_every_living_pile() -> None:
-    state = start(piles={"s3": ["conflit-1"], "s4": ["proof-s5", "proof-s6"],
-                         "s6": ["embuscade-1"], "s7": ["proof-s7"]})
+    state = start(
+        piles={
+            "s3": ["conflit-1"],
+            "s4": ["proof-s5", "proof-s6"],
+            "s6": ["embuscade-1"],
+            "s7": ["proof-s7"],
+        }
+    )
     state.dead.append("s7")
     put(state, state.hands[1], "reseau-1")
     decide(state, 1, "investigate", "s3")
     decide(state, 1, "after", ("reseau-1", None))
     assert log_of(state, 1, "proof") == [proof("s5")]
-    assert state.observation(1).glanced == {"pile:s4": ("proof-s5",),
-                                            "pile:s6": ("embuscade-1",)}
+    assert state.observation(1).glanced == {"pile:s4": ("proof-s5",), "pile:s6": ("embuscade-1",)}
 
 
 def test_parler_a_glances_at_another_investigators_hand() -> None:
@@ -372,8 +402,9 @@ def test_parler_a_glances_at_another_investigators_hand() -> None:
 
 
 def test_serment_the_rector_glances_at_a_pile_and_reorders_it() -> None:
-    state = start(piles={"s3": ["serment-1", "conflit-1"],
-                         "s5": ["conflit-2", "proof-s6", "proof-s7"]})
+    state = start(
+        piles={"s3": ["serment-1", "conflit-1"], "s5": ["conflit-2", "proof-s6", "proof-s7"]}
+    )
     decide(state, 1, "investigate", "s3")
     assert pending(state) == (0, "serment")
     assert state.observation(0).context == {"player": "bob"}
@@ -424,8 +455,10 @@ def test_claims_are_public_and_at_most_two() -> None:
     assert pending(state) == (3, "claim")
     decide(state, 3, "claim", None)
     assert pending(state) == (1, "claim")
-    claims = [{"type": "claim", "player": "cai", "suspect": "s3", "innocent": True},
-              {"type": "claim", "player": "cai", "suspect": "s1", "innocent": False}]
+    claims = [
+        {"type": "claim", "player": "cai", "suspect": "s3", "innocent": True},
+        {"type": "claim", "player": "cai", "suspect": "s1", "innocent": False},
+    ]
     for seat in range(4):
         assert log_of(state, seat, "claim") == claims
 
@@ -554,8 +587,9 @@ def test_glas_from_round_four() -> None:
 
 
 def test_sermon_blocks_the_glance_cards_until_the_next_lying_down() -> None:
-    state = start(piles={"s3": ["conflit-1"], "s4": ["conflit-2"], "s5": ["conflit-3"],
-                         "s6": ["conflit-4"]})
+    state = start(
+        piles={"s3": ["conflit-1"], "s4": ["conflit-2"], "s5": ["conflit-3"], "s6": ["conflit-4"]}
+    )
     play_to(state, "twilight")
     put(state, state.hands[0], "sermon-1", "sermon-2", "sermon-3")
     decide(state, 0, "twilight", "sermon-1")
@@ -569,8 +603,14 @@ def test_sermon_blocks_the_glance_cards_until_the_next_lying_down() -> None:
 
 
 def test_profanation_at_rising_glance_and_shuffle_the_graveyard() -> None:
-    state = start(piles={"s3": ["conflit-1"], "s4": ["conflit-2"], "s5": ["conflit-3"],
-                         "s6": ["conflit-4", "conflit-5", "proof-s6"]})
+    state = start(
+        piles={
+            "s3": ["conflit-1"],
+            "s4": ["conflit-2"],
+            "s5": ["conflit-3"],
+            "s6": ["conflit-4", "conflit-5", "proof-s6"],
+        }
+    )
     play_to(state, "twilight", rnd=2)
     put(state, state.hands[0], "profanation-1", "sermon-1", "sermon-2")
     decide(state, 0, "twilight", "profanation-1")
@@ -644,8 +684,11 @@ def test_the_possessed_wins_when_both_accomplices_are_dead_before_a_goal() -> No
     decide(state, 3, "possessed_kill", "s1")
     decide(state, 0, "rector_kill", "s2")
     assert state.winner == "possessed" and state.winners() == [3]
-    assert state.logs[1][-3:] == [role("bob", "investigator"), role("cai", "investigator"),
-                                  role("dee", "possessed")]
+    assert state.logs[1][-3:] == [
+        role("bob", "investigator"),
+        role("cai", "investigator"),
+        role("dee", "possessed"),
+    ]
 
 
 def test_without_a_possessed_dead_accomplices_win_nothing() -> None:
@@ -674,12 +717,12 @@ def check_log(state: BlackRoseState, seat: int) -> None:
     parse_jsonl(game.log_text(player, log), f"{player}.jsonl")
     assert {e["type"] for e in log} <= LOGGED
     others = [role(game.players[s], r) for s, r in sorted(state.roles.items()) if r != "rector"]
-    assert log[-len(others):] == others
+    assert log[-len(others) :] == others
     if seat == game.rector:
         innocent = [s for s in game.suspects if s not in state.accomplices]
         assert log[:5] == [proof(s) for s in innocent]
         if state.unmasked:
-            assert role(game.players[state.possessed or 0], "possessed") in log[5:-len(others)]
+            assert role(game.players[state.possessed or 0], "possessed") in log[5 : -len(others)]
     else:
         assert log[0] == role(player, state.roles[seat])
     for event in log:
@@ -689,7 +732,8 @@ def check_log(state: BlackRoseState, seat: int) -> None:
             assert event["correct"] == (tuple(event["suspects"]) == state.accomplices)
     assert [e["suspect"] for e in log if e["type"] == "kill"] == state.dead
     assert [e for e in log if e["type"] in PUBLIC] == [
-        e for e in state.logs[0] if e["type"] in PUBLIC]
+        e for e in state.logs[0] if e["type"] in PUBLIC
+    ]
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
@@ -716,5 +760,6 @@ def test_log_text_is_canonical() -> None:
     text = game.log_text("cai", state.logs[2])
     assert text.splitlines()[0] == (
         '{"game": "blackrose", "version": 1, "players": ["ana", "bob", "cai"], "me": "cai", '
-        '"rector": "bob", "suspects": ["s1", "s2", "s3", "s4", "s5", "s6", "s7"]}')
+        '"rector": "bob", "suspects": ["s1", "s2", "s3", "s4", "s5", "s6", "s7"]}'
+    )
     assert text.endswith("\n") and len(text.splitlines()) == len(state.logs[2]) + 1

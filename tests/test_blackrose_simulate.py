@@ -49,9 +49,12 @@ def test_real_investigators_tell_the_truth_and_the_possessed_lies_at_its_rate():
                 role = names[event["player"]]
                 all_claims[role] += 1
                 true_claims[role] += event["innocent"] == (
-                    event["suspect"] not in state.accomplices)
-    assert all_claims["investigator"] > 50 and true_claims["investigator"] == \
-        all_claims["investigator"]
+                    event["suspect"] not in state.accomplices
+                )
+    assert (
+        all_claims["investigator"] > 50
+        and true_claims["investigator"] == all_claims["investigator"]
+    )
     lies = 1 - true_claims["possessed"] / all_claims["possessed"]
     assert 0.25 < lies < 0.75
 
@@ -80,8 +83,9 @@ def test_votes_are_cut_where_the_logs_stood():
 
 
 def test_the_check_finds_no_failure_and_claims_help():
-    summary = CheckSummary.of(4, list(check_games(BlackRoseGame.create(4), 30, 2,
-                                                  ("advised",) * 4)))
+    summary = CheckSummary.of(
+        4, list(check_games(BlackRoseGame.create(4), 30, 2, ("advised",) * 4))
+    )
     data = summary.to_json()
     assert data["soundness_failures"] == 0 and data["claims"]["positions"] > 30
     assert data["claims"]["possessed_brier"] <= data["hard"]["possessed_brier"]
@@ -98,8 +102,21 @@ def test_the_fit_finds_the_possessed_lies_and_investigators_do_not():
 def test_cli_simulates_and_checks_blackrose(tmp_path):
     runner = CliRunner()
     out = tmp_path / "games"
-    result = runner.invoke(cli, ["simulate", "blackrose", "--players", "4", "--games", "2",
-                                 "--seed", "5", "--out", str(out)])
+    result = runner.invoke(
+        cli,
+        [
+            "simulate",
+            "blackrose",
+            "--players",
+            "4",
+            "--games",
+            "2",
+            "--seed",
+            "5",
+            "--out",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0, result.output
     truth = json.loads((out / "game-0001" / "truth.json").read_text())
     assert truth["game"] == "blackrose" and len(truth["accomplices"]) == 2
@@ -108,21 +125,23 @@ def test_cli_simulates_and_checks_blackrose(tmp_path):
     assert log.header.extra["rector"] == "ana"
     again = list(simulate(record_game, BlackRoseGame.create(4), 2, 5, ("advised",) * 4))
     assert again[0].logs["bob"] == (out / "game-0001" / "bob.jsonl").read_text()
-    result = runner.invoke(cli, ["check", "blackrose", "--players", "3", "--games", "4",
-                                 "--json"])
+    result = runner.invoke(cli, ["check", "blackrose", "--players", "3", "--games", "4", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["games"] == 4 and data["soundness_failures"] == 0
-    result = runner.invoke(cli, ["check", "blackrose", "--players", "5", "--games", "2",
-                                 "--bots", "cautious"])
+    result = runner.invoke(
+        cli, ["check", "blackrose", "--players", "5", "--games", "2", "--bots", "cautious"]
+    )
     assert result.exit_code == 0 and "Brier" in result.output
 
 
-@pytest.mark.parametrize(("game", "players"), [("abbey", "-2"), ("blackrose", "1"),
-                                               ("abbey", "2"), ("blackrose", "6")])
+@pytest.mark.parametrize(
+    ("game", "players"), [("abbey", "-2"), ("blackrose", "1"), ("abbey", "2"), ("blackrose", "6")]
+)
 def test_cli_refuses_player_counts_the_game_does_not_have(tmp_path, game, players):
-    result = CliRunner().invoke(cli, ["simulate", game, "--players", players,
-                                      "--out", str(tmp_path)])
+    result = CliRunner().invoke(
+        cli, ["simulate", game, "--players", players, "--out", str(tmp_path)]
+    )
     assert result.exit_code != 0
     message = result.output or str(result.exception)
     assert "players" in message and "Traceback" not in message

@@ -50,8 +50,7 @@ def blackrose(players: str, rector: str, me: str | None, *events: str) -> GameLo
 
 def only(log: GameLog, lines: set[int]) -> GameLog:
     """The log with only the events on ``lines`` and every kill (the game's structure)."""
-    return replace(log, events=tuple(e for e in log.events
-                                     if e.line in lines or e.type == "kill"))
+    return replace(log, events=tuple(e for e in log.events if e.line in lines or e.type == "kill"))
 
 
 # --------------------------------------------------------------------------
@@ -59,15 +58,19 @@ def only(log: GameLog, lines: set[int]) -> GameLog:
 
 
 @st.composite
-def blackrose_logs(draw: st.DrawFn, max_events: int = 9, honest: bool | None = None,
-                   sizes: tuple[int, ...] = (3, 4, 5)) -> GameLog:
+def blackrose_logs(
+    draw: st.DrawFn,
+    max_events: int = 9,
+    honest: bool | None = None,
+    sizes: tuple[int, ...] = (3, 4, 5),
+) -> GameLog:
     """``sizes``: the player counts; if honest (None: drawn), every hard event is true.
 
     Claims are always random. Dishonest events are random too, but a role event rarely
     names the Rector and a goal never asks more innocent dead than there are dead, so that
     most conflicts are not one event on its own.
     """
-    players = NAMES[:draw(st.sampled_from(sizes))]
+    players = NAMES[: draw(st.sampled_from(sizes))]
     rector = draw(st.sampled_from(players))
     me = draw(st.sampled_from([None, *players]))
     seats = [p for p in players if p != rector]
@@ -78,17 +81,39 @@ def blackrose_logs(draw: st.DrawFn, max_events: int = 9, honest: bool | None = N
     dead: set[str] = set()
     lines = []
     for _ in range(draw(st.integers(0, max_events))):
-        kind = draw(st.sampled_from(("role", "proof", "proof", "accuse", "kill", "kill", "kill",
-                                     "goal", "claim", "claim")))
+        kind = draw(
+            st.sampled_from(
+                (
+                    "role",
+                    "proof",
+                    "proof",
+                    "accuse",
+                    "kill",
+                    "kill",
+                    "kill",
+                    "goal",
+                    "claim",
+                    "claim",
+                )
+            )
+        )
         suspect = draw(st.sampled_from(SUSPECTS))
         player = draw(st.sampled_from(players))
         if kind == "role":
-            role = ("rector" if player == rector else
-                    "possessed" if player == possessed else "investigator")
+            role = (
+                "rector"
+                if player == rector
+                else "possessed"
+                if player == possessed
+                else "investigator"
+            )
             if not honest:
-                player, role = draw(st.sampled_from(
-                    [(p, r) for p in seats for r in ROLES[:2]] + [(rector, "investigator"),
-                                                                  (seats[0], "rector")]))
+                player, role = draw(
+                    st.sampled_from(
+                        [(p, r) for p in seats for r in ROLES[:2]]
+                        + [(rector, "investigator"), (seats[0], "rector")]
+                    )
+                )
             lines.append(f"role {player} {role}")
         elif kind == "proof":
             if honest:
@@ -112,8 +137,9 @@ def blackrose_logs(draw: st.DrawFn, max_events: int = 9, honest: bool | None = N
 
 
 rates = st.floats(0.01, 0.99)
-role_rates = st.builds(lambda e, lam, r: {"investigator": e, "possessed": lam, "rector": r},
-                       rates, rates, rates)
+role_rates = st.builds(
+    lambda e, lam, r: {"investigator": e, "possessed": lam, "rector": r}, rates, rates, rates
+)
 models = st.builds(ClaimsModel.single, role_rates)
 #: Two or three levels, independent or exchangeable (the brute force sums every vector),
 #: each with or without its own rates of claims of guilt and of their falsehood, the
@@ -121,10 +147,22 @@ models = st.builds(ClaimsModel.single, role_rates)
 mixtures = st.builds(
     lambda levels, concentration, per_suspect: ClaimsModel(
         tuple(Level(f"l{i}", r, p, "", g, f) for i, (r, p, g, f) in enumerate(levels)),
-        concentration, per_suspect=per_suspect),
-    st.lists(st.tuples(role_rates, st.floats(0.05, 1), st.one_of(st.none(), role_rates),
-                       st.one_of(st.none(), role_rates)), min_size=2, max_size=3),
-    st.one_of(st.none(), st.floats(0.1, 5)), st.booleans())
+        concentration,
+        per_suspect=per_suspect,
+    ),
+    st.lists(
+        st.tuples(
+            role_rates,
+            st.floats(0.05, 1),
+            st.one_of(st.none(), role_rates),
+            st.one_of(st.none(), role_rates),
+        ),
+        min_size=2,
+        max_size=3,
+    ),
+    st.one_of(st.none(), st.floats(0.1, 5)),
+    st.booleans(),
+)
 
 
 def marginals(joint: dict[Hidden, Fraction]) -> tuple[dict, dict, dict]:
@@ -183,8 +221,7 @@ def test_levels_summed_out_are_the_brute_force_exactly(log, model):
     claimers = {e.get("player") for e in log.events if e.type == "claim"}
     assert set(solution.styles) == claimers
     for player, row in solution.styles.items():
-        assert row == {level.name: p for level, p in zip(model.levels,
-                                                         styles[player].values())}
+        assert row == {level.name: p for level, p in zip(model.levels, styles[player].values())}
     assert list(solution.styles) == [p for p in log.header.players if p in claimers]
 
 
@@ -197,8 +234,11 @@ def test_half_rates_are_the_hard_solution_exactly(log):
     assert (half.joint, half.conflict) == (hard.joint, hard.conflict)
 
 
-@settings(fast, max_examples=100, suppress_health_check=[HealthCheck.too_slow,
-                                                         HealthCheck.filter_too_much])
+@settings(
+    fast,
+    max_examples=100,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(blackrose_logs(max_events=12, honest=False))  # about a quarter are inconsistent
 def test_conflicts_are_minimal_and_real(log):
     solution = solve_blackrose(log, hard=True)
@@ -210,18 +250,40 @@ def test_conflicts_are_minimal_and_real(log):
         assert brute_joint(only(log, lines - {line})) is not None
     assert solution.explanation[0] == "These events cannot all be true:"
     assert len(solution.explanation) == len(lines) + 2
-    assert solution.to_json() == {"game": "blackrose", "consistent": False, "exact": True,
-                                  "conflict": sorted(lines)}
+    assert solution.to_json() == {
+        "game": "blackrose",
+        "consistent": False,
+        "exact": True,
+        "conflict": sorted(lines),
+    }
 
 
 @pytest.mark.parametrize("k", range(5))
-@pytest.mark.parametrize("extra", ["", "proof s1", "accuse s1 s2 wrong", "accuse s1 s4 right",
-                                   "proof s4", "goal gem innocent_dead_at_least 1"])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        "",
+        "proof s1",
+        "accuse s1 s2 wrong",
+        "accuse s1 s4 right",
+        "proof s4",
+        "goal gem innocent_dead_at_least 1",
+    ],
+)
 def test_goals_against_the_brute_force(k, extra):
     # three dead, so every case of the goal constraint: impossible, all innocent, at most
     # one accomplice among them (searched with forward checking), always met
-    log = blackrose("ana bob cai", "cai", "ana", "kill s1", "kill s2", "proof s6", "kill s3",
-                    f"goal mac innocent_dead_at_least {k}", *([extra] if extra else []))
+    log = blackrose(
+        "ana bob cai",
+        "cai",
+        "ana",
+        "kill s1",
+        "kill s2",
+        "proof s6",
+        "kill s3",
+        f"goal mac innocent_dead_at_least {k}",
+        *([extra] if extra else []),
+    )
     solution = solve_blackrose(log, hard=True)
     expected = brute_joint(log)
     assert solution.consistent == (expected is not None)
@@ -268,11 +330,14 @@ def test_wrong_accusation_constraint_prunes_the_partner():
 # hand examples
 
 
-@pytest.mark.parametrize(("players", "expected"), [
-    ("ana bob cai", {"ana": Fraction(1, 3), "bob": Fraction(1, 3), None: Fraction(1, 3)}),
-    ("ana bob cai dee", dict.fromkeys(["ana", "bob", "dee"], Fraction(1, 3))),
-    ("ana bob cai dee eve", dict.fromkeys(["ana", "bob", "dee", "eve"], Fraction(1, 4))),
-])
+@pytest.mark.parametrize(
+    ("players", "expected"),
+    [
+        ("ana bob cai", {"ana": Fraction(1, 3), "bob": Fraction(1, 3), None: Fraction(1, 3)}),
+        ("ana bob cai dee", dict.fromkeys(["ana", "bob", "dee"], Fraction(1, 3))),
+        ("ana bob cai dee eve", dict.fromkeys(["ana", "bob", "dee", "eve"], Fraction(1, 4))),
+    ],
+)
 def test_role_prior(players, expected):
     solution = solve_blackrose(blackrose(players, "cai", "ana"))
     assert solution.possessed == expected
@@ -290,9 +355,17 @@ def test_three_players_a_real_investigator_leaves_the_other_or_nobody():
 def test_goal_keeps_the_pairs_with_enough_innocent_dead():
     # 3 dead, at least 2 innocent: at most one of s1 s2 s3 is an accomplice (21 - 3 pairs);
     # the wrong accusation of s4 s5 rules out one more.
-    log = blackrose("ana bob cai dee", "dee", "ana", "kill s1", "kill s2", "kill s3",
-                    "goal mac innocent_dead_at_least 2", "kill s4",
-                    "accuse s4 s5 wrong")
+    log = blackrose(
+        "ana bob cai dee",
+        "dee",
+        "ana",
+        "kill s1",
+        "kill s2",
+        "kill s3",
+        "goal mac innocent_dead_at_least 2",
+        "kill s4",
+        "accuse s4 s5 wrong",
+    )
     solution = solve_blackrose(log)
     assert len(solution.pairs) == 17
     assert set(solution.pairs.values()) == {Fraction(1, 17)}
@@ -302,16 +375,33 @@ def test_goal_keeps_the_pairs_with_enough_innocent_dead():
 
 
 def test_a_goal_with_every_dead_innocent_rules_the_dead_out():
-    log = blackrose("ana bob cai", "cai", "ana", "kill s1", "kill s2",
-                    "goal mac innocent_dead_at_least 2", "proof s3", "proof s4")
+    log = blackrose(
+        "ana bob cai",
+        "cai",
+        "ana",
+        "kill s1",
+        "kill s2",
+        "goal mac innocent_dead_at_least 2",
+        "proof s3",
+        "proof s4",
+    )
     solution = solve_blackrose(log)
-    assert solution.pairs == {("s5", "s6"): Fraction(1, 3), ("s5", "s7"): Fraction(1, 3),
-                              ("s6", "s7"): Fraction(1, 3)}
+    assert solution.pairs == {
+        ("s5", "s6"): Fraction(1, 3),
+        ("s5", "s7"): Fraction(1, 3),
+        ("s6", "s7"): Fraction(1, 3),
+    }
 
 
 def test_a_claim_contradicted_by_a_proof_points_at_its_author():
-    log = blackrose("ana bob cai dee", "dee", "ana", "role ana investigator", "proof s1 by ana",
-                    "claim bob s1 guilty")
+    log = blackrose(
+        "ana bob cai dee",
+        "dee",
+        "ana",
+        "role ana investigator",
+        "proof s1 by ana",
+        "claim bob s1 guilty",
+    )
     eps, lam = 0.0625, 0.5
     model = ClaimsModel.single({"investigator": eps, "possessed": lam, "rector": 0.5})
     soft = solve_blackrose(log, model=model).possessed
@@ -327,8 +417,9 @@ def test_a_trusted_claim_tilts_the_pairs():
     # ana is a real investigator and says s1 is guilty: pairs with s1 weigh 1 - ε, others ε.
     log = blackrose("ana bob cai", "cai", "bob", "role ana investigator", "claim ana s1 guilty")
     eps = Fraction(0.1)
-    solution = solve_blackrose(log, model=ClaimsModel.single({"investigator": 0.1,
-                                                              "possessed": 0.5, "rector": 0.5}))
+    solution = solve_blackrose(
+        log, model=ClaimsModel.single({"investigator": 0.1, "possessed": 0.5, "rector": 0.5})
+    )
     total = 6 * (1 - eps) + 15 * eps
     assert solution.pairs[("s1", "s2")] == (1 - eps) / total
     assert solution.pairs[("s2", "s3")] == eps / total
@@ -336,46 +427,89 @@ def test_a_trusted_claim_tilts_the_pairs():
 
 
 def test_me_as_the_rector_sees_every_investigator():
-    log = blackrose("ana bob cai dee", "ana", "ana", "role ana rector", "role bob possessed",
-                    "accuse s2 s6 right")
+    log = blackrose(
+        "ana bob cai dee",
+        "ana",
+        "ana",
+        "role ana rector",
+        "role bob possessed",
+        "accuse s2 s6 right",
+    )
     out = solve_blackrose(log).to_json()
-    assert out["accomplices"] == {"candidates": [["s2", "s6"]],
-                                  "probabilities": {"s2+s6": 1.0}}
+    assert out["accomplices"] == {"candidates": [["s2", "s6"]], "probabilities": {"s2+s6": 1.0}}
     assert out["possessed"] == {"bob": 1.0}
     assert out["suspects"] == {s: float(s in ("s2", "s6")) for s in SUSPECTS}
 
 
 def test_spectator_sees_the_exact_json_with_its_own_suspects():
-    text = ("game blackrose\nplayers ana bob cai\nrector bob\nspectator\n"
-            "suspects gui ada ben cy dan eli fay\n"
-            "proof gui\nproof ada\nproof ben\nproof cy\naccuse dan eli wrong\n")
+    text = (
+        "game blackrose\nplayers ana bob cai\nrector bob\nspectator\n"
+        "suspects gui ada ben cy dan eli fay\n"
+        "proof gui\nproof ada\nproof ben\nproof cy\naccuse dan eli wrong\n"
+    )
     out = solve_blackrose(parse_log(text, "t.log")).to_json()
     assert out == {
-        "game": "blackrose", "consistent": True, "exact": True,
-        "accomplices": {"candidates": [["dan", "fay"], ["eli", "fay"]],
-                        "probabilities": {"dan+fay": 0.5, "eli+fay": 0.5}},
-        "suspects": {"gui": 0.0, "ada": 0.0, "ben": 0.0, "cy": 0.0, "dan": 0.5, "eli": 0.5,
-                     "fay": 1.0},
-        "possessed": {"ana": 1 / 3, "cai": 1 / 3, "none": 1 / 3}}
+        "game": "blackrose",
+        "consistent": True,
+        "exact": True,
+        "accomplices": {
+            "candidates": [["dan", "fay"], ["eli", "fay"]],
+            "probabilities": {"dan+fay": 0.5, "eli+fay": 0.5},
+        },
+        "suspects": {
+            "gui": 0.0,
+            "ada": 0.0,
+            "ben": 0.0,
+            "cy": 0.0,
+            "dan": 0.5,
+            "eli": 0.5,
+            "fay": 1.0,
+        },
+        "possessed": {"ana": 1 / 3, "cai": 1 / 3, "none": 1 / 3},
+    }
     assert list(out) == ["game", "consistent", "exact", "accomplices", "suspects", "possessed"]
 
 
-@pytest.mark.parametrize(("events", "lines", "reason"), [
-    (["role bob rector"], [5], "but the header names cai as the Rector, who holds no role "
-                                "card and is nobody else's"),
-    (["role cai investigator"], [5], "but the header names cai as the Rector, who holds no "
-                                      "role card and is nobody else's"),
-    (["role ana possessed", "proof s1", "role bob possessed"], [5, 7],
-     "but there is only one Possessed card"),
-    (["role ana possessed", "role ana investigator"], [5, 6],
-     "so ana would be the Possessed and a real investigator at once"),
-    (["role ana investigator", "role bob investigator", "role dee investigator"], [5, 6, 7],
-     "so nobody is left to be the Possessed, and a 4-player game always has one"),
-    (["kill s1", "goal mac innocent_dead_at_least 2"], [6],
-     "but only 1 suspect had died by then, fewer than 2"),
-    (["accuse s1 s2 right", "proof s3", "proof s2"], [5, 7],
-     "so no pair of suspects can be the two accomplices"),
-])
+@pytest.mark.parametrize(
+    ("events", "lines", "reason"),
+    [
+        (
+            ["role bob rector"],
+            [5],
+            "but the header names cai as the Rector, who holds no role card and is nobody else's",
+        ),
+        (
+            ["role cai investigator"],
+            [5],
+            "but the header names cai as the Rector, who holds no role card and is nobody else's",
+        ),
+        (
+            ["role ana possessed", "proof s1", "role bob possessed"],
+            [5, 7],
+            "but there is only one Possessed card",
+        ),
+        (
+            ["role ana possessed", "role ana investigator"],
+            [5, 6],
+            "so ana would be the Possessed and a real investigator at once",
+        ),
+        (
+            ["role ana investigator", "role bob investigator", "role dee investigator"],
+            [5, 6, 7],
+            "so nobody is left to be the Possessed, and a 4-player game always has one",
+        ),
+        (
+            ["kill s1", "goal mac innocent_dead_at_least 2"],
+            [6],
+            "but only 1 suspect had died by then, fewer than 2",
+        ),
+        (
+            ["accuse s1 s2 right", "proof s3", "proof s2"],
+            [5, 7],
+            "so no pair of suspects can be the two accomplices",
+        ),
+    ],
+)
 def test_conflict_reasons(events, lines, reason):
     solution = solve_blackrose(blackrose("ana bob cai dee", "cai", "ana", *events))
     assert list(solution.conflict) == lines
@@ -383,19 +517,37 @@ def test_conflict_reasons(events, lines, reason):
 
 
 def test_conflict_sentences():
-    log = blackrose("ana bob cai", "cai", "ana", "kill s1", "kill s2",
-                    "goal mac innocent_dead_at_least 1", "accuse s1 s2 wrong",
-                    "proof s3 by bob", "accuse s1 s2 right")
+    log = blackrose(
+        "ana bob cai",
+        "cai",
+        "ana",
+        "kill s1",
+        "kill s2",
+        "goal mac innocent_dead_at_least 1",
+        "accuse s1 s2 wrong",
+        "proof s3 by bob",
+        "accuse s1 s2 right",
+    )
     assert solve_blackrose(log).explanation == (
         "These events cannot all be true:",
         "line 7 says the Rector played mac: at least 1 of the dead (s1 and s2) are innocent",
         "line 10 says s1 and s2 are the accomplices (a correct accusation)",
-        "so no pair of suspects can be the two accomplices")
+        "so no pair of suspects can be the two accomplices",
+    )
 
 
 def test_tables():
-    log = blackrose("ana bob cai", "cai", "ana", "role ana investigator", "proof s1",
-                    "proof s2", "proof s3", "proof s4", "claim bob s5 innocent")
+    log = blackrose(
+        "ana bob cai",
+        "cai",
+        "ana",
+        "role ana investigator",
+        "proof s1",
+        "proof s2",
+        "proof s3",
+        "proof s4",
+        "claim bob s5 innocent",
+    )
     pairs, possessed, suspects = tables(solve_blackrose(log, hard=True))
     assert pairs.title == "Accomplice pairs (3 pairs tied at 33.3%)"
     assert pairs.rows == [["s5 + s6", "33.3%"], ["s5 + s7", "33.3%"], ["s6 + s7", "33.3%"]]
@@ -432,14 +584,24 @@ def test_draw_information_when_a_non_proof_card_tells_something():
 
 
 def test_accuse_the_most_probable_pair():
-    log = blackrose("ana bob cai", "cai", "ana", *(f"proof s{i}" for i in range(1, 5)),
-                    "accuse s5 s6 wrong")
+    log = blackrose(
+        "ana bob cai", "cai", "ana", *(f"proof s{i}" for i in range(1, 5)), "accuse s5 s6 wrong"
+    )
     advice = advise(log, 6)
     assert advice.accuse == ("s5", "s7") and advice.probability == Fraction(1, 2)
     assert advice.answer_bits == 1.0 and advice.wrong_bits == 1.0
     assert math.isclose(binary_entropy(0.25), 0.8112781244591328)
-    sure = advise(blackrose("ana bob cai", "cai", "ana", *(f"proof s{i}" for i in range(1, 5)),
-                            "accuse s5 s6 wrong", "accuse s5 s7 wrong"), 6)
+    sure = advise(
+        blackrose(
+            "ana bob cai",
+            "cai",
+            "ana",
+            *(f"proof s{i}" for i in range(1, 5)),
+            "accuse s5 s6 wrong",
+            "accuse s5 s7 wrong",
+        ),
+        6,
+    )
     assert sure.accuse == ("s6", "s7") and sure.probability == 1
     assert sure.answer_bits == 0.0 and sure.wrong_bits is None
 
@@ -450,17 +612,25 @@ def test_advice_refuses_impossible_counts_and_inconsistent_logs():
         advise(log, 3)
     with pytest.raises(DeduceError, match=r"inconsistent \(lines 5, 6\)"):
         advise(blackrose("ana bob cai", "cai", "ana", "proof s1", "accuse s1 s2 right"), 9)
-    assert advise(blackrose("ana bob cai", "cai", "ana", *(f"proof s{i}" for i in range(1, 6))),
-                  0).piles == ()
+    assert (
+        advise(
+            blackrose("ana bob cai", "cai", "ana", *(f"proof s{i}" for i in range(1, 6))), 0
+        ).piles
+        == ()
+    )
 
 
 # --------------------------------------------------------------------------
 # CLI
 
-SOFT_LOG = "game blackrose\nplayers ana bob cai dee\nrector dee\nme ana\nproof s1 by ana\n" \
-           "claim bob s1 guilty\n"
-BAD_LOG = "game blackrose\nplayers ana bob cai\nrector cai\nme ana\nproof s1\nproof s2\n" \
-          "accuse s1 s3 right\n"
+SOFT_LOG = (
+    "game blackrose\nplayers ana bob cai dee\nrector dee\nme ana\nproof s1 by ana\n"
+    "claim bob s1 guilty\n"
+)
+BAD_LOG = (
+    "game blackrose\nplayers ana bob cai\nrector cai\nme ana\nproof s1\nproof s2\n"
+    "accuse s1 s3 right\n"
+)
 
 
 def test_cli_table(log_file):
@@ -478,10 +648,11 @@ def test_cli_json_hard_and_model(log_file):
     assert soft["possessed"]["bob"] > 1 / 3  # bob's claim is false whatever the pair
     assert hard["possessed"] == dict.fromkeys(["ana", "bob", "cai"], 1 / 3)
     assert list(hard) == ["game", "consistent", "exact", "accomplices", "suspects", "possessed"]
-    model = log_file(json.dumps({"false_rate": {"investigator": 0.25, "possessed": 0.75,
-                                                "rector": 0.5}}), "m.json")
-    custom = json.loads(CliRunner().invoke(cli, ["solve", path, "--json", "--model", model])
-                        .output)
+    model = log_file(
+        json.dumps({"false_rate": {"investigator": 0.25, "possessed": 0.75, "rector": 0.5}}),
+        "m.json",
+    )
+    custom = json.loads(CliRunner().invoke(cli, ["solve", path, "--json", "--model", model]).output)
     assert custom["possessed"]["bob"] == pytest.approx(0.75 / 1.25)
 
 
@@ -500,5 +671,9 @@ def test_cli_inconsistent_log_exits_3_with_the_conflict(log_file):
     assert "line 7 says s1 and s3 are the accomplices (a correct accusation)" in result.output
     result = CliRunner().invoke(cli, ["solve", path, "--json"])
     assert result.exit_code == EXIT_INCONSISTENT
-    assert json.loads(result.output) == {"game": "blackrose", "consistent": False,
-                                         "exact": True, "conflict": [5, 7]}
+    assert json.loads(result.output) == {
+        "game": "blackrose",
+        "consistent": False,
+        "exact": True,
+        "conflict": [5, 7],
+    }

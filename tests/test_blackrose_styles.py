@@ -19,10 +19,14 @@ from deduce.logs.io import parse_log
 from deduce.logs.jsonl import parse_jsonl
 
 #: The older one-level claims file (the default before the levels), as it was shipped.
-OLD_FILE = {"fitted": "not fitted: conservative default rates for people",
-            "false_rate": {"investigator": 0.0625, "possessed": 0.5, "rector": 0.5}}
-LOG = ("game blackrose\nplayers ana bob cai dee\nrector dee\nme ana\nproof s1 by ana\n"
-       "claim bob s1 guilty\nclaim cai s2 innocent\nclaim bob s3 innocent\n")
+OLD_FILE = {
+    "fitted": "not fitted: conservative default rates for people",
+    "false_rate": {"investigator": 0.0625, "possessed": 0.5, "rector": 0.5},
+}
+LOG = (
+    "game blackrose\nplayers ana bob cai dee\nrector dee\nme ana\nproof s1 by ana\n"
+    "claim bob s1 guilty\nclaim cai s2 innocent\nclaim bob s3 innocent\n"
+)
 
 
 def final_log(players: int, index: int, seed: int, bots: str, seat: int = 1):
@@ -46,7 +50,7 @@ def test_the_default_is_a_mixture_with_a_fitted_truthful_level_and_a_random_one(
             for true in (True, False):
                 alike = 5 if innocent == true else 2
                 chance = random.chance(role, innocent, true) / alike
-                assert abs(chance - Fraction(1, 14)) < Fraction(1, 10 ** 15)
+                assert abs(chance - Fraction(1, 14)) < Fraction(1, 10**15)
 
 
 @pytest.mark.parametrize("index", [1, 2, 3, 4, 5])
@@ -110,8 +114,20 @@ def test_the_liar_possessed_lies_on_every_claim():
 
 
 def test_check_json_holds_the_reliability_tables():
-    result = CliRunner().invoke(cli, ["check", "blackrose", "--players", "4", "--games", "3",
-                                      "--bots", "advised,random,liar,advised", "--json"])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "check",
+            "blackrose",
+            "--players",
+            "4",
+            "--games",
+            "3",
+            "--bots",
+            "advised,random,liar,advised",
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     for reading in ("claims", "hard"):
@@ -121,26 +137,48 @@ def test_check_json_holds_the_reliability_tables():
         assert set(tables["possessed_by_bot"]) <= {"advised", "random", "liar", "nobody"}
 
 
-@pytest.mark.parametrize(("text", "line", "message"), [
-    ('{\n "levels": {\n  "a": {\n   "false_rate": {"investigator": 0.1, "possessed": 0.5, '
-     '"rector": 0.5},\n   "guilty_rate": {"investigator": 1, "possessed": 0.5, "rector": 0.5}'
-     '\n  }\n }\n}\n', 5, "guilty_rate investigator must be a number strictly between 0 and 1"),
-    ('{\n "levels": {\n  "a": {"prior": 1}\n }\n}\n', 3,
-     "'false_rate' must be an object with exactly the keys investigator, possessed, rector"),
-    ('{\n "levels": {\n  "a": {"false_rate": {"investigator": 0.1, "possessed": 0.5, '
-     '"rector": 0.5},\n   "guilty_false_rate": {"investigator": 0.1}}\n }\n}\n', 4,
-     "'guilty_false_rate' must be an object with exactly the keys"),
-    ('{\n "levels": {},\n "concentration": 1\n}\n', 2, "'levels' must be an object of at least"),
-    ('{\n "levels": {"a": {"false_rate": {"investigator": 0.1, "possessed": 0.5, '
-     '"rector": 0.5}}},\n "concentration": -1\n}\n', 1, "'concentration' must be a positive"),
-])
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        (
+            '{\n "levels": {\n  "a": {\n   "false_rate": '
+            '{"investigator": 0.1, "possessed": 0.5, "rector": 0.5},\n   '
+            '"guilty_rate": {"investigator": 1, "possessed": 0.5, "rector": 0.5}'
+            "\n  }\n }\n}\n",
+            5,
+            "guilty_rate investigator must be a number strictly between 0 and 1",
+        ),
+        (
+            '{\n "levels": {\n  "a": {"prior": 1}\n }\n}\n',
+            3,
+            "'false_rate' must be an object with exactly the keys investigator, possessed, rector",
+        ),
+        (
+            '{\n "levels": {\n  "a": {"false_rate": {"investigator": 0.1, "possessed": 0.5, '
+            '"rector": 0.5},\n   "guilty_false_rate": {"investigator": 0.1}}\n }\n}\n',
+            4,
+            "'guilty_false_rate' must be an object with exactly the keys",
+        ),
+        (
+            '{\n "levels": {},\n "concentration": 1\n}\n',
+            2,
+            "'levels' must be an object of at least",
+        ),
+        (
+            '{\n "levels": {"a": {"false_rate": {"investigator": 0.1, "possessed": 0.5, '
+            '"rector": 0.5}}},\n "concentration": -1\n}\n',
+            1,
+            "'concentration' must be a positive",
+        ),
+    ],
+)
 @pytest.mark.parametrize("command", ["solve", "check"])
-def test_a_bad_claims_file_is_one_line_naming_file_and_line(log_file, text, line, message,
-                                                            command):
+def test_a_bad_claims_file_is_one_line_naming_file_and_line(log_file, text, line, message, command):
     """The line is where the innermost object holding the problem starts."""
     model = log_file(text, "m.json")
-    args = ([command, log_file(LOG)] if command == "solve"
-            else [command, "blackrose", "--games", "1"])
+    args = (
+        [command, log_file(LOG)] if command == "solve" else [command, "blackrose", "--games", "1"]
+    )
     result = CliRunner().invoke(cli, [*args, "--model", model])
     assert result.exit_code != 0
     output = result.output or str(result.exception)

@@ -35,18 +35,23 @@ TEMPLAR = ["templar", "father", "hooded", "bearded", "fat"]
 fast = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def make_setup(ids: str, players: str, me: str | None, pile: int, hand: int,
-               templars: str = "") -> AbbeySetup:
-    deck = deck_from_json([{"id": c, "traits": TEMPLAR if c in templars else PLAIN}
-                           for c in ids], "<test>")
+def make_setup(
+    ids: str, players: str, me: str | None, pile: int, hand: int, templars: str = ""
+) -> AbbeySetup:
+    deck = deck_from_json(
+        [{"id": c, "traits": TEMPLAR if c in templars else PLAIN} for c in ids], "<test>"
+    )
     return AbbeySetup(tuple(players.split()), me, deck, pile, hand)
 
 
 def log(*events: tuple[str, dict[str, Any]]) -> list[Event]:
     out = []
     for line, (kind, fields) in enumerate(events, 2):
-        out.append(Event(kind, {k: tuple(v) if isinstance(v, list) else v
-                                for k, v in fields.items()}, line))
+        out.append(
+            Event(
+                kind, {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}, line
+            )
+        )
     return out
 
 
@@ -63,13 +68,13 @@ def check_sums(result: BruteResult) -> None:
 
 # Hand-checked cases ---------------------------------------------------------------------
 
+
 def test_empty_log_four_cards() -> None:
     setup = make_setup("abcd", "ana bob", "ana", pile=1, hand=1)
     r = enumerate_posterior(setup, [])
     assert r.weight == 1 and r.histories == 24 == number_of_deals(setup)
     assert r.culprit == {c: F(1, 4) for c in "abcd"}
-    assert r.holders == {c: {h: F(1, 4) for h in ("culprit", "pile", "ana", "bob")}
-                         for c in "abcd"}
+    assert r.holders == {c: {h: F(1, 4) for h in ("culprit", "pile", "ana", "bob")} for c in "abcd"}
 
 
 def test_own_hand() -> None:
@@ -97,8 +102,10 @@ def test_draw_unknown_and_known() -> None:
 def test_take_unknown_card() -> None:
     # 5 cards, spectator; bob takes a random card of ana's two, then bob is seen holding a.
     setup = make_setup("abcde", "ana bob", None, pile=0, hand=2)
-    r = enumerate_posterior(setup, log(("take", {"player": "bob", "from": "ana"}),
-                                       ("has", {"player": "bob", "card": "a"})))
+    r = enumerate_posterior(
+        setup,
+        log(("take", {"player": "bob", "from": "ana"}), ("has", {"player": "bob", "card": "a"})),
+    )
     # a dealt to bob: 12 deals x 2 choices; a dealt to ana: 12 deals x the one right choice.
     assert r.histories == 36 and r.weight == F(3, 5)
     assert r.culprit == {c: F(1, 4) for c in "bcde"}
@@ -108,8 +115,10 @@ def test_take_unknown_card() -> None:
 
 def test_mass_gave_got() -> None:
     setup = make_setup("abcde", "ana bob", "ana", pile=0, hand=2)
-    events = log(("hand", {"player": "ana", "cards": ["a", "b"]}),
-                 ("mass", {"n": 1, "gave": ["a"], "got": ["c"]}))
+    events = log(
+        ("hand", {"player": "ana", "cards": ["a", "b"]}),
+        ("mass", {"n": 1, "gave": ["a"], "got": ["c"]}),
+    )
     r = enumerate_posterior(setup, events)
     # P(ana dealt ab) 1/10 x P(ana passes a) 1/2 x P(bob has c) 2/3 x P(bob passes c) 1/2.
     assert r.weight == F(1, 60) and r.histories == 2
@@ -122,8 +131,9 @@ def test_mass_gave_got() -> None:
 def test_mass_passes_to_the_left() -> None:
     # ana -> bob -> cai -> ana: ana receives from cai, her right-hand neighbour.
     setup = make_setup("abcd", "ana bob cai", "ana", pile=0, hand=1)
-    events = log(("hand", {"player": "ana", "cards": ["a"]}),
-                 ("mass", {"n": 1, "gave": ["a"], "got": ["b"]}))
+    events = log(
+        ("hand", {"player": "ana", "cards": ["a"]}), ("mass", {"n": 1, "gave": ["a"], "got": ["b"]})
+    )
     r = enumerate_posterior(setup, events)
     assert r.weight == F(1, 12) and r.histories == 2
     assert r.holders["a"] == {"bob": 1}
@@ -136,29 +146,39 @@ def test_mass_passes_to_the_left() -> None:
 def test_mass_with_short_hand() -> None:
     # ana has 1 card, bob 2 after his draw: at a mass of 2 each passes min(2, hand).
     setup = make_setup("abcde", "ana bob", "ana", pile=2, hand=1)
-    r = enumerate_posterior(setup, log(("hand", {"player": "ana", "cards": ["a"]}),
-                                       ("draw", {"player": "bob"}),
-                                       ("mass", {"n": 2, "gave": ["a"], "got": ["b", "c"]})))
+    r = enumerate_posterior(
+        setup,
+        log(
+            ("hand", {"player": "ana", "cards": ["a"]}),
+            ("draw", {"player": "bob"}),
+            ("mass", {"n": 2, "gave": ["a"], "got": ["b", "c"]}),
+        ),
+    )
     # 4 histories of chance 1/60 x 1/2 x 1 x 1.
     assert r.weight == F(1, 30) and r.histories == 4
     assert r.culprit == {"d": F(1, 2), "e": F(1, 2)}
     assert r.holders["a"] == {"bob": 1}
     assert r.holders["b"] == {"ana": 1}
     assert r.holders["d"] == {"culprit": F(1, 2), "pile": F(1, 2)}
-    r = enumerate_posterior(setup, log(("hand", {"player": "ana", "cards": ["a"]}),
-                                       ("draw", {"player": "bob"}),
-                                       ("mass", {"n": 2, "gave": ["a"], "got": ["b"]})))
+    r = enumerate_posterior(
+        setup,
+        log(
+            ("hand", {"player": "ana", "cards": ["a"]}),
+            ("draw", {"player": "bob"}),
+            ("mass", {"n": 2, "gave": ["a"], "got": ["b"]}),
+        ),
+    )
     assert r.weight == 0
 
 
 def test_count_and_show() -> None:
     setup = make_setup("abcd", "ana bob", "ana", pile=1, hand=1, templars="a")
-    r = enumerate_posterior(setup, log(("count", {"player": "bob", "traits": ["templar"],
-                                                  "n": 0})))
+    r = enumerate_posterior(setup, log(("count", {"player": "bob", "traits": ["templar"], "n": 0})))
     assert r.weight == F(3, 4)
     assert r.holders["a"] == {"culprit": F(1, 3), "pile": F(1, 3), "ana": F(1, 3)}
-    r = enumerate_posterior(setup, log(("show", {"player": "bob", "to": "ana",
-                                                 "traits": ["templar", "fat"]})))
+    r = enumerate_posterior(
+        setup, log(("show", {"player": "bob", "to": "ana", "traits": ["templar", "fat"]}))
+    )
     assert r.weight == F(1, 4) and r.holders["a"] == {"bob": 1}
     r = enumerate_posterior(setup, log(("show", {"player": "bob", "to": "ana", "card": "c"})))
     assert r.holders["c"] == {"bob": 1}
@@ -167,25 +187,32 @@ def test_count_and_show() -> None:
 
 def test_accusations_and_culprit() -> None:
     setup = make_setup("abcd", "ana bob", "ana", pile=1, hand=1)
-    r = enumerate_posterior(setup, log(("accuse", {"player": "ana", "card": "b",
-                                                   "correct": False, "shown_by": "bob"})))
+    r = enumerate_posterior(
+        setup, log(("accuse", {"player": "ana", "card": "b", "correct": False, "shown_by": "bob"}))
+    )
     assert r.weight == F(1, 4) and r.holders["b"] == {"bob": 1}
-    r = enumerate_posterior(setup, log(("accuse", {"player": "ana", "card": "b",
-                                                   "correct": False})))
+    r = enumerate_posterior(
+        setup, log(("accuse", {"player": "ana", "card": "b", "correct": False}))
+    )
     assert r.weight == F(3, 4) and "b" not in r.culprit
-    for event in (("accuse", {"player": "ana", "card": "b", "correct": True}),
-                  ("culprit", {"card": "b"})):
+    for event in (
+        ("accuse", {"player": "ana", "card": "b", "correct": True}),
+        ("culprit", {"card": "b"}),
+    ):
         r = enumerate_posterior(setup, log(event))
         assert r.weight == F(1, 4) and r.culprit == {"b": 1}
 
 
-@pytest.mark.parametrize("events", [
-    [("has", {"player": "ana", "card": "a"}), ("lacks", {"player": "ana", "card": "a"})],
-    [("draw", {"player": "ana"}), ("draw", {"player": "bob"})],  # the pile had one card
-    [("take", {"player": "ana", "from": "bob"}), ("take", {"player": "ana", "from": "bob"})],
-    [("hand", {"player": "ana", "cards": ["a", "b"]})],
-    [("culprit", {"card": "a"}), ("has", {"player": "bob", "card": "a"})],
-])
+@pytest.mark.parametrize(
+    "events",
+    [
+        [("has", {"player": "ana", "card": "a"}), ("lacks", {"player": "ana", "card": "a"})],
+        [("draw", {"player": "ana"}), ("draw", {"player": "bob"})],  # the pile had one card
+        [("take", {"player": "ana", "from": "bob"}), ("take", {"player": "ana", "from": "bob"})],
+        [("hand", {"player": "ana", "cards": ["a", "b"]})],
+        [("culprit", {"card": "a"}), ("has", {"player": "bob", "card": "a"})],
+    ],
+)
 def test_inconsistent_logs_have_weight_zero(events: list[tuple[str, dict[str, Any]]]) -> None:
     setup = make_setup("abcd", "ana bob", "ana", pile=1, hand=1)
     r = enumerate_posterior(setup, log(*events))
@@ -195,9 +222,11 @@ def test_inconsistent_logs_have_weight_zero(events: list[tuple[str, dict[str, An
 
 def test_bad_input_is_an_error() -> None:
     setup = make_setup("abcd", "ana bob", "ana", pile=1, hand=1)
-    for events in (log(("has", {"player": "ana", "card": "z"})),
-                   log(("draw", {"player": "zed"})),
-                   log(("shuffle", {}))):
+    for events in (
+        log(("has", {"player": "ana", "card": "z"})),
+        log(("draw", {"player": "zed"})),
+        log(("shuffle", {})),
+    ):
         with pytest.raises(ValueError):
             enumerate_posterior(setup, events)
 
@@ -231,6 +260,7 @@ def test_empty_log_is_the_prior(seed: int) -> None:
 
 # The random generator --------------------------------------------------------------------
 
+
 def test_random_deck() -> None:
     deck = random_deck(random.Random(1), 9)
     assert deck.ids == tuple(f"c{i}" for i in range(9))
@@ -256,8 +286,7 @@ def test_random_game_shape(seed: int) -> None:
         if event.type == "mass":
             assert ("gave" in event.fields) == (setup.me is not None)
         if event.type in ("draw", "take"):
-            party = setup.me is not None and setup.me in (event.get("player"),
-                                                          event.get("from"))
+            party = setup.me is not None and setup.me in (event.get("player"), event.get("from"))
             assert ("card" in event.fields) == party
     broken = corrupt(random.Random(seed), events, setup)
     assert [e.line for e in broken] == [e.line for e in events]
@@ -266,6 +295,7 @@ def test_random_game_shape(seed: int) -> None:
 
 
 # Properties ------------------------------------------------------------------------------
+
 
 @settings(fast, max_examples=200)
 @given(games())
@@ -288,8 +318,9 @@ def test_corrupted_logs_are_handled(game: tuple[AbbeySetup, list[Event], Truth])
 
 @settings(fast, max_examples=60)
 @given(games(max_cards=8, max_events=6), seeds)
-def test_splitting_on_an_observation_adds_up(game: tuple[AbbeySetup, list[Event], Truth],
-                                             seed: int) -> None:
+def test_splitting_on_an_observation_adds_up(
+    game: tuple[AbbeySetup, list[Event], Truth], seed: int
+) -> None:
     # P(log) = P(log, has) + P(log, lacks) = sum over n of P(log, count = n).
     setup, events, _ = game
     rng = random.Random(seed)
@@ -297,23 +328,28 @@ def test_splitting_on_an_observation_adds_up(game: tuple[AbbeySetup, list[Event]
     player = rng.choice(setup.players)
     line = len(events) + 2
     base = enumerate_posterior(setup, events)
-    has = enumerate_posterior(setup, [*events, Event("has", {"player": player, "card": card},
-                                                     line)])
-    lacks = enumerate_posterior(setup, [*events, Event("lacks", {"player": player,
-                                                                 "card": card}, line)])
+    has = enumerate_posterior(
+        setup, [*events, Event("has", {"player": player, "card": card}, line)]
+    )
+    lacks = enumerate_posterior(
+        setup, [*events, Event("lacks", {"player": player, "card": card}, line)]
+    )
     assert has.weight + lacks.weight == base.weight
     assert has.histories + lacks.histories == base.histories
     assert base.holders[card].get(player, 0) == has.weight / base.weight
     traits = tuple(rng.sample(sorted(setup.deck.card(card).traits), rng.choice((1, 2))))
-    counts = [enumerate_posterior(setup, [*events, Event("count", {
-        "player": player, "traits": traits, "n": n}, line)]) for n in range(len(setup.deck))]
+    counts = [
+        enumerate_posterior(
+            setup, [*events, Event("count", {"player": player, "traits": traits, "n": n}, line)]
+        )
+        for n in range(len(setup.deck))
+    ]
     assert sum(c.weight for c in counts) == base.weight
 
 
 @settings(fast, max_examples=60)
 @given(games(max_cards=7, max_events=5, spectator_rate=0.0))
-def test_history_listing_matches_forward_pass(game: tuple[AbbeySetup, list[Event], Truth]
-                                              ) -> None:
+def test_history_listing_matches_forward_pass(game: tuple[AbbeySetup, list[Event], Truth]) -> None:
     setup, events, _ = game
     r = enumerate_posterior(setup, events)
     assume(r.histories <= 3000)

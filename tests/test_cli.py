@@ -54,8 +54,9 @@ CARDS6 = [
     {"id": "a5", "traits": ["benedictine", "brother", "bareheaded", "bearded", "thin"]},
     {"id": "a6", "traits": ["benedictine", "novice", "bareheaded", "shaven", "fat"]},
 ]
-INLINE6 = "".join(f"card {c['id']} {' '.join(c['traits'])} {c.get('name', c['id'])}\n"
-                  for c in CARDS6)
+INLINE6 = "".join(
+    f"card {c['id']} {' '.join(c['traits'])} {c.get('name', c['id'])}\n" for c in CARDS6
+)
 
 
 def small(events: str, inline: bool = True) -> str:
@@ -184,9 +185,10 @@ def test_json_keys_and_types(tmp_path, runner):
 
 def test_json_exact_values(tmp_path, runner):
     data = solve_json(runner, put(tmp_path, "g.log", SMALL))
-    assert data["culprit"] == {"candidates": ["a5", "a3", "a4", "a6"],
-                               "probabilities": {"a5": 0.5, "a3": 1 / 6, "a4": 1 / 6,
-                                                 "a6": 1 / 6}}
+    assert data["culprit"] == {
+        "candidates": ["a5", "a3", "a4", "a6"],
+        "probabilities": {"a5": 0.5, "a3": 1 / 6, "a4": 1 / 6, "a6": 1 / 6},
+    }
     assert data["holders"]["a5"] == {"culprit": 0.5, "pile": 0.5}
     assert data["holders"]["a3"] == {"culprit": 1 / 6, "pile": 1 / 6, "bob": 2 / 3}
 
@@ -231,20 +233,25 @@ def test_deck_file_replaces_the_default_deck(tmp_path, runner, form):
     deck = put(tmp_path, "deck.json", json.dumps(raw))
     log = put(tmp_path, "g.log", small("hand ana a1 a2 # dealt\nlacks bob a5\n", inline=False))
     assert solve_json(runner, log, "--deck", deck) == solve_json(
-        runner, put(tmp_path, "inline.log", SMALL))
+        runner, put(tmp_path, "inline.log", SMALL)
+    )
     # The table shows the deck file's names (a card without a name is called by its id).
     other = put(tmp_path, "other.log", small("hand ana a2 a3\n", inline=False))
     rows = section(run(runner, "solve", other, "--deck", deck).stdout, "Culprit: ")[3:]
     assert [row.split()[:3] for row in rows] == [
-        ["a1", "Father", "A1"], ["a4", "a4", "franciscan"], ["a5", "a5", "benedictine"],
-        ["a6", "a6", "benedictine"]]
+        ["a1", "Father", "A1"],
+        ["a4", "a4", "franciscan"],
+        ["a5", "a5", "benedictine"],
+        ["a6", "a6", "benedictine"],
+    ]
 
 
 def test_sizes_for_a_custom_deck_without_deck_file_fail(tmp_path, runner):
     result = run(runner, "solve", put(tmp_path, "g.log", small("", inline=False)), code=1)
     assert isinstance(result.exception, LogError)
     assert "the deck has 24 cards but 1 culprit + pile 1 + 2 players x hand 2 = 6" in str(
-        result.exception)
+        result.exception
+    )
 
 
 # --------------------------------------------------------------------------
@@ -257,8 +264,10 @@ def test_inconsistent_log_exits_3_with_the_explanation(tmp_path, runner):
     assert out.startswith("Inconsistent log. These events cannot all be true:\n")
     assert "line 13 says ana's hand is exactly Father A1, a2" in out
     assert "line 15 says bob holds Father A1" in out
-    assert "line 13 leaves Father A1 only with ana at line 15, but line 15 says bob holds " \
+    assert (
+        "line 13 leaves Father A1 only with ana at line 15, but line 15 says bob holds "
         "Father A1" in out
+    )
     assert "line 14" not in out
     assert "Culprit" not in out
 
@@ -308,7 +317,8 @@ def test_convert_inline_deck_round_trip(tmp_path, runner):
     text = run(runner, "convert", put(tmp_path, "s.jsonl", jsonl)).stdout
     assert "card a1 templar father hooded bearded fat Father A1" in text
     assert solve_json(runner, put(tmp_path, "t.log", text)) == solve_json(
-        runner, put(tmp_path, "u.jsonl", jsonl))
+        runner, put(tmp_path, "u.jsonl", jsonl)
+    )
 
 
 def test_convert_to_a_file(tmp_path, runner):
@@ -360,8 +370,11 @@ def console(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 @needs_script
 def test_version():
     done = console("--version", cwd=Path.cwd())
-    assert (done.returncode, done.stdout, done.stderr) == (0, f"deduce, version {__version__}\n",
-                                                           "")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0,
+        f"deduce, version {__version__}\n",
+        "",
+    )
 
 
 @needs_script
@@ -407,57 +420,142 @@ def junk() -> bytes:
 
 # (case id, files to write, command arguments, expected stderr line)
 BAD_INPUT = [
-    ("malformed-json", {"g.jsonl": ABBEY_JSON + '{"type": "has", "player": "bob"\n'},
-     ["solve", "g.jsonl"], "Error: g.jsonl:2: malformed JSON: Expecting ',' delimiter"),
-    ("unknown-event-type", {"g.jsonl": ABBEY_JSON + '\n{"type": "steal", "player": "bob"}\n'},
-     ["solve", "g.jsonl"], "Error: g.jsonl:3: unknown event type 'steal' for abbey"),
-    ("unknown-event-word", {"g.log": ABBEY_TEXT + "has bob aymeric\nsteal bob\n"},
-     ["solve", "g.log"], "Error: g.log:6: unknown event type 'steal' for abbey"),
-    ("unknown-first-event-word", {"g.log": ABBEY_TEXT + "steal bob\n"},
-     ["solve", "g.log"], "Error: g.log:5: unknown line 'steal' (header lines: "),
-    ("unknown-key", {"g.jsonl": ABBEY_JSON
-                     + '{"type": "has", "player": "bob", "card": "conrad", "colour": "red"}\n'},
-     ["solve", "g.jsonl"], "Error: g.jsonl:2: unknown key 'colour' in a has event"),
-    ("unknown-header-key", {"g.jsonl": ABBEY_JSON.replace('"me"', '"mee"')},
-     ["solve", "g.jsonl"], "Error: g.jsonl:1: unknown key 'mee' in the abbey header"),
-    ("unknown-player", {"g.log": ABBEY_TEXT + "has zed aymeric\n"},
-     ["solve", "g.log"], "Error: g.log:5: unknown player 'zed' (players: ana, bob, cai)"),
-    ("unknown-card", {"g.log": ABBEY_TEXT + "has bob aymerik\n"},
-     ["solve", "g.log"], "Error: g.log:5: unknown card 'aymerik' (did you mean 'aymeric'?)"),
-    ("unknown-trait", {"g.log": ABBEY_TEXT + "count bob hoody 1\n"},
-     ["solve", "g.log"], "Error: g.log:5: unknown trait 'hoody'"),
-    ("hand-size", {"g.log": ABBEY_TEXT + "lacks bob conrad\nhand ana aymeric baldwin\n"},
-     ["solve", "g.log"], "Error: g.log:6: hand lists 2 cards but ana holds 6 at this point"),
-    ("count-size", {"g.log": ABBEY_TEXT + "count bob fat 7\n"},
-     ["solve", "g.log"], "Error: g.log:5: count 7 is more than the 6 cards bob holds"),
-    ("deck-24-totals", {"g.log": ABBEY_TEXT, "deck.json": deck24_breaking_totals()},
-     ["solve", "g.log", "--deck", "deck.json"],
-     "Error: deck.json:1: a 24-card deck needs 8 templar cards (rulebook totals), this one has 7"),
-    ("inline-deck-24-totals", {"g.jsonl": ABBEY_JSON.replace(
-        "}", ', "deck": ' + deck24_breaking_totals() + "}")},
-     ["solve", "g.jsonl"], "Error: g.jsonl:1: a 24-card deck needs 8 templar cards"),
-    ("deck-not-json", {"g.log": ABBEY_TEXT, "deck.json": "[{\n"},
-     ["solve", "g.log", "--deck", "deck.json"], "Error: deck.json:2: deck file is not valid JSON"),
-    ("missing-deck", {"g.log": ABBEY_TEXT}, ["solve", "g.log", "--deck", "nope.json"],
-     "Error: nope.json: cannot read deck file"),
+    (
+        "malformed-json",
+        {"g.jsonl": ABBEY_JSON + '{"type": "has", "player": "bob"\n'},
+        ["solve", "g.jsonl"],
+        "Error: g.jsonl:2: malformed JSON: Expecting ',' delimiter",
+    ),
+    (
+        "unknown-event-type",
+        {"g.jsonl": ABBEY_JSON + '\n{"type": "steal", "player": "bob"}\n'},
+        ["solve", "g.jsonl"],
+        "Error: g.jsonl:3: unknown event type 'steal' for abbey",
+    ),
+    (
+        "unknown-event-word",
+        {"g.log": ABBEY_TEXT + "has bob aymeric\nsteal bob\n"},
+        ["solve", "g.log"],
+        "Error: g.log:6: unknown event type 'steal' for abbey",
+    ),
+    (
+        "unknown-first-event-word",
+        {"g.log": ABBEY_TEXT + "steal bob\n"},
+        ["solve", "g.log"],
+        "Error: g.log:5: unknown line 'steal' (header lines: ",
+    ),
+    (
+        "unknown-key",
+        {
+            "g.jsonl": ABBEY_JSON
+            + '{"type": "has", "player": "bob", "card": "conrad", "colour": "red"}\n'
+        },
+        ["solve", "g.jsonl"],
+        "Error: g.jsonl:2: unknown key 'colour' in a has event",
+    ),
+    (
+        "unknown-header-key",
+        {"g.jsonl": ABBEY_JSON.replace('"me"', '"mee"')},
+        ["solve", "g.jsonl"],
+        "Error: g.jsonl:1: unknown key 'mee' in the abbey header",
+    ),
+    (
+        "unknown-player",
+        {"g.log": ABBEY_TEXT + "has zed aymeric\n"},
+        ["solve", "g.log"],
+        "Error: g.log:5: unknown player 'zed' (players: ana, bob, cai)",
+    ),
+    (
+        "unknown-card",
+        {"g.log": ABBEY_TEXT + "has bob aymerik\n"},
+        ["solve", "g.log"],
+        "Error: g.log:5: unknown card 'aymerik' (did you mean 'aymeric'?)",
+    ),
+    (
+        "unknown-trait",
+        {"g.log": ABBEY_TEXT + "count bob hoody 1\n"},
+        ["solve", "g.log"],
+        "Error: g.log:5: unknown trait 'hoody'",
+    ),
+    (
+        "hand-size",
+        {"g.log": ABBEY_TEXT + "lacks bob conrad\nhand ana aymeric baldwin\n"},
+        ["solve", "g.log"],
+        "Error: g.log:6: hand lists 2 cards but ana holds 6 at this point",
+    ),
+    (
+        "count-size",
+        {"g.log": ABBEY_TEXT + "count bob fat 7\n"},
+        ["solve", "g.log"],
+        "Error: g.log:5: count 7 is more than the 6 cards bob holds",
+    ),
+    (
+        "deck-24-totals",
+        {"g.log": ABBEY_TEXT, "deck.json": deck24_breaking_totals()},
+        ["solve", "g.log", "--deck", "deck.json"],
+        "Error: deck.json:1: a 24-card deck needs 8 templar cards (rulebook totals), "
+        "this one has 7",
+    ),
+    (
+        "inline-deck-24-totals",
+        {"g.jsonl": ABBEY_JSON.replace("}", ', "deck": ' + deck24_breaking_totals() + "}")},
+        ["solve", "g.jsonl"],
+        "Error: g.jsonl:1: a 24-card deck needs 8 templar cards",
+    ),
+    (
+        "deck-not-json",
+        {"g.log": ABBEY_TEXT, "deck.json": "[{\n"},
+        ["solve", "g.log", "--deck", "deck.json"],
+        "Error: deck.json:2: deck file is not valid JSON",
+    ),
+    (
+        "missing-deck",
+        {"g.log": ABBEY_TEXT},
+        ["solve", "g.log", "--deck", "nope.json"],
+        "Error: nope.json: cannot read deck file",
+    ),
     ("empty", {"g.log": ""}, ["solve", "g.log"], "Error: g.log:1: empty log: no header"),
     ("binary", {"g.bin": junk()}, ["solve", "g.bin"], "Error: g.bin:"),
-    ("not-utf8", {"g.log": ABBEY_TEXT.encode() + b"has bob caf\xe9\n"}, ["solve", "g.log"],
-     "Error: g.log:5: not UTF-8 text (byte 0xe9)"),
-    ("5mb-line", {"g.log": ABBEY_TEXT + "# " + "x" * 5_000_000 + "\n"}, ["solve", "g.log"],
-     "Error: g.log:5: line is longer than 1 MiB: not a log line"),
-    ("5mb-json-line", {"g.jsonl": "[" * 5_000_000}, ["solve", "g.jsonl"],
-     "Error: g.jsonl:1: line is longer than 1 MiB: not a log line"),
+    (
+        "not-utf8",
+        {"g.log": ABBEY_TEXT.encode() + b"has bob caf\xe9\n"},
+        ["solve", "g.log"],
+        "Error: g.log:5: not UTF-8 text (byte 0xe9)",
+    ),
+    (
+        "5mb-line",
+        {"g.log": ABBEY_TEXT + "# " + "x" * 5_000_000 + "\n"},
+        ["solve", "g.log"],
+        "Error: g.log:5: line is longer than 1 MiB: not a log line",
+    ),
+    (
+        "5mb-json-line",
+        {"g.jsonl": "[" * 5_000_000},
+        ["solve", "g.jsonl"],
+        "Error: g.jsonl:1: line is longer than 1 MiB: not a log line",
+    ),
     ("missing-file", {}, ["solve", "nope.log"], "Error: nope.log: cannot read log: "),
-    ("missing-claims-model", {"g.log": "game blackrose\nplayers ana bob cai\nrector cai\n"
-                                       "me ana\n"},
-     ["solve", "g.log", "--model", "nope.json"], "Error: nope.json: cannot read claims file"),
-    ("rose-styles-model", {"g.log": "game rose\nplayers ana bob\nme ana\n",
-                           "m.json": '{"prior": {"own": 1, "indifferent": 1,\n"contrarian": -1}}'},
-     ["solve", "g.log", "--model", "m.json"],
-     "Error: m.json:1: styles file has no 'own'"),
-    ("convert-malformed", {"g.jsonl": ABBEY_JSON + "{\n"}, ["convert", "g.jsonl"],
-     "Error: g.jsonl:2: malformed JSON"),
+    (
+        "missing-claims-model",
+        {"g.log": "game blackrose\nplayers ana bob cai\nrector cai\nme ana\n"},
+        ["solve", "g.log", "--model", "nope.json"],
+        "Error: nope.json: cannot read claims file",
+    ),
+    (
+        "rose-styles-model",
+        {
+            "g.log": "game rose\nplayers ana bob\nme ana\n",
+            "m.json": '{"prior": {"own": 1, "indifferent": 1,\n"contrarian": -1}}',
+        },
+        ["solve", "g.log", "--model", "m.json"],
+        "Error: m.json:1: styles file has no 'own'",
+    ),
+    (
+        "convert-malformed",
+        {"g.jsonl": ABBEY_JSON + "{\n"},
+        ["convert", "g.jsonl"],
+        "Error: g.jsonl:2: malformed JSON",
+    ),
     ("convert-missing", {}, ["convert", "nope.log"], "Error: nope.log: cannot read log: "),
 ]
 
@@ -471,8 +569,11 @@ def write_files(tmp_path: Path, files: dict[str, str | bytes]) -> None:
 
 
 @needs_script
-@pytest.mark.parametrize(("files", "args", "expected"), [case[1:] for case in BAD_INPUT],
-                         ids=[case[0] for case in BAD_INPUT])
+@pytest.mark.parametrize(
+    ("files", "args", "expected"),
+    [case[1:] for case in BAD_INPUT],
+    ids=[case[0] for case in BAD_INPUT],
+)
 def test_bad_input_gives_one_line(tmp_path, files, args, expected):
     write_files(tmp_path, files)
     done = console(*args, cwd=tmp_path)
@@ -490,8 +591,9 @@ def test_binary_junk_names_the_line_of_the_nul_byte(tmp_path):
     write_files(tmp_path, {"g.bin": data})
     done = console("solve", "g.bin", cwd=tmp_path)
     line = data.count(b"\n", 0, data.index(b"\x00")) + 1
-    assert done.stderr == (f"Error: g.bin:{line}: binary data (a NUL byte): "
-                           "this is not a text log\n")
+    assert done.stderr == (
+        f"Error: g.bin:{line}: binary data (a NUL byte): this is not a text log\n"
+    )
 
 
 @needs_script
@@ -519,22 +621,33 @@ def test_budget_past_which_probabilities_are_estimated(tmp_path, runner):
     assert quick["exact"] is False and 0 < quick["error"] <= 1
     assert set(quick["culprit"]["candidates"]) == set(exact["culprit"]["candidates"])
     assert {c: set(row) for c, row in quick["holders"].items()} == {
-        c: set(row) for c, row in exact["holders"].items()}
+        c: set(row) for c, row in exact["holders"].items()
+    }
     table = run(runner, "solve", log, "--budget", "0", "--seed", "3").stdout
-    assert ("probabilities estimated, within" in table
-            or "not enough time to estimate the chances" in table)
+    assert (
+        "probabilities estimated, within" in table
+        or "not enough time to estimate the chances" in table
+    )
     assert json.loads(run(runner, "solve", log, "--json", "--budget", "60").stdout) == exact
     run(runner, "solve", log, "--budget", "-1", code=2)
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["solve", "examples/rose-4p.jsonl", "--budget", "1"], "--budget does not apply to rose"),
-    (["solve", "examples/rose-4p.jsonl", "--engine", "csp"], "--engine does not apply to rose"),
-    (["solve", "examples/abbey-4p.log", "--model", "m.json"],
-     "--model does not apply to abbey (only to rose and blackrose)"),
-    (["check", "blackrose", "--fast", "--games", "1"], "--fast does not apply to blackrose"),
-    (["check", "abbey", "--model", "m.json", "--games", "1"], "--model does not apply to abbey"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["solve", "examples/rose-4p.jsonl", "--budget", "1"], "--budget does not apply to rose"),
+        (["solve", "examples/rose-4p.jsonl", "--engine", "csp"], "--engine does not apply to rose"),
+        (
+            ["solve", "examples/abbey-4p.log", "--model", "m.json"],
+            "--model does not apply to abbey (only to rose and blackrose)",
+        ),
+        (["check", "blackrose", "--fast", "--games", "1"], "--fast does not apply to blackrose"),
+        (
+            ["check", "abbey", "--model", "m.json", "--games", "1"],
+            "--model does not apply to abbey",
+        ),
+    ],
+)
 def test_options_of_other_games_are_refused(args, message):
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2 and message in result.output

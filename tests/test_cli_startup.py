@@ -24,22 +24,31 @@ def test_every_listed_line_is_the_commands_own_short_help():
 
 def test_help_lists_every_command_as_click_would():
     lazy = CliRunner().invoke(cli, ["--help"], terminal_width=80).output
-    loaded = click.Group("cli", commands=[cli.get_command(None, name) for name in COMMANDS],
-                         help=cli.help, params=cli.params,
-                         context_settings=cli.context_settings)
-    assert lazy.split("Commands:")[1] == CliRunner().invoke(
-        loaded, ["--help"], terminal_width=80).output.split("Commands:")[1]
+    loaded = click.Group(
+        "cli",
+        commands=[cli.get_command(None, name) for name in COMMANDS],
+        help=cli.help,
+        params=cli.params,
+        context_settings=cli.context_settings,
+    )
+    assert (
+        lazy.split("Commands:")[1]
+        == CliRunner().invoke(loaded, ["--help"], terminal_width=80).output.split("Commands:")[1]
+    )
 
 
 def test_help_imports_no_command_and_no_solver(tmp_path):
-    code = ("import sys; from deduce.cli.main import main; sys.argv = ['deduce', '--help']\n"
-            "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            "loaded = [m for m in sys.modules if m.startswith(('deduce.cli.', 'deduce.games',"
-            " 'pysat', 'constraint', 'tabulate'))]\n"
-            "print(sorted(loaded), file=sys.stderr)")
+    code = (
+        "import sys; from deduce.cli.main import main; sys.argv = ['deduce', '--help']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "loaded = [m for m in sys.modules if m.startswith(('deduce.cli.', 'deduce.games',"
+        " 'pysat', 'constraint', 'tabulate'))]\n"
+        "print(sorted(loaded), file=sys.stderr)"
+    )
     # run outside the checkout: the installed package, as the console script imports it
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path
+    )
     assert done.stderr.strip() == "['deduce.cli.clock', 'deduce.cli.main', 'deduce.cli.status']"
 
 

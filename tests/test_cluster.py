@@ -89,12 +89,22 @@ def marks(tmp_path_factory) -> Path:
 def address(marks):
     """The scheduler of two one-thread worker processes that load :data:`PRELOAD`."""
     preload = PRELOAD.format(marks=str(marks), once=DIES_ONCE, always=ALWAYS_DIES)
-    settings = {"distributed.scheduler.allowed-failures": 1,
-                "distributed.scheduler.worker-saturation": 1.0}
-    with dask.config.set(settings), distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, scheduler_port=0,
-            dashboard_address=":0", silence_logs=logging.CRITICAL,
-            preload=[preload]) as cluster:
+    settings = {
+        "distributed.scheduler.allowed-failures": 1,
+        "distributed.scheduler.worker-saturation": 1.0,
+    }
+    with (
+        dask.config.set(settings),
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            scheduler_port=0,
+            dashboard_address=":0",
+            silence_logs=logging.CRITICAL,
+            preload=[preload],
+        ) as cluster,
+    ):
         yield cluster.scheduler_address
 
 
@@ -122,8 +132,11 @@ def console(monkeypatch, capsys, *args: str) -> tuple[int, str]:
 
 
 def files(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def untimed(data):
@@ -162,8 +175,18 @@ def batch_data(*args: str, code: int = 0) -> dict:
 
 def test_simulate_writes_the_files_of_a_local_run(address, tmp_path):
     invoke("simulate", "rose", "--games", "6", "--seed", "4", "--out", str(tmp_path / "here"))
-    invoke("simulate", "rose", "--games", "6", "--seed", "4", "--out", str(tmp_path / "there"),
-           "--cluster", address)
+    invoke(
+        "simulate",
+        "rose",
+        "--games",
+        "6",
+        "--seed",
+        "4",
+        "--out",
+        str(tmp_path / "there"),
+        "--cluster",
+        address,
+    )
     assert files(tmp_path / "there") == files(tmp_path / "here")
     assert len(files(tmp_path / "here")) == 6 * 5
 
@@ -188,17 +211,24 @@ def test_batch_gives_the_results_of_a_local_run_in_input_order(address, logs):
 def test_results_come_in_job_order_whatever_finishes_first(address):
     # A function of the standard library: the workers must not import this test module
     # (its imports may not resolve from the workers' folder).
-    jobs = [(f"sleep {delay}; echo {n}",) for delay, n in
-            [(0.4, 1), (0.2, 2), (0.0, 3), (0.0, 4), (0.0, 5), (0.0, 6)]]
-    assert list(Workers(cluster=address).map(subprocess.getoutput, jobs, refuse)) == \
-        ["1", "2", "3", "4", "5", "6"]
+    jobs = [
+        (f"sleep {delay}; echo {n}",)
+        for delay, n in [(0.4, 1), (0.2, 2), (0.0, 3), (0.0, 4), (0.0, 5), (0.0, 6)]
+    ]
+    assert list(Workers(cluster=address).map(subprocess.getoutput, jobs, refuse)) == [
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+        "6",
+    ]
 
 
 def test_run_games_on_the_cluster_yields_every_game_in_order(address):
     simulator = GAMES["rose"].simulator
     table, lineup = simulator.create(3, {}), ("monk",) * 3
-    there = list(run_games(simulator.record, table, 9, 2, lineup,
-                           workers=Workers(cluster=address)))
+    there = list(run_games(simulator.record, table, 9, 2, lineup, workers=Workers(cluster=address)))
     assert [record.index for record in there] == list(range(1, 10))
     assert there == list(run_games(simulator.record, table, 9, 2, lineup))
 
@@ -209,8 +239,18 @@ def test_run_games_on_the_cluster_yields_every_game_in_order(address):
 
 def test_a_game_whose_worker_died_once_is_played_again(address, marks, tmp_path):
     invoke("simulate", "rose", "--games", "6", "--seed", "71", "--out", str(tmp_path / "here"))
-    invoke("simulate", "rose", "--games", "6", "--seed", "71", "--out", str(tmp_path / "there"),
-           "--cluster", address)
+    invoke(
+        "simulate",
+        "rose",
+        "--games",
+        "6",
+        "--seed",
+        "71",
+        "--out",
+        str(tmp_path / "there"),
+        "--cluster",
+        address,
+    )
     assert files(tmp_path / "there") == files(tmp_path / "here")
     assert (marks / DIES_ONCE).exists()  # its first worker did die
 
@@ -226,17 +266,29 @@ def test_a_log_whose_worker_died_once_is_solved_again(address, marks, logs, tmp_
     assert (marks / dying.replace(os.sep, "_")).exists()  # its first worker did die
 
 
-def test_a_game_that_always_kills_its_worker_stops_the_run_naming_it(address, tmp_path,
-                                                                      monkeypatch, capsys):
+def test_a_game_that_always_kills_its_worker_stops_the_run_naming_it(
+    address, tmp_path, monkeypatch, capsys
+):
     out = tmp_path / "games"
-    code, err = console(monkeypatch, capsys, "simulate", "rose", "--games", "6", "--seed", "72",
-                        "--out", str(out), "--cluster", address)
+    code, err = console(
+        monkeypatch,
+        capsys,
+        "simulate",
+        "rose",
+        "--games",
+        "6",
+        "--seed",
+        "72",
+        "--out",
+        str(out),
+        "--cluster",
+        address,
+    )
     assert code == 1, err
     assert err.startswith("Error: game 3 was lost: its worker process died (KilledWorker)")
     assert err.count("\n") == 1
     assert sorted(p.name for p in out.iterdir()) == ["game-0001", "game-0002"]
-    result = invoke("check", "rose", "--games", "6", "--seed", "72", "--cluster", address,
-                    code=1)
+    result = invoke("check", "rose", "--games", "6", "--seed", "72", "--cluster", address, code=1)
     assert isinstance(result.exception, DeduceError)
     assert str(result.exception).startswith("game 3 was lost")
 
@@ -264,10 +316,12 @@ def test_a_local_process_that_dies_stops_the_games_with_one_line(monkeypatch):
 
     monkeypatch.setattr(deduce.games.rose.simulate, "play_game", dying)  # the forks inherit it
     simulator = GAMES["rose"].simulator
-    games = run_games(simulator.record, simulator.create(3, {}), 4, 5, ("monk",) * 3,
-                      workers=2)
-    with pytest.raises(DeduceError, match=r"^game [12] was lost: its worker process died "
-                                          r"\(BrokenProcessPool\); the run stops there$"):
+    games = run_games(simulator.record, simulator.create(3, {}), 4, 5, ("monk",) * 3, workers=2)
+    with pytest.raises(
+        DeduceError,
+        match=r"^game [12] was lost: its worker process died "
+        r"\(BrokenProcessPool\); the run stops there$",
+    ):
         list(games)
 
 
@@ -277,8 +331,9 @@ def test_a_local_process_that_dies_stops_the_games_with_one_line(monkeypatch):
 
 def test_without_the_extra_cluster_is_one_line_telling_what_to_install(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "distributed", None)  # its import now fails
-    code, err = console(monkeypatch, capsys, "check", "rose", "--games", "2", "--cluster",
-                        "tcp://127.0.0.1:8786")
+    code, err = console(
+        monkeypatch, capsys, "check", "rose", "--games", "2", "--cluster", "tcp://127.0.0.1:8786"
+    )
     assert code == 1
     assert err == "Error: a cluster needs the cluster extra: pip install 'deduce[cluster]'\n"
 
@@ -293,8 +348,11 @@ def closed_port() -> int:
 def test_a_scheduler_that_cannot_be_reached_is_one_line(where, tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(deduce.workers, "CONNECT_SECONDS", 0.5)
     cluster = where.format(port=closed_port())
-    for args in (("simulate", "rose", "--out", str(tmp_path)), ("check", "blackrose"),
-                 ("batch", str(EXAMPLES))):
+    for args in (
+        ("simulate", "rose", "--out", str(tmp_path)),
+        ("check", "blackrose"),
+        ("batch", str(EXAMPLES)),
+    ):
         code, err = console(monkeypatch, capsys, *args, "--cluster", cluster)
         assert code == 1, args
         assert err.startswith(f"Error: cannot reach the Dask scheduler at {cluster}: ")
@@ -303,13 +361,17 @@ def test_a_scheduler_that_cannot_be_reached_is_one_line(where, tmp_path, monkeyp
 
 def test_a_scheduler_without_workers_is_one_line(monkeypatch, capsys):
     monkeypatch.setattr(deduce.workers, "CONNECT_SECONDS", 0.5)
-    with distributed.LocalCluster(n_workers=0, scheduler_port=0, dashboard_address=":0",
-                                  silence_logs=logging.CRITICAL) as empty:
-        code, err = console(monkeypatch, capsys, "check", "rose", "--cluster",
-                            empty.scheduler_address)
+    with distributed.LocalCluster(
+        n_workers=0, scheduler_port=0, dashboard_address=":0", silence_logs=logging.CRITICAL
+    ) as empty:
+        code, err = console(
+            monkeypatch, capsys, "check", "rose", "--cluster", empty.scheduler_address
+        )
     assert code == 1
-    assert err == (f"Error: the Dask scheduler at {empty.scheduler_address} has no worker "
-                   "(none joined within 0.5 s)\n")
+    assert err == (
+        f"Error: the Dask scheduler at {empty.scheduler_address} has no worker "
+        "(none joined within 0.5 s)\n"
+    )
 
 
 def test_workers_and_cluster_together_are_a_usage_error():
@@ -355,8 +417,11 @@ class Lost:
 
 def test_a_cluster_that_lost_every_worker_stops_the_run_with_one_line(monkeypatch):
     monkeypatch.setattr(deduce.workers, "POLL_SECONDS", 0.01)
-    with pytest.raises(DeduceError, match=r"^the Dask cluster at tcp://h:1 has had no worker "
-                                          r"for 60 s: its workers were lost$"):
+    with pytest.raises(
+        DeduceError,
+        match=r"^the Dask cluster at tcp://h:1 has had no worker "
+        r"for 60 s: its workers were lost$",
+    ):
         deduce.workers._await(Lost(), "tcp://h:1", Pending())
     # a job that itself timed out is that job's error, not a lost cluster
     with pytest.raises(TimeoutError, match="timed out"):

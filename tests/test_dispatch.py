@@ -21,8 +21,9 @@ STATES = [AbbeyState, RoseState, BlackRoseState]
 
 def _methods(cls: type, prefix: str) -> dict[str, object]:
     """The class's functions whose names start with ``prefix``, by the rest of the name."""
-    return {name[len(prefix):]: value for name, value in vars(cls).items()
-            if name.startswith(prefix)}
+    return {
+        name[len(prefix) :]: value for name, value in vars(cls).items() if name.startswith(prefix)
+    }
 
 
 @pytest.mark.parametrize("cls", STATES, ids=lambda c: c.__name__)
@@ -50,15 +51,22 @@ def test_blackrose_effect_tables_cover_the_cards_data() -> None:
     assert set(BlackRoseState.EVENTS) == set(EVENT_EFFECTS)
     cards = default_cards()
     used = {(c.kind, c.effect) for c in (*cards.clues, *cards.rector) if c.effect}
-    tables = {"action": BlackRoseState.ACTIONS, "trap": BlackRoseState.TRAPS,
-              "event": BlackRoseState.EVENTS}
+    tables = {
+        "action": BlackRoseState.ACTIONS,
+        "trap": BlackRoseState.TRAPS,
+        "event": BlackRoseState.EVENTS,
+    }
     assert used and all(effect in tables[kind] for kind, effect in used)
 
 
 def _named_for(cls: type, prefixes: tuple[str, ...], decisions: set[str]) -> set[str]:
     """The attributes of ``cls`` (and its bases) named ``<prefix><decision>``."""
-    return {name for name in dir(cls) for p in prefixes
-            if name.startswith(p) and name[len(p):] in decisions}
+    return {
+        name
+        for name in dir(cls)
+        for p in prefixes
+        if name.startswith(p) and name[len(p) :] in decisions
+    }
 
 
 def test_bot_tables_list_every_decision_method() -> None:
@@ -67,8 +75,9 @@ def test_bot_tables_list_every_decision_method() -> None:
     notepad = Notepad(AbbeyGame.create(4), 0)
     assert {f"_{d}" for d in notepad._deciders()} == _named_for(Notepad, ("_",), abbey)
     advised = AdvisedBot(AbbeyGame.create(4), 0)
-    assert {f"_advised_{d}" for d in advised._advisers()} \
-        == _named_for(AdvisedBot, ("_advised_",), abbey)
+    assert {f"_advised_{d}" for d in advised._advisers()} == _named_for(
+        AdvisedBot, ("_advised_",), abbey
+    )
     blackrose = set(BlackRoseState.STEPS.decisions)
     table = Advised(BlackRoseGame.create(4, rector=3), 0)._deciders()
     prefixes = ("_", "_investigator_", "_possessed_", "_rector_")

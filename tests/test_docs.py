@@ -40,14 +40,23 @@ def _command(name: str) -> click.Command:
 
 
 def _long_options(command: click.Command) -> list[str]:
-    return sorted({opt for param in command.params if isinstance(param, click.Option)
-                   for opt in param.opts + param.secondary_opts
-                   if opt.startswith("--") and opt != "--help"})
+    return sorted(
+        {
+            opt
+            for param in command.params
+            if isinstance(param, click.Option)
+            for opt in param.opts + param.secondary_opts
+            if opt.startswith("--") and opt != "--help"
+        }
+    )
 
 
 def _argument_names(command: click.Command) -> list[str]:
-    return [(param.metavar or param.name.upper()).rstrip(".").strip()
-            for param in command.params if isinstance(param, click.Argument)]
+    return [
+        (param.metavar or param.name.upper()).rstrip(".").strip()
+        for param in command.params
+        if isinstance(param, click.Argument)
+    ]
 
 
 def _pages() -> list[Path]:
@@ -64,8 +73,9 @@ LINK = re.compile(r"\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 
 
 def test_the_root_group_has_commands():
-    assert {"solve", "convert", "play", "suggest", "analyze", "batch", "check",
-            "simulate"} <= set(COMMANDS)
+    assert {"solve", "convert", "play", "suggest", "analyze", "batch", "check", "simulate"} <= set(
+        COMMANDS
+    )
 
 
 @pytest.mark.parametrize("name", COMMANDS)
@@ -84,7 +94,8 @@ def test_the_reference_page_is_generated_from_the_help():
     page = DOCS / "reference.md"
     assert page.is_file(), "docs/reference.md is missing: run python tools/cli_reference.py"
     assert page.read_text(encoding="utf-8") == GEN.render(), (
-        "docs/reference.md is out of date: run python tools/cli_reference.py")
+        "docs/reference.md is out of date: run python tools/cli_reference.py"
+    )
 
 
 @pytest.mark.parametrize("page", _pages(), ids=lambda p: p.relative_to(ROOT).as_posix())
@@ -106,13 +117,17 @@ def test_every_page_has_a_title_and_a_way_back(page):
     assert text.startswith("# "), f"docs/{page.name} must start with a '# Title' line"
     if page.name != "index.md":
         assert "(index.md" in text or "(../README.md" in text, (
-            f"docs/{page.name} must link back to index.md or the README")
+            f"docs/{page.name} must link back to index.md or the README"
+        )
 
 
 def test_the_index_lists_every_page():
     index = (DOCS / "index.md").read_text(encoding="utf-8")
-    missing = [page.name for page in sorted(DOCS.glob("*.md"))
-               if page.name != "index.md" and f"({page.name}" not in index]
+    missing = [
+        page.name
+        for page in sorted(DOCS.glob("*.md"))
+        if page.name != "index.md" and f"({page.name}" not in index
+    ]
     assert not missing, f"docs/index.md does not link to {missing}"
 
 
@@ -137,7 +152,8 @@ def test_the_import_graph_of_the_development_page_is_the_code_s():
     graph = _tool(ROOT / "tools" / "import_graph.py")
     assert graph.current() == graph.render(), (
         "docs/development.md's import graph is out of date: run "
-        "python tools/import_graph.py --write")
+        "python tools/import_graph.py --write"
+    )
 
 
 def test_the_quick_start_shows_every_event_s_syntax():
@@ -145,6 +161,10 @@ def test_the_quick_start_shows_every_event_s_syntax():
     from deduce.logs.text import usage
 
     page = (DOCS / "quick-start.md").read_text(encoding="utf-8")
-    missing = [usage(game, kind) for game in ("abbey", "rose", "blackrose")
-               for kind in event_types(game) if usage(game, kind) not in page]
+    missing = [
+        usage(game, kind)
+        for game in ("abbey", "rose", "blackrose")
+        for kind in event_types(game)
+        if usage(game, kind) not in page
+    ]
     assert missing == []

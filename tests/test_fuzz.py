@@ -68,6 +68,7 @@ def test_files_past_the_size_limits_are_refused_unread(monkeypatch, tmp_path):
     with pytest.raises(LogError, match=r"big\.log: larger than 1 MiB: not a game log"):
         read_log(big)
     import deduce.data
+
     monkeypatch.setattr(deduce.data, "MAX_DATA_BYTES", 1 << 20)
     data = tmp_path / "deck.json"
     data.write_text(json.dumps(["x" * (1 << 20)]))

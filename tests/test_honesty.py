@@ -34,8 +34,9 @@ def test_a_wide_estimate_shows_no_number(exact):
     candidates, holders = tables(wide)
     assert "not enough time to estimate the chances" in candidates.title
     assert {row[3] for row in candidates.rows} == {"?"}
-    assert [row[0] for row in candidates.rows] == [c for c in exact.setup.deck.ids
-                                                  if c in exact.culprit]  # no ranking implied
+    assert [row[0] for row in candidates.rows] == [
+        c for c in exact.setup.deck.ids if c in exact.culprit
+    ]  # no ranking implied
     for row in holders.rows:  # a card's only possible holder is certain; no other number
         known = len(exact.holders[row[0]]) == 1
         assert all(cell in ("", "100%") if known else "%" not in cell for cell in row[1:])
@@ -97,8 +98,9 @@ def _with_trait(solution, trait):
 def test_revelation_chances_sum_the_suspects_with_the_trait(exact, monkeypatch):
     rows, table = _suggest(monkeypatch, exact, "revelation")
     assert len(rows) == 5  # one per trait group, likeliest first
-    assert [r["probability"] for r in rows] == sorted((r["probability"] for r in rows),
-                                                      reverse=True)
+    assert [r["probability"] for r in rows] == sorted(
+        (r["probability"] for r in rows), reverse=True
+    )
     for row in rows:
         p = sum(exact.culprit[c] for c in _with_trait(exact, row["trait"]))
         assert row["probability"] == pytest.approx(float(p))
@@ -111,8 +113,9 @@ def test_revelation_advice_rests_on_the_estimate_s_bound(exact, monkeypatch):
     fat = _with_trait(exact, "fat")
     thin = [c for c in exact.culprit if c not in fat]
     assert fat and thin
-    culprit = {c: Fraction(4, 5 * len(fat)) for c in fat} | {c: Fraction(1, 5 * len(thin))
-                                                           for c in thin}
+    culprit = {c: Fraction(4, 5 * len(fat)) for c in fat} | {
+        c: Fraction(1, 5 * len(thin)) for c in thin
+    }
     rows, table = _suggest(monkeypatch, replace(exact, culprit=culprit), "revelation")
     girth = next(r for r in rows if r["trait"] in ("fat", "thin"))
     assert girth["trait"] == "fat" and girth["advised"] and "reveal now (exact)" in table
@@ -132,8 +135,10 @@ def test_the_rose_main_answer_is_the_day_7_guess_even_when_impossible():
     # right is red/white (0.4 + 0.6), which no history allows.
     half = Fraction(3, 10)
     joint = {("red", "blue"): Fraction(2, 5), ("blue", "white"): half, ("grey", "white"): half}
-    probabilities = {"bob": {"red": Fraction(2, 5), "blue": half, "grey": half},
-                     "cai": {"blue": Fraction(2, 5), "white": Fraction(3, 5)}}
+    probabilities = {
+        "bob": {"red": Fraction(2, 5), "blue": half, "grey": half},
+        "cai": {"blue": Fraction(2, 5), "white": Fraction(3, 5)},
+    }
     solution = RoseSolution(("bob", "cai"), True, probabilities, joint)
     view = outlook(solution)
     assert next(iter(view.answers)) == "bob=red cai=blue"  # the most probable colouring
@@ -143,8 +148,10 @@ def test_the_rose_main_answer_is_the_day_7_guess_even_when_impossible():
 
 def test_every_command_gives_the_same_rose_answer(tmp_path):
     log = tmp_path / "soft.log"
-    log.write_text("game rose\nplayers ana bob cai\nme ana\nidentity ana red\n"
-                   "points bob blue clue -3 william\n")
+    log.write_text(
+        "game rose\nplayers ana bob cai\nme ana\nidentity ana red\n"
+        "points bob blue clue -3 william\n"
+    )
     runner = CliRunner()
     guesses = json.loads(runner.invoke(cli, ["suggest", str(log), "--json"]).output)["guesses"]
     label = " ".join(f"{p}={c}" for p, c in guesses.items())
@@ -157,8 +164,7 @@ def test_every_command_gives_the_same_rose_answer(tmp_path):
     data = json.loads(runner.invoke(cli, ["solve", str(log), "--json"]).output)
     assert data["day7_guess"] == guesses and data["day7_tied"] == 4
     analysis = runner.invoke(cli, ["analyze", str(log)]).output
-    assert f"{label} (tied for the day-7 guess at the end: not known, one of 4 answers)" \
-        in analysis
+    assert f"{label} (tied for the day-7 guess at the end: not known, one of 4 answers)" in analysis
 
 
 def test_solve_names_a_tie_for_the_most_probable(tmp_path):

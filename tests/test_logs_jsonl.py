@@ -96,11 +96,20 @@ def test_canonical_logs_are_written_back_byte_identical(game: str) -> None:
 def test_values_and_line_numbers() -> None:
     log = parse_jsonl(ABBEY, "a.jsonl")
     header = log.header
-    assert header == Header("abbey", ("ana", "bob", "cai", "dee"), "ana", 1,
-                            {"deck": "default", "pile": 3, "hand": 5}, "club night", 1)
+    assert header == Header(
+        "abbey",
+        ("ana", "bob", "cai", "dee"),
+        "ana",
+        1,
+        {"deck": "default", "pile": 3, "hand": 5},
+        "club night",
+        1,
+    )
     assert log.events[0] == Event(
-        "hand", {"player": "ana", "cards": ("aymeric", "baldwin", "conrad", "dagobert",
-                                           "eustache")}, 2)
+        "hand",
+        {"player": "ana", "cards": ("aymeric", "baldwin", "conrad", "dagobert", "eustache")},
+        2,
+    )
     assert log.events[1].line == 4  # the blank line counts
     assert log.events[3].note == "asked by ana"
     assert log.events[-1].line == 17
@@ -119,7 +128,8 @@ def test_header_extra_holds_only_keys_present() -> None:
     assert log.header.extra == {}
     assert log.header.version == 1
     assert format_jsonl(log) == (
-        '{"game": "abbey", "version": 1, "players": ["a", "b", "c"], "me": "a"}\n')
+        '{"game": "abbey", "version": 1, "players": ["a", "b", "c"], "me": "a"}\n'
+    )
 
 
 def test_blackrose_default_suspects() -> None:
@@ -131,17 +141,22 @@ def test_blackrose_default_suspects() -> None:
 
 
 def test_keys_are_written_in_schema_order() -> None:
-    text = ('{"me": "ana", "players": ["ana", "bob", "cai"], "note": "n", "game": "rose"}\n'
-            '{"note": "x", "colour": "red", "of": "bob", "player": "ana", "type": "guess"}\n')
+    text = (
+        '{"me": "ana", "players": ["ana", "bob", "cai"], "note": "n", "game": "rose"}\n'
+        '{"note": "x", "colour": "red", "of": "bob", "player": "ana", "type": "guess"}\n'
+    )
     assert format_jsonl(parse_jsonl(text, "r.jsonl")) == (
         '{"game": "rose", "version": 1, "players": ["ana", "bob", "cai"], "me": "ana", '
         '"note": "n"}\n'
-        '{"type": "guess", "player": "ana", "of": "bob", "colour": "red", "note": "x"}\n')
+        '{"type": "guess", "player": "ana", "of": "bob", "colour": "red", "note": "x"}\n'
+    )
 
 
 def test_non_ascii_kept_and_line_breaks_escaped() -> None:
-    text = ('{"game": "rose", "players": ["a", "b"], "me": "a"}\n'
-            '{"type": "reveal", "player": "b", "colour": "red", "note": "café\\u2028x"}\n')
+    text = (
+        '{"game": "rose", "players": ["a", "b"], "me": "a"}\n'
+        '{"type": "reveal", "player": "b", "colour": "red", "note": "café\\u2028x"}\n'
+    )
     out = format_jsonl(parse_jsonl(text, "r.jsonl"))
     assert "café\\u2028x" in out
     assert len(out.splitlines()) == 2
@@ -156,8 +171,14 @@ def test_inline_deck_is_normalised() -> None:
     cards = [c.to_json() for c in default_deck().cards[:9]]
     cards[0]["traits"] = list(reversed(cards[0]["traits"]))
     del cards[1]["name"]
-    header = {"game": "abbey", "players": ["ana", "bob"], "me": "ana", "deck": cards,
-              "pile": 2, "hand": 3}
+    header = {
+        "game": "abbey",
+        "players": ["ana", "bob"],
+        "me": "ana",
+        "deck": cards,
+        "pile": 2,
+        "hand": 3,
+    }
     log = parse_jsonl(json.dumps(header) + "\n", "d.jsonl")
     deck = log.header.extra["deck"]
     assert deck[0]["traits"] == ("templar", "father", "hooded", "bearded", "fat")
@@ -167,10 +188,13 @@ def test_inline_deck_is_normalised() -> None:
 
 def test_deck_override_replaces_the_default_deck() -> None:
     from deduce.logs.vocabulary.abbey import Deck
+
     cards = default_deck().cards
     renamed = Deck(tuple(replace(c, id=f"x{c.id}") for c in cards))
-    text = ('{"game": "abbey", "players": ["a", "b", "c"], "me": "a"}\n'
-            '{"type": "has", "player": "b", "card": "xaymeric"}\n')
+    text = (
+        '{"game": "abbey", "players": ["a", "b", "c"], "me": "a"}\n'
+        '{"type": "has", "player": "b", "card": "xaymeric"}\n'
+    )
     log = parse_jsonl(text, "o.jsonl", deck=renamed)
     assert log.events[0].get("card") == "xaymeric"
     assert parse_text(format_text(log), "o.txt", deck=renamed).events[0].get("card") == "xaymeric"
@@ -192,8 +216,11 @@ def traits(draw: st.DrawFn) -> list[str]:
 
 @st.composite
 def abbey_event(draw: st.DrawFn, players: list[str], me: str | None) -> dict:
-    kind = draw(st.sampled_from(["hand", "has", "lacks", "count", "show", "draw", "take",
-                                 "mass", "accuse", "culprit"]))
+    kind = draw(
+        st.sampled_from(
+            ["hand", "has", "lacks", "count", "show", "draw", "take", "mass", "accuse", "culprit"]
+        )
+    )
     player = draw(st.sampled_from(players))
     other = draw(st.sampled_from([p for p in players if p != player]))
     card = draw(st.sampled_from(CARDS))
@@ -265,8 +292,11 @@ def test_random_abbey_logs_round_trip(text: str) -> None:
 def rose_or_blackrose_logs(draw: st.DrawFn) -> str:
     game = draw(st.sampled_from(["rose", "blackrose"]))
     players = draw(st.lists(IDS, min_size=3, max_size=5, unique=True))
-    header: dict = {"game": game, "players": players,
-                    "me": draw(st.none() | st.sampled_from(players))}
+    header: dict = {
+        "game": game,
+        "players": players,
+        "me": draw(st.none() | st.sampled_from(players)),
+    }
     suspects = list(default_suspect_ids())
     if game == "blackrose":
         header["rector"] = draw(st.sampled_from(players))
@@ -280,22 +310,43 @@ def rose_or_blackrose_logs(draw: st.DrawFn) -> str:
         event = st.one_of(
             st.builds(lambda p, c: {"type": "identity", "player": p, "colour": c}, who, colour),
             st.builds(lambda p, c: {"type": "reveal", "player": p, "colour": c}, who, colour),
-            st.builds(lambda ps, c: {"type": "guess", "player": ps[0], "of": ps[1], "colour": c},
-                      st.lists(who, min_size=2, max_size=2, unique=True), colour))
+            st.builds(
+                lambda ps, c: {"type": "guess", "player": ps[0], "of": ps[1], "colour": c},
+                st.lists(who, min_size=2, max_size=2, unique=True),
+                colour,
+            ),
+        )
     else:
         event = st.one_of(
-            st.builds(lambda p, r: {"type": "role", "player": p, "role": r}, who,
-                      st.sampled_from(["investigator", "possessed", "rector"])),
+            st.builds(
+                lambda p, r: {"type": "role", "player": p, "role": r},
+                who,
+                st.sampled_from(["investigator", "possessed", "rector"]),
+            ),
             st.builds(lambda s: {"type": "proof", "suspect": s}, suspect),
             st.builds(lambda s, p: {"type": "proof", "suspect": s, "player": p}, suspect, who),
-            st.builds(lambda ss, c: {"type": "accuse", "suspects": ss, "correct": c},
-                      st.lists(suspect, min_size=2, max_size=2, unique=True), st.booleans()),
+            st.builds(
+                lambda ss, c: {"type": "accuse", "suspects": ss, "correct": c},
+                st.lists(suspect, min_size=2, max_size=2, unique=True),
+                st.booleans(),
+            ),
             st.builds(lambda s: {"type": "kill", "suspect": s}, suspect),
-            st.builds(lambda c, k: {"type": "goal", "card": c,
-                                    "condition": {"innocent_dead_at_least": k}},
-                      IDS, st.integers(0, 7)),
-            st.builds(lambda p, s, i: {"type": "claim", "player": p, "suspect": s,
-                                       "innocent": i}, who, suspect, st.booleans()))
+            st.builds(
+                lambda c, k: {
+                    "type": "goal",
+                    "card": c,
+                    "condition": {"innocent_dead_at_least": k},
+                },
+                IDS,
+                st.integers(0, 7),
+            ),
+            st.builds(
+                lambda p, s, i: {"type": "claim", "player": p, "suspect": s, "innocent": i},
+                who,
+                suspect,
+                st.booleans(),
+            ),
+        )
     events = draw(st.lists(event, max_size=8))
     return "\n".join(json.dumps(x) for x in [header, *events]) + "\n"
 
@@ -312,7 +363,7 @@ def test_random_rose_and_blackrose_logs_round_trip(text: str) -> None:
 
 def test_detect_syntax() -> None:
     assert detect_syntax(ROSE) == "jsonl"
-    assert detect_syntax("\n  # comment\n\n  {\"game\": 1}") == "jsonl"
+    assert detect_syntax('\n  # comment\n\n  {"game": 1}') == "jsonl"
     assert detect_syntax("# {\ngame rose\n") == "text"
     assert detect_syntax("") == "text"
 
@@ -341,6 +392,7 @@ def test_write_replaces_and_keeps_permissions(tmp_path: Path) -> None:
 
 def test_write_into_a_missing_folder_is_a_log_error(tmp_path: Path) -> None:
     from deduce.errors import LogError
+
     with pytest.raises(LogError, match="cannot write log"):
         write_log(parse_jsonl(ROSE, "r.jsonl"), tmp_path / "nope" / "log.jsonl")
 
@@ -353,6 +405,7 @@ def test_unknown_syntax_is_refused(tmp_path: Path) -> None:
 
 def test_read_log_passes_the_deck_override(tmp_path: Path) -> None:
     from deduce.logs.vocabulary.abbey import Deck
+
     renamed = Deck(tuple(replace(c, id=f"x{c.id}") for c in default_deck().cards))
     path = tmp_path / "o.txt"
     path.write_text("game abbey\nplayers a b c\nme a\nhas b xconrad\n", "utf-8")

@@ -48,9 +48,11 @@ def test_an_exact_count_out_of_memory_is_a_message_and_a_budget_estimates(monkey
     runner = CliRunner()
     result = runner.invoke(cli, ["solve", ABBEY, "--exact"])  # main() prints "Error: ..."
     assert isinstance(result.exception, DeduceError)
-    assert str(result.exception).startswith(f"{ABBEY}: counting every history exactly needs "
-                                            "more than 1 MB of memory here; give --budget "
-                                            "SECONDS")
+    assert str(result.exception).startswith(
+        f"{ABBEY}: counting every history exactly needs "
+        "more than 1 MB of memory here; give --budget "
+        "SECONDS"
+    )
     # with a budget the capped count answers instead, in memory bounded by its cap (exactly
     # here: this log's layers never reach the cap)
     estimated = runner.invoke(cli, ["solve", ABBEY, "--budget", "0.5", "--json"])

@@ -11,8 +11,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _tree_packages() -> set[str]:
     found = {".".join(p.parent.relative_to(ROOT).parts) for p in ROOT.glob("deduce/**/__init__.py")}
-    found |= {"deduce." + ".".join(p.parent.relative_to(ROOT).parts)
-              for p in ROOT.glob("cli/**/__init__.py")}
+    found |= {
+        "deduce." + ".".join(p.parent.relative_to(ROOT).parts)
+        for p in ROOT.glob("cli/**/__init__.py")
+    }
     return found
 
 
@@ -25,8 +27,9 @@ def test_every_package_is_installed():
 def test_no_top_level_cli_module():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert config["project"]["scripts"]["deduce"] == "deduce.cli.main:main"
-    assert not any(p == "cli" or p.startswith("cli.")
-                   for p in config["tool"]["setuptools"]["packages"])
+    assert not any(
+        p == "cli" or p.startswith("cli.") for p in config["tool"]["setuptools"]["packages"]
+    )
 
 
 def test_no_test_oracle_in_the_package():
@@ -36,5 +39,4 @@ def test_no_test_oracle_in_the_package():
     installed = [*ROOT.glob("deduce/**/*.py"), *ROOT.glob("cli/**/*.py")]
     assert not [p for p in installed if "brute" in p.stem]
     imports = ("import oracles", "from oracles")
-    assert not [p for p in installed
-                if any(i in p.read_text(encoding="utf-8") for i in imports)]
+    assert not [p for p in installed if any(i in p.read_text(encoding="utf-8") for i in imports)]

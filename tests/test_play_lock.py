@@ -20,10 +20,20 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="no advisory loc
 
 
 def _spawn(tmp_path, path):
-    env = {**os.environ, "TERM": "dumb", "HOME": str(tmp_path),
-           "DEDUCE_HISTORY": str(tmp_path / "history")}
-    child = pexpect.spawn(sys.executable, ["-m", "deduce.cli.main", "play", str(path)],
-                          cwd=str(tmp_path), env=env, encoding="utf-8", timeout=30)
+    env = {
+        **os.environ,
+        "TERM": "dumb",
+        "HOME": str(tmp_path),
+        "DEDUCE_HISTORY": str(tmp_path / "history"),
+    }
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "deduce.cli.main", "play", str(path)],
+        cwd=str(tmp_path),
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+    )
     child.delaybeforesend = None
     return child
 
@@ -87,8 +97,10 @@ def test_a_change_on_disk_is_said_before_the_next_event(tmp_path):
     child.expect_exact("rose> ")
     child.sendeof()
     child.expect(pexpect.EOF)
-    assert path.read_text() == (ROSE + "# a note added in another editor\nidentity ana red\n"
-                                "# another note\nidentity bob blue\n")
+    assert path.read_text() == (
+        ROSE + "# a note added in another editor\nidentity ana red\n"
+        "# another note\nidentity bob blue\n"
+    )
 
 
 def test_a_lock_that_cannot_be_made_is_a_one_line_error(tmp_path):

@@ -28,19 +28,31 @@ TIMEOUT = 30
 SLOW = ROOT / "tests" / "data" / "abbey-5p-slow.log"
 #: The workers are found in /proc.
 PROC = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
-ROSE = ('{"game": "rose", "version": 1, "players": ["ana", "bob", "cai"], "me": "ana"}\n'
-        '{"type": "identity", "player": "ana", "colour": "red"}\n')
+ROSE = (
+    '{"game": "rose", "version": 1, "players": ["ana", "bob", "cai"], "me": "ana"}\n'
+    '{"type": "identity", "player": "ana", "colour": "red"}\n'
+)
 
 
 def _env(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "TERM": "dumb", "HOME": str(tmp_path),
-            "DEDUCE_HISTORY": str(tmp_path / "history")}
+    return {
+        **os.environ,
+        "TERM": "dumb",
+        "HOME": str(tmp_path),
+        "DEDUCE_HISTORY": str(tmp_path / "history"),
+    }
 
 
 def _spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
-    child = pexpect.spawn(sys.executable, ["-m", "deduce.cli.main", "play", *args],
-                          cwd=str(tmp_path), env=_env(tmp_path), encoding="utf-8", timeout=TIMEOUT,
-                          dimensions=(50, 200))
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "deduce.cli.main", "play", *args],
+        cwd=str(tmp_path),
+        env=_env(tmp_path),
+        encoding="utf-8",
+        timeout=TIMEOUT,
+        dimensions=(50, 200),
+    )
     child.delaybeforesend = None
     return child
 
@@ -78,8 +90,7 @@ def test_setup_answers_complete_from_what_each_question_accepts(tmp_path):
     child.expect_exact("possessed ")
     child.sendline("")
     child.expect_exact("blackrose> ")
-    assert read_log(tmp_path / "new.log").events[0].fields == {"player": "bob",
-                                                               "role": "possessed"}
+    assert read_log(tmp_path / "new.log").events[0].fields == {"player": "bob", "role": "possessed"}
     child.send("acc\t")  # the event prompt completes events again
     child.expect_exact("accuse ")
     child.send("\x7f" * len("accuse "))
@@ -126,12 +137,21 @@ def test_a_new_abbey_game_at_the_table(tmp_path):
     _command(child, "has bob aymerik", "unknown card 'aymerik' (did you mean 'aymeric'?)")
     assert log.read_text() == header + "has bob aymeric\n"
 
-    _command(child, "why aymeric", "Ruled out: aymeric is the culprit.",
-             "The smallest set of events that rules it out", "line 5: has bob aymeric")
+    _command(
+        child,
+        "why aymeric",
+        "Ruled out: aymeric is the culprit.",
+        "The smallest set of events that rules it out",
+        "line 5: has bob aymeric",
+    )
     _command(child, "why baldwin", "Possible: baldwin is the culprit.")
     before = log.read_bytes()
-    _command(child, "what-if culprit baldwin",
-             "What if line 6: culprit baldwin (not recorded):", "Culprit: 1 candidate")
+    _command(
+        child,
+        "what-if culprit baldwin",
+        "What if line 6: culprit baldwin (not recorded):",
+        "Culprit: 1 candidate",
+    )
     assert log.read_bytes() == before
 
     child.send("has bo")  # Ctrl-C drops the line being typed
@@ -142,11 +162,21 @@ def test_a_new_abbey_game_at_the_table(tmp_path):
     time.sleep(0.5)
     child.sendintr()
     child.expect_exact("abbey> ")
-    _command(child, "lacks bob aymeric", "Recorded line 6: lacks bob aymeric",
-             "Contradiction: no history of the game fits every event. Every event is kept")
-    _command(child, "explain", "These events cannot all be true:",
-             "line 5 says bob holds Father Aymeric", "line 6 says bob does not hold Father Aymeric",
-             "  line 5: has bob aymeric", "  line 6: lacks bob aymeric")
+    _command(
+        child,
+        "lacks bob aymeric",
+        "Recorded line 6: lacks bob aymeric",
+        "Contradiction: no history of the game fits every event. Every event is kept",
+    )
+    _command(
+        child,
+        "explain",
+        "These events cannot all be true:",
+        "line 5 says bob holds Father Aymeric",
+        "line 6 says bob does not hold Father Aymeric",
+        "  line 5: has bob aymeric",
+        "  line 6: lacks bob aymeric",
+    )
     _command(child, "help why", "Command: why CARD [PLAYER]", "remove any one of its events")
     child.sendeof()
     child.expect_exact("Saved: game.log")
@@ -164,11 +194,17 @@ def test_continuing_a_json_lines_rose_log(tmp_path):
     child.expect_exact("rose.jsonl: rose, players ana bob cai, you are ana; 1 events.")
     child.expect_exact("Colours: 20 possible colourings")
     child.expect_exact("rose> ")
-    _command(child, "reveal bob blue", "Recorded line 3: reveal bob blue",
-             "bob       white 25.0%  grey 25.0%  black 25.0%  orange 25.0%", prompt="rose> ")
+    _command(
+        child,
+        "reveal bob blue",
+        "Recorded line 3: reveal bob blue",
+        "bob       white 25.0%  grey 25.0%  black 25.0%  orange 25.0%",
+        prompt="rose> ",
+    )
     assert path.read_text() == ROSE + '{"type": "reveal", "player": "bob", "colour": "blue"}\n'
-    _command(child, "why bob blue", "Ruled out: bob is blue.", "line 3: reveal bob blue",
-             prompt="rose> ")
+    _command(
+        child, "why bob blue", "Ruled out: bob is blue.", "line 3: reveal bob blue", prompt="rose> "
+    )
     _command(child, "help reveal", "Event: reveal PLAYER COLOUR", prompt="rose> ")
     _command(child, "quit", "Saved: rose.jsonl", prompt="")
     child.expect(pexpect.EOF)
@@ -185,24 +221,42 @@ def test_killing_the_program_loses_no_recorded_event(tmp_path):
 
 
 def _piped(tmp_path: Path, stdin: str, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([DEDUCE, "play", *args], input=stdin, capture_output=True, text=True,
-                          cwd=tmp_path, env=_env(tmp_path), timeout=TIMEOUT)
+    return subprocess.run(
+        [DEDUCE, "play", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=_env(tmp_path),
+        timeout=TIMEOUT,
+    )
 
 
 def test_piped_input_is_read_line_by_line(tmp_path):
     (tmp_path / "g.log").write_text("game abbey\nplayers ana bob cai dee\nme ana\n")
-    lines = ["count bob fat 1", "count bob fatt 1", "show cai to ana baldwin", "show", "foo",
-             "quit", "show dee to ana conrad"]
+    lines = [
+        "count bob fat 1",
+        "count bob fatt 1",
+        "show cai to ana baldwin",
+        "show",
+        "foo",
+        "quit",
+        "show dee to ana conrad",
+    ]
     done = _piped(tmp_path, "\n".join(lines) + "\n", "g.log")
     assert done.returncode == 1  # some lines were refused
     assert "Recorded line 4: count bob fat 1\nCulprit: 24 candidates" in done.stdout
     assert "Error: g.log:5: unknown trait 'fatt'" in done.stderr
     assert "Recorded line 5: show cai to ana baldwin\nCulprit: 23 candidates" in done.stdout
     assert "Who holds each card now" in done.stdout
-    assert ("Error: unknown command 'foo' (commands: help, undo, drop, edit, insert, why"
-            in done.stderr)
-    assert (tmp_path / "g.log").read_text().endswith(
-        "me ana\ncount bob fat 1\nshow cai to ana baldwin\n")
+    assert (
+        "Error: unknown command 'foo' (commands: help, undo, drop, edit, insert, why" in done.stderr
+    )
+    assert (
+        (tmp_path / "g.log")
+        .read_text()
+        .endswith("me ana\ncount bob fat 1\nshow cai to ana baldwin\n")
+    )
 
 
 def test_suggest_inside_play(tmp_path):
@@ -218,7 +272,7 @@ def test_suggest_inside_play_takes_a_situation(tmp_path):
     shutil.copy(ROOT / "examples" / "abbey-4p.log", tmp_path / "g.log")
     done = _piped(tmp_path, "suggest show dee\nsuggest mass x\n", "g.log")
     assert done.returncode == 1  # the bad situation was refused
-    table = done.stdout[done.stdout.index("Which card to show dee"):]
+    table = done.stdout[done.stdout.index("Which card to show dee") :]
     rows = [line.split()[:3] for line in table.splitlines()[3:5]]
     assert rows == [["1", "show", "foulques"], ["2", "show", "matteo"]]  # dee knows both
     assert "--situation: expected mass N (N >= 1), not 'mass x'" in done.stderr
@@ -232,19 +286,23 @@ def test_a_situation_is_refused_outside_the_abbey(tmp_path):
 
 def test_a_new_black_rose_log_from_piped_answers(tmp_path):
     # the answers: game, players, me, the Rector, the suspects (bundled), my role (skipped)
-    done = _piped(tmp_path, "blackrose\nana bob cai\nana\nbob\n\n\nproof s1\nwhy s1\n",
-                  "new.log")
+    done = _piped(tmp_path, "blackrose\nana bob cai\nana\nbob\n\n\nproof s1\nwhy s1\n", "new.log")
     assert done.returncode == 0, done.stderr
     assert "Accomplices: 15 possible pairs" in done.stdout
     assert "Ruled out: s1 is an accomplice." in done.stdout
     assert (tmp_path / "new.log").read_text() == (
-        "game blackrose\nversion 1\nplayers ana bob cai\nme ana\nrector bob\nproof s1\n")
+        "game blackrose\nversion 1\nplayers ana bob cai\nme ana\nrector bob\nproof s1\n"
+    )
 
 
 @pytest.mark.parametrize(("words", "word"), [("deduce so", "solve"), ("deduce pl", "play")])
 def test_shell_completion_of_the_deduce_command(tmp_path, words, word):
-    env = {**os.environ, "_DEDUCE_COMPLETE": "bash_complete", "COMP_WORDS": words,
-           "COMP_CWORD": "1"}
+    env = {
+        **os.environ,
+        "_DEDUCE_COMPLETE": "bash_complete",
+        "COMP_WORDS": words,
+        "COMP_CWORD": "1",
+    }
     done = subprocess.run([DEDUCE], capture_output=True, text=True, env=env, timeout=TIMEOUT)
     assert f"plain,{word}" in done.stdout.splitlines()
 
@@ -299,10 +357,18 @@ def test_every_change_cancels_the_running_count_at_once_and_waits_for_nothing(tm
     for line, shown in [
         ("has cai gregor", ["Recorded line 47: has cai gregor", "Culprit: 14 candidates"]),
         ("undo", ["Removed line 47: has cai gregor", "Culprit: 15 candidates"]),
-        ("insert 46 has cai gregor", ["Inserted line 46: has cai gregor",
-                                      "Culprit: 14 candidates"]),
-        ("edit 46 has bob konrad", ["Replaced line 46: has cai gregor",
-                                    "with line 46: has bob konrad", "Culprit: 14 candidates"]),
+        (
+            "insert 46 has cai gregor",
+            ["Inserted line 46: has cai gregor", "Culprit: 14 candidates"],
+        ),
+        (
+            "edit 46 has bob konrad",
+            [
+                "Replaced line 46: has cai gregor",
+                "with line 46: has bob konrad",
+                "Culprit: 14 candidates",
+            ],
+        ),
         ("drop 46", ["Removed line 46: has bob konrad", "Culprit: 15 candidates"]),
         ("has cai gregor", ["Recorded line 47: has cai gregor", "Culprit: 14 candidates"]),
     ]:
@@ -310,8 +376,12 @@ def test_every_change_cancels_the_running_count_at_once_and_waits_for_nothing(tm
         assert _gone(worker)  # killed and reaped before the prompt came back
         (worker,) = _workers(child.pid)  # and the new position's count runs
     assert log.read_text() == SLOW.read_text() + "has cai gregor\n"  # on disk at the prompt
-    _command(child, "show", "Culprit: 14 candidates (exact; chances: computing…)",
-             "Who holds each card now")
+    _command(
+        child,
+        "show",
+        "Culprit: 14 candidates (exact; chances: computing…)",
+        "Who holds each card now",
+    )
     assert _workers(child.pid) == [worker]  # a command that changes nothing cancels nothing
     child.send("has bo")  # Ctrl-C is the prompt's: it drops the line, the count goes on
     child.expect_exact("has bo")
@@ -373,7 +443,8 @@ def test_piped_input_waits_for_each_solve_unless_asked_not_to(tmp_path):
     done = _piped(tmp_path, "has bob konrad\n", "g.log", "--background")
     assert done.returncode == 0, done.stderr
     assert "Recorded line 48: has bob konrad\nCulprit: 13 candidates (chances: computing…)" in (
-        done.stdout)
+        done.stdout
+    )
     assert "Traceback" not in done.stderr
 
 

@@ -16,8 +16,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def play(tmp_path, answers, *args):
-    return CliRunner().invoke(cli, ["play", *args], input="\n".join(answers) + "\n",
-                              catch_exceptions=False)
+    return CliRunner().invoke(
+        cli, ["play", *args], input="\n".join(answers) + "\n", catch_exceptions=False
+    )
 
 
 @pytest.fixture
@@ -35,8 +36,13 @@ def my_deck(tmp_path):
 def test_a_new_abbey_log_with_my_deck_and_my_hand(tmp_path, my_deck):
     log = tmp_path / "g.log"
     hand = "my-foulques, my-hugues my-matteo my-nicola my-benedikt"
-    result = play(tmp_path, ["Abbey", "Ana, Bob, CAI, dee", "Ana", hand, "quit"],
-                  str(log), "--deck", str(my_deck))
+    result = play(
+        tmp_path,
+        ["Abbey", "Ana, Bob, CAI, dee", "Ana", hand, "quit"],
+        str(log),
+        "--deck",
+        str(my_deck),
+    )
     assert result.exit_code == 0, result.output
     game = read_log(str(log))
     assert game.header.players == ("ana", "bob", "cai", "dee") and game.header.me == "ana"
@@ -55,8 +61,9 @@ def test_a_wrong_hand_is_asked_again(tmp_path):
 
 def test_a_new_black_rose_log_asks_my_role(tmp_path):
     log = tmp_path / "g.log"
-    result = play(tmp_path, ["blackrose", "ana bob cai dee", "bob", "ana", "", "possessed",
-                             "quit"], str(log))
+    result = play(
+        tmp_path, ["blackrose", "ana bob cai dee", "bob", "ana", "", "possessed", "quit"], str(log)
+    )
     assert result.exit_code == 0, result.output
     (event,) = read_log(str(log)).events
     assert (event.type, event.get("player"), event.get("role")) == ("role", "bob", "possessed")
@@ -77,9 +84,11 @@ def test_deck_is_refused_for_a_log_that_exists(tmp_path, my_deck):
     assert result.exit_code == 2 and "header names its deck" in result.output
 
 
-TEXT = ("game abbey\r\nplayers ana bob cai dee\r\nme ana\r\n# the deal\r\n"
-        "hand ana foulques hugues matteo nicola benedikt\r\n"
-        "count bob fat 1   # asked in the library\r\nhas cai orlando\r\n")
+TEXT = (
+    "game abbey\r\nplayers ana bob cai dee\r\nme ana\r\n# the deal\r\n"
+    "hand ana foulques hugues matteo nicola benedikt\r\n"
+    "count bob fat 1   # asked in the library\r\nhas cai orlando\r\n"
+)
 
 
 def test_edit_and_drop_keep_every_other_byte(tmp_path):
@@ -92,7 +101,8 @@ def test_edit_and_drop_keep_every_other_byte(tmp_path):
     dropped = session.drop(6)
     assert dropped.type == "count"
     assert path.read_bytes().decode() == TEXT.replace(
-        "count bob fat 1   # asked in the library\r\n", "").replace("has cai", "lacks cai")
+        "count bob fat 1   # asked in the library\r\n", ""
+    ).replace("has cai", "lacks cai")
 
 
 def test_an_edit_that_breaks_the_log_leaves_the_file_alone(tmp_path):
@@ -109,22 +119,29 @@ def test_an_edit_that_breaks_the_log_leaves_the_file_alone(tmp_path):
 def test_edit_and_drop_at_the_prompt(tmp_path):
     path = tmp_path / "g.log"
     path.write_bytes(TEXT.encode())
-    result = CliRunner().invoke(cli, ["play", str(path)],
-                                input="edit 7 lacks cai orlando\ndrop 6\ndrop 4\nquit\n")
+    result = CliRunner().invoke(
+        cli, ["play", str(path)], input="edit 7 lacks cai orlando\ndrop 6\ndrop 4\nquit\n"
+    )
     assert "Replaced line 7: has cai orlando" in result.output
     assert "Removed line 6: count bob fat 1" in result.output
     assert "line 4 holds no event" in result.output
     assert path.read_bytes().decode() == TEXT.replace(
-        "count bob fat 1   # asked in the library\r\n", "").replace("has cai", "lacks cai")
+        "count bob fat 1   # asked in the library\r\n", ""
+    ).replace("has cai", "lacks cai")
 
 
 def test_insert_at_the_prompt(tmp_path):
     path = tmp_path / "g.log"
     path.write_bytes(TEXT.encode())
-    result = CliRunner().invoke(cli, ["play", str(path)], input="insert 7 lacks dee orlando\n"
-                                "insert 4 lacks dee orlando\ninsert 7\nhelp insert\nquit\n")
+    result = CliRunner().invoke(
+        cli,
+        ["play", str(path)],
+        input="insert 7 lacks dee orlando\n"
+        "insert 4 lacks dee orlando\ninsert 7\nhelp insert\nquit\n",
+    )
     assert "Inserted line 7: lacks dee orlando (the lines from there on moved down one)" in (
-        result.output)
+        result.output
+    )
     assert "line 4 holds no event" in result.output
     assert "usage: insert LINE EVENT" in result.output
     assert "Command: insert LINE EVENT" in result.output

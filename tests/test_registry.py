@@ -36,6 +36,10 @@ def test_no_service_branches_on_the_game():
     """Per-game code lives in the game packages, reached through the registry."""
     branch = re.compile(r"\bgame\s*[!=]=|isinstance\([^)]*Solution\b")
     places = [*ROOT.glob("deduce/*.py"), *ROOT.glob("deduce/assist/*.py"), *ROOT.glob("cli/*.py")]
-    found = [f"{p.relative_to(ROOT)}:{i}" for p in places
-             for i, line in enumerate(p.read_text().splitlines(), 1) if branch.search(line)]
+    found = [
+        f"{p.relative_to(ROOT)}:{i}"
+        for p in places
+        for i, line in enumerate(p.read_text().splitlines(), 1)
+        if branch.search(line)
+    ]
     assert found == []

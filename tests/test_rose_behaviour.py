@@ -24,12 +24,22 @@ from deduce.logs.vocabulary.rose import COLOURS
 PLAYERS = ("ana", "bob", "cai", "dee")
 HEADER = "game rose\nplayers ana bob cai dee\nme ana\n"
 #: The θ the synthetic games are drawn from; ("bonus", "help") never occurs.
-TRUE_THETA = {("william", "help"): 1.5, ("william", "harm"): -1.0, ("adson", "help"): 1.0,
-              ("adson", "harm"): 0.0, ("move", "help"): 0.7, ("move", "harm"): -0.7,
-              ("bonus", "harm"): -1.5}
+TRUE_THETA = {
+    ("william", "help"): 1.5,
+    ("william", "harm"): -1.0,
+    ("adson", "help"): 1.0,
+    ("adson", "harm"): 0.0,
+    ("move", "help"): 0.7,
+    ("move", "harm"): -0.7,
+    ("bonus", "harm"): -1.5,
+}
 #: Track and size of the points each cause gives.
-POINTS = {"william": ("clue", 3), "adson": ("suspicion", 5), "move": ("suspicion", 2),
-          "bonus": ("clue", 2)}
+POINTS = {
+    "william": ("clue", 3),
+    "adson": ("suspicion", 5),
+    "move": ("suspicion", 2),
+    "bonus": ("clue", 2),
+}
 
 
 def synthetic_sample(rng: random.Random, index: int, choices: int = 16) -> Sample:
@@ -66,14 +76,18 @@ def test_fit_recovers_the_parameters_the_games_were_drawn_from():
 
 
 def test_fit_without_soft_events_is_all_zero():
-    sample = Sample(parse_log(HEADER + "reveal bob red\n", "s.log"),
-                    dict(zip(PLAYERS, ("red", "blue", "white", "grey"))))
+    sample = Sample(
+        parse_log(HEADER + "reveal bob red\n", "s.log"),
+        dict(zip(PLAYERS, ("red", "blue", "white", "grey"))),
+    )
     assert fit([sample]).vector() == (0.0,) * len(KINDS)
 
 
 def test_fit_refuses_a_truth_the_log_rules_out():
-    sample = Sample(parse_log(HEADER + "reveal bob blue\n", "s.log"),
-                    dict(zip(PLAYERS, ("red", "blue", "white", "grey"))))
+    sample = Sample(
+        parse_log(HEADER + "reveal bob blue\n", "s.log"),
+        dict(zip(PLAYERS, ("red", "blue", "white", "grey"))),
+    )
     with pytest.raises(DeduceError, match=r"^s\.log: the true identities"):
         fit([sample])
 
@@ -113,18 +127,26 @@ def test_missing_causes_and_signs_are_zero(tmp_path):
     assert load_model_file(str(path)).vector() == (0, 0, 0, 0, 1.0, 0, 0, 0)
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ('{"theta": {"move": {"help": 1,}}}', "m.json:1: behaviour file is not valid JSON"),
-    ("[]", "m.json:1: behaviour file must be an object"),
-    ('{"thetas": {}}',
-     "m.json:1: unknown key 'thetas' in behaviour file (expected: fitted, theta)"),
-    ('{"theta": {"clue": {}}}', "m.json:1: unknown key 'clue' in 'theta'"),
-    ('{"theta": {"move": {"helps": 1}}}', "m.json:1: unknown key 'helps' in 'theta' 'move'"),
-    ('{"theta": {"move": {"help": "1"}}}', "m.json:1: theta move help must be a finite number"),
-    ('{"theta": {"move": {"help": true}}}', "m.json:1: theta move help must be a finite number"),
-    ('{"theta": {"move": {"help": NaN}}}', "m.json:1: theta move help must be a finite number"),
-    ('{"fitted": 3}', "m.json:1: 'fitted' must be a string"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"theta": {"move": {"help": 1,}}}', "m.json:1: behaviour file is not valid JSON"),
+        ("[]", "m.json:1: behaviour file must be an object"),
+        (
+            '{"thetas": {}}',
+            "m.json:1: unknown key 'thetas' in behaviour file (expected: fitted, theta)",
+        ),
+        ('{"theta": {"clue": {}}}', "m.json:1: unknown key 'clue' in 'theta'"),
+        ('{"theta": {"move": {"helps": 1}}}', "m.json:1: unknown key 'helps' in 'theta' 'move'"),
+        ('{"theta": {"move": {"help": "1"}}}', "m.json:1: theta move help must be a finite number"),
+        (
+            '{"theta": {"move": {"help": true}}}',
+            "m.json:1: theta move help must be a finite number",
+        ),
+        ('{"theta": {"move": {"help": NaN}}}', "m.json:1: theta move help must be a finite number"),
+        ('{"fitted": 3}', "m.json:1: 'fitted' must be a string"),
+    ],
+)
 def test_bad_model_files_give_one_line(tmp_path, monkeypatch, text, message):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "m.json").write_text(text, encoding="utf-8")
@@ -141,8 +163,11 @@ def test_missing_model_file(tmp_path):
 
 def test_a_bad_weight_names_its_line(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "m.json").write_text('{\n  "fitted": "mine",\n  "theta": {\n    "move": {\n'
-                                     '      "help": "much"\n    }\n  }\n}\n', encoding="utf-8")
+    (tmp_path / "m.json").write_text(
+        '{\n  "fitted": "mine",\n  "theta": {\n    "move": {\n'
+        '      "help": "much"\n    }\n  }\n}\n',
+        encoding="utf-8",
+    )
     with pytest.raises(LogError) as info:
         load_model_file("m.json")
     assert str(info.value) == "m.json:4: theta move help must be a finite number, not 'much'"

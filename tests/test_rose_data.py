@@ -22,9 +22,22 @@ from deduce.games.rose.data import (
 )
 from deduce.logs.vocabulary.rose import COLOURS
 
-BUILDINGS = ("library", "scriptorium", "stables", "dormitory", "workshops", "refectory",
-             "kitchen", "gatehouse", "hospital", "bathhouse", "church", "chapter-house",
-             "cloister", "gardens")
+BUILDINGS = (
+    "library",
+    "scriptorium",
+    "stables",
+    "dormitory",
+    "workshops",
+    "refectory",
+    "kitchen",
+    "gatehouse",
+    "hospital",
+    "bathhouse",
+    "church",
+    "chapter-house",
+    "cloister",
+    "gardens",
+)
 BUNDLED = Path(__file__).resolve().parent.parent / "deduce" / "data" / "rose-game.json"
 
 
@@ -114,20 +127,41 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("unknown key", _set("x", 1), "unknown key 'x' in rose data file"),
     ("missing", lambda raw: raw.pop("tasks"), "rose data file has no 'tasks'"),
     ("note", _set("note", 3), "'note' must be a string"),
-    ("few buildings", _set("buildings", ["library", "church"]),
-     "'buildings' must be a list of at least 8 ids"),
-    ("bad building id", lambda raw: raw["buildings"].__setitem__(2, "Stables"),
-     "'buildings': 'Stables' is not an id"),
-    ("duplicate building", lambda raw: raw["buildings"].__setitem__(2, "library"),
-     "'buildings': duplicate id 'library'"),
-    ("no church", lambda raw: raw["buildings"].__setitem__(10, "chapel"),
-     "'buildings' has no 'church' (an event tile names it)"),
-    ("few cards", lambda raw: raw.__setitem__("cards", raw["cards"][:14]),
-     "'cards' must be a list of at least 15 cards"),
-    ("card not object", lambda raw: raw["cards"].__setitem__(3, "red-4"),
-     "card 4 must be an object with id and kind"),
-    ("card kind", _card(0, kind="abbot"),
-     "card 1: kind must be one of monk, building, william-adson, not 'abbot'"),
+    (
+        "few buildings",
+        _set("buildings", ["library", "church"]),
+        "'buildings' must be a list of at least 8 ids",
+    ),
+    (
+        "bad building id",
+        lambda raw: raw["buildings"].__setitem__(2, "Stables"),
+        "'buildings': 'Stables' is not an id",
+    ),
+    (
+        "duplicate building",
+        lambda raw: raw["buildings"].__setitem__(2, "library"),
+        "'buildings': duplicate id 'library'",
+    ),
+    (
+        "no church",
+        lambda raw: raw["buildings"].__setitem__(10, "chapel"),
+        "'buildings' has no 'church' (an event tile names it)",
+    ),
+    (
+        "few cards",
+        lambda raw: raw.__setitem__("cards", raw["cards"][:14]),
+        "'cards' must be a list of at least 15 cards",
+    ),
+    (
+        "card not object",
+        lambda raw: raw["cards"].__setitem__(3, "red-4"),
+        "card 4 must be an object with id and kind",
+    ),
+    (
+        "card kind",
+        _card(0, kind="abbot"),
+        "card 1: kind must be one of monk, building, william-adson, not 'abbot'",
+    ),
     ("card kind list", _card(0, kind=["monk"]), "card 1: kind must be one of"),
     ("card unknown key", _card(0, colour="red"), "card 1: unknown key 'colour'"),
     ("card missing key", lambda raw: raw["cards"][0].pop("time"), "card 1: missing key 'time'"),
@@ -137,26 +171,45 @@ BROKEN: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("card monk", _card(0, monk="pink"), "card 'red-1': unknown monk 'pink'"),
     ("card building", _card(24, building="crypt"), "card 'library-1': unknown building 'crypt'"),
     ("card time", _card(0, time=0), "card 'red-1': time must be an integer from 1 to 24, not 0"),
-    ("card time bool", _card(0, time=True),
-     "card 'red-1': time must be an integer from 1 to 24, not True"),
+    (
+        "card time bool",
+        _card(0, time=True),
+        "card 'red-1': time must be an integer from 1 to 24, not True",
+    ),
     ("tasks shape", _set("tasks", [1, 2]), "'tasks' must be an object: colour -> list"),
-    ("task colour", lambda raw: raw["tasks"].__setitem__("pink", [1]),
-     "'tasks': unknown colour 'pink'"),
-    ("task value", lambda raw: raw["tasks"].__setitem__("red", [1, 0]),
-     "'tasks' of red: tile values must be a list of positive integers"),
-    ("few tasks", lambda raw: raw.__setitem__("tasks", {"red": [1] * 27}),
-     "'tasks' has 27 tiles; two for each of the 14 buildings need 28"),
+    (
+        "task colour",
+        lambda raw: raw["tasks"].__setitem__("pink", [1]),
+        "'tasks': unknown colour 'pink'",
+    ),
+    (
+        "task value",
+        lambda raw: raw["tasks"].__setitem__("red", [1, 0]),
+        "'tasks' of red: tile values must be a list of positive integers",
+    ),
+    (
+        "few tasks",
+        lambda raw: raw.__setitem__("tasks", {"red": [1] * 27}),
+        "'tasks' has 27 tiles; two for each of the 14 buildings need 28",
+    ),
     ("few events", _set("events", ["caught"]), "'events' must be a list of at least 6 ids"),
-    ("unknown event", lambda raw: raw["events"].__setitem__(0, "sleepy"),
-     "'events': unknown event tile 'sleepy'"),
-    ("duplicate event", lambda raw: raw["events"].__setitem__(0, "caught"),
-     "'events': duplicate id 'caught'"),
+    (
+        "unknown event",
+        lambda raw: raw["events"].__setitem__(0, "sleepy"),
+        "'events': unknown event tile 'sleepy'",
+    ),
+    (
+        "duplicate event",
+        lambda raw: raw["events"].__setitem__(0, "caught"),
+        "'events': duplicate id 'caught'",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("name", "change", "message"), BROKEN, ids=[b[0] for b in BROKEN])
-def test_every_problem_is_one_line(name: str, change: Callable[[dict[str, Any]], None],
-                                   message: str) -> None:
+def test_every_problem_is_one_line(
+    name: str, change: Callable[[dict[str, Any]], None], message: str
+) -> None:
     assert_refused(data_from_json, default_raw(), change, message)
 
 
@@ -169,17 +222,32 @@ def _line_with(text: str, needle: str) -> int:
     return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
 
 
-@pytest.mark.parametrize(("old", "new", "line_of", "message"), [
-    ('"id": "blue-3", "kind": "monk", "monk": "blue", "time": 3',
-     '"id": "blue-3", "kind": "monk", "monk": "blue", "time": 30', '"blue-3"',
-     "card 'blue-3': time must be an integer from 1 to 24, not 30"),
-    ('"grey": [1, 2, 2, 3, 3, 4, 5]', '"grey": [1, 2, -2]', '"grey": [',
-     "'tasks' of grey: tile values must be a list of positive integers"),
-    ('    "hospital",\n', '    "hospital", "hospital",\n', '"buildings"',
-     "'buildings': duplicate id 'hospital'"),
-])
-def test_file_errors_name_the_line(tmp_path: Path, old: str, new: str, line_of: str,
-                                   message: str) -> None:
+@pytest.mark.parametrize(
+    ("old", "new", "line_of", "message"),
+    [
+        (
+            '"id": "blue-3", "kind": "monk", "monk": "blue", "time": 3',
+            '"id": "blue-3", "kind": "monk", "monk": "blue", "time": 30',
+            '"blue-3"',
+            "card 'blue-3': time must be an integer from 1 to 24, not 30",
+        ),
+        (
+            '"grey": [1, 2, 2, 3, 3, 4, 5]',
+            '"grey": [1, 2, -2]',
+            '"grey": [',
+            "'tasks' of grey: tile values must be a list of positive integers",
+        ),
+        (
+            '    "hospital",\n',
+            '    "hospital", "hospital",\n',
+            '"buildings"',
+            "'buildings': duplicate id 'hospital'",
+        ),
+    ],
+)
+def test_file_errors_name_the_line(
+    tmp_path: Path, old: str, new: str, line_of: str, message: str
+) -> None:
     """The line of the object or list at fault (a card, a colour's tiles, the buildings)."""
     text = BUNDLED.read_text(encoding="utf-8")
     assert old in text

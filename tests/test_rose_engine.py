@@ -28,8 +28,21 @@ from deduce.logs.jsonl import parse_jsonl
 from deduce.logs.vocabulary.rose import COLOURS
 
 #: Where ``start`` parks the pawns: one building each, away from the buildings tests use.
-PARK = dict(zip(PAWNS, ("stables", "dormitory", "workshops", "refectory", "kitchen",
-                        "gatehouse", "hospital", "bathhouse")))
+PARK = dict(
+    zip(
+        PAWNS,
+        (
+            "stables",
+            "dormitory",
+            "workshops",
+            "refectory",
+            "kitchen",
+            "gatehouse",
+            "hospital",
+            "bathhouse",
+        ),
+    )
+)
 #: Buildings with no pawn and no task tile after ``start``.
 EMPTY = ("library", "scriptorium", "church", "chapter-house", "cloister", "gardens")
 WA = "william-adson-1"
@@ -122,8 +135,11 @@ def end_day(state: RoseState, seat: int) -> None:
 
 def points(state: RoseState, seat: int = 0) -> list[dict[str, Any]]:
     """The ``points`` events of ``seat``'s log, without their type."""
-    return [{k: v for k, v in e.items() if k != "type"}
-            for e in state.logs[seat] if e["type"] == "points"]
+    return [
+        {k: v for k, v in e.items() if k != "type"}
+        for e in state.logs[seat]
+        if e["type"] == "points"
+    ]
 
 
 def since(state: RoseState, mark: int, kind: str) -> list[dict[str, Any]]:
@@ -187,13 +203,22 @@ def test_observation() -> None:
     state = start(event="hurry")
     obs = state.observation(0)
     assert (obs.seat, obs.player, obs.identity, obs.decision, obs.context) == (
-        0, "ana", "red", "play", {})
+        0,
+        "ana",
+        "red",
+        "play",
+        {},
+    )
     assert obs.hand == tuple(state.hands[0]) and obs.log == tuple(state.logs[0])
     assert (obs.day, obs.time, obs.event, obs.row, obs.pile) == (1, 0, "hurry", 14, 48)
     assert obs.positions == PARK and obs.tasks["library"] == tuple(state.tasks["library"])
     assert obs.suspicion == dict.fromkeys(COLOURS, 10) and obs.clue == dict.fromkeys(COLOURS, 5)
     assert (obs.time_tiles, obs.usable, obs.revealed, obs.events_held) == (
-        (0,) * 4, 0, ((),) * 4, (0,) * 4)
+        (0,) * 4,
+        0,
+        ((),) * 4,
+        (0,) * 4,
+    )
     other = state.observation(1)
     assert (other.decision, other.context, other.identity) == ("", {}, "blue")
 
@@ -211,8 +236,12 @@ def test_a_card_moves_the_time_marker_and_a_card_is_drawn() -> None:
     """Play a card, move the time marker by its value, move a pawn, draw a card."""
     state = start()
     hand(state, 0, "orange-3", "church-2", WA)
-    assert set(state.legal_actions()) == {("orange-3", None, 0), ("church-2", None, 0),
-                                          (WA, "william", 0), (WA, "adson", 0)}
+    assert set(state.legal_actions()) == {
+        ("orange-3", None, 0),
+        ("church-2", None, 0),
+        (WA, "william", 0),
+        (WA, "adson", 0),
+    }
     play(state, 0, "orange-3")
     assert state.time == 3 and state.discards[-1] == "orange-3"
     move(state, 0, "orange", "gardens")
@@ -227,8 +256,9 @@ def test_william_adson_card_time(pawn: str, time: int) -> None:
     hand(state, 0, WA)
     play(state, 0, WA, pawn)
     assert state.time == time
-    assert state.legal_actions() == [(pawn, b) for b in state.game.data.buildings
-                                     if b != PARK[pawn]]
+    assert state.legal_actions() == [
+        (pawn, b) for b in state.game.data.buildings if b != PARK[pawn]
+    ]
 
 
 def test_time_tiles_example() -> None:
@@ -256,11 +286,13 @@ def test_tiles_never_move_the_marker_backwards() -> None:
     hand(state, 0, "red-1", WA)
     assert sorted(state.legal_actions(), key=str) == sorted(
         [("red-1", None, 0), ("red-1", None, 1), (WA, "adson", 0)]
-        + [(WA, "william", k) for k in range(4)], key=str)
+        + [(WA, "william", k) for k in range(4)],
+        key=str,
+    )
 
 
 def test_a_tile_is_usable_from_the_next_turn() -> None:
-    """"Tiles cannot be used in this manner on the same turn that they were collected."
+    """ "Tiles cannot be used in this manner on the same turn that they were collected."
     They are used at step 2 and collected at step 4: usable on the player's next turn."""
     state = start(2)
     state.tasks["church"] = [("orange", 2), ("blue", 5)]
@@ -275,10 +307,12 @@ def test_a_tile_is_usable_from_the_next_turn() -> None:
     assert state.legal_actions() == [("orange-2", None, 0), ("orange-2", None, 1)]
 
 
-@pytest.mark.parametrize(("time", "card", "ends"), [(22, "red-1", False), (23, "red-1", True),
-                                                     (21, "red-4", True)])
+@pytest.mark.parametrize(
+    ("time", "card", "ends"), [(22, "red-1", False), (23, "red-1", True), (21, "red-4", True)]
+)
 def test_the_day_ends_when_the_marker_reaches_or_passes_the_blue_space(
-        time: int, card: str, ends: bool) -> None:
+    time: int, card: str, ends: bool
+) -> None:
     """The day ends once the marker reaches or passes 24; the player finishes the turn,
     gets the day's event tile and starts the next day (two turns in a row)."""
     state = start(day=2, event="dubious")
@@ -316,8 +350,9 @@ def test_a_monk_card_moves_that_monk_to_any_other_building() -> None:
     state = start()
     hand(state, 0, "orange-3")
     play(state, 0, "orange-3")
-    assert state.legal_actions() == [("orange", b) for b in state.game.data.buildings
-                                     if b != "gatehouse"]
+    assert state.legal_actions() == [
+        ("orange", b) for b in state.game.data.buildings if b != "gatehouse"
+    ]
 
 
 def test_a_building_card_moves_any_pawn_from_another_building() -> None:
@@ -390,13 +425,17 @@ def test_two_equal_own_tiles_need_no_choice() -> None:
     assert pending(state) == (1, "play") and state.tasks["church"] == [("orange", 2)]
 
 
-@pytest.mark.parametrize(("row", "refilled", "left"), [
-    ([("red", 1), ("grey", 4), ("black", 3)], [("red", 1), ("grey", 4)], [("black", 3)]),
-    ([("red", 1)], [("red", 1)], []),
-    ([], [], []),
-])
-def test_an_emptied_building_is_refilled_from_the_row(row: list[Any], refilled: list[Any],
-                                                      left: list[Any]) -> None:
+@pytest.mark.parametrize(
+    ("row", "refilled", "left"),
+    [
+        ([("red", 1), ("grey", 4), ("black", 3)], [("red", 1), ("grey", 4)], [("black", 3)]),
+        ([("red", 1)], [("red", 1)], []),
+        ([], [], []),
+    ],
+)
+def test_an_emptied_building_is_refilled_from_the_row(
+    row: list[Any], refilled: list[Any], left: list[Any]
+) -> None:
     """The first two tiles of the row, face up; reading: what there is of them."""
     state = start()
     state.tasks["church"] = [("orange", 3)]
@@ -415,8 +454,7 @@ def test_orange_monk_church_no_task_example() -> None:
     hand(state, 0, "orange-2")
     play(state, 0, "orange-2")
     move(state, 0, "orange", "church")
-    assert state.suspicion["orange"] == 14 and state.tasks["church"] == [("blue", 2),
-                                                                         ("white", 2)]
+    assert state.suspicion["orange"] == 14 and state.tasks["church"] == [("blue", 2), ("white", 2)]
     assert state.time_tiles[0] == []
     assert points(state) == [pt("ana", "orange", "suspicion", 4, "move")]
 
@@ -468,9 +506,13 @@ def test_william_then_blue_then_adson_in_the_library_example() -> None:
         decide(state, 2, "adson", way)
     assert [state.suspicion[c] for c in ("grey", "white", "blue")] == [15, 15, 9]
     assert points(state, 3) == [
-        pt("ana", "white", "clue", -3, "william"), pt("ana", "grey", "clue", 3, "william"),
-        pt("bob", "blue", "suspicion", 4, "move"), pt("cai", "blue", "suspicion", -5, "adson"),
-        pt("cai", "white", "suspicion", 5, "adson"), pt("cai", "grey", "suspicion", 5, "adson")]
+        pt("ana", "white", "clue", -3, "william"),
+        pt("ana", "grey", "clue", 3, "william"),
+        pt("bob", "blue", "suspicion", 4, "move"),
+        pt("cai", "blue", "suspicion", -5, "adson"),
+        pt("cai", "white", "suspicion", 5, "adson"),
+        pt("cai", "grey", "suspicion", 5, "adson"),
+    ]
 
 
 @pytest.mark.parametrize("pawn", ["william", "adson"])
@@ -505,8 +547,10 @@ def test_end_of_day_conversion_example(event: str, factor: int) -> None:
     state.suspicion.update(CONVERSION_EXAMPLE)
     before = dict(state.clue)
     end_day(state, 1)
-    assert clue_delta(state, before) == {c: n * factor for c, n in {
-        "grey": 5, "blue": 4, "white": 4, "red": 3, "black": 3, "orange": 2}.items()}
+    assert clue_delta(state, before) == {
+        c: n * factor
+        for c, n in {"grey": 5, "blue": 4, "white": 4, "red": 3, "black": 3, "orange": 2}.items()
+    }
     assert state.suspicion == dict.fromkeys(COLOURS, 10)
     assert pending(state) == (1, "play")
 
@@ -533,13 +577,15 @@ def test_revelation_rounds(day: int) -> None:
     the markers turn over together and each gives its colour +2 clue."""
     state = start(day=day)
     for seat in range(4):
-        state.revealed[seat] = [c for c in ("orange", "black") if c != state.identities[seat]
-                                ][:(day - 1) // 2]
+        state.revealed[seat] = [c for c in ("orange", "black") if c != state.identities[seat]][
+            : (day - 1) // 2
+        ]
     end_day(state, 2)
     before = dict(state.clue)
     assert pending(state) == (0, "reveal")
-    assert state.legal_actions() == [c for c in COLOURS if c != "red"
-                                     and c not in state.revealed[0]]
+    assert state.legal_actions() == [
+        c for c in COLOURS if c != "red" and c not in state.revealed[0]
+    ]
     choices = ("blue", "red", "red", "white")
     for seat, colour in enumerate(choices):
         assert state.observation(seat).revealed[0] == tuple(state.revealed[0])
@@ -547,8 +593,9 @@ def test_revelation_rounds(day: int) -> None:
     assert [r[-1] for r in state.revealed] == list(choices)
     assert clue_delta(state, before) == {"red": 4, "blue": 2, "white": 2}
     reveals = [e for e in state.logs[3] if e["type"] == "reveal"]
-    assert reveals == [{"type": "reveal", "player": p, "colour": c}
-                       for p, c in zip(state.game.players, choices)]
+    assert reveals == [
+        {"type": "reveal", "player": p, "colour": c} for p, c in zip(state.game.players, choices)
+    ]
     assert all(e in state.logs[0] for e in reveals)
     assert pending(state) == (2, "play") and state.day == day + 1
 
@@ -593,18 +640,26 @@ def test_guess_scoring_example() -> None:
     Each event tile held: +2 clue."""
     state = to_guesses(4)
     before = dict(state.clue)
-    guesses = [("blue", "red", "black"), ("orange", "black", "red"),
-               ("black", "orange", "red"), ("orange", "blue", "red")]
+    guesses = [
+        ("blue", "red", "black"),
+        ("orange", "black", "red"),
+        ("black", "orange", "red"),
+        ("orange", "blue", "red"),
+    ]
     for seat, guess in enumerate(guesses):
         decide(state, seat, "guess", guess)
     assert state.is_terminal()
     assert clue_delta(state, before) == {"blue": 8, "red": 2}
     log = state.logs[1]
-    assert log[-3:] == [{"type": "identity", "player": p, "colour": c}
-                        for p, c in (("ana", "red"), ("cai", "white"), ("dee", "grey"))]
-    assert log[-15:-3] == [{"type": "guess", "player": p, "of": o, "colour": c}
-                           for p, guess in zip(state.game.players, guesses)
-                           for o, c in zip([q for q in state.game.players if q != p], guess)]
+    assert log[-3:] == [
+        {"type": "identity", "player": p, "colour": c}
+        for p, c in (("ana", "red"), ("cai", "white"), ("dee", "grey"))
+    ]
+    assert log[-15:-3] == [
+        {"type": "guess", "player": p, "of": o, "colour": c}
+        for p, guess in zip(state.game.players, guesses)
+        for o, c in zip([q for q in state.game.players if q != p], guess)
+    ]
 
 
 @pytest.mark.parametrize(("n", "each"), [(2, 12), (3, 6), (4, 4), (5, 3)])
@@ -612,10 +667,10 @@ def test_correct_guesses_by_player_count(n: int, each: int) -> None:
     state = to_guesses(n)
     before = dict(state.clue)
     for seat in range(n):
-        decide(state, seat, "guess", tuple(c for s, c in enumerate(state.identities)
-                                           if s != seat))
-    assert clue_delta(state, before) == {c: each * (n - 1) + (2 if s == 0 else 0)
-                                         for s, c in enumerate(state.identities)}
+        decide(state, seat, "guess", tuple(c for s, c in enumerate(state.identities) if s != seat))
+    assert clue_delta(state, before) == {
+        c: each * (n - 1) + (2 if s == 0 else 0) for s, c in enumerate(state.identities)
+    }
     assert state.scores == [state.clue[c] for c in state.identities]
     assert state.returns() == [-float(s) for s in state.scores]
 
@@ -631,17 +686,23 @@ def test_the_clue_track_wraps_past_50_and_stops_at_0() -> None:
     decide(state, 0, "william", 1)
     decide(state, 0, "william", -1)
     assert state.observation(1).clue["blue"] == 52 and state.clue["white"] == 0
-    assert points(state) == [pt("ana", "blue", "clue", 3, "william"),
-                             pt("ana", "white", "clue", -3, "william")]
+    assert points(state) == [
+        pt("ana", "blue", "clue", 3, "william"),
+        pt("ana", "white", "clue", -3, "william"),
+    ]
 
 
-@pytest.mark.parametrize(("clue", "tiles", "winners"), [
-    ((30, 20, 40, 25), (0, 3, 0, 0), [1]),
-    ((20, 20, 40, 25), (2, 1, 0, 0), [1]),
-    ((20, 20, 40, 20), (1, 2, 0, 1), [0, 3]),
-])
-def test_the_lowest_clue_score_wins(clue: tuple[int, ...], tiles: tuple[int, ...],
-                                    winners: list[int]) -> None:
+@pytest.mark.parametrize(
+    ("clue", "tiles", "winners"),
+    [
+        ((30, 20, 40, 25), (0, 3, 0, 0), [1]),
+        ((20, 20, 40, 25), (2, 1, 0, 0), [1]),
+        ((20, 20, 40, 20), (1, 2, 0, 1), [0, 3]),
+    ],
+)
+def test_the_lowest_clue_score_wins(
+    clue: tuple[int, ...], tiles: tuple[int, ...], winners: list[int]
+) -> None:
     """Lowest clue score among the colours played; tie: fewest event tiles; else several."""
     state = start()
     state.clue.update(zip(state.identities, clue))
@@ -663,8 +724,14 @@ def test_communicative() -> None:
     hand(state, 0, WA)
     play(state, 0, WA, "william")
     move(state, 0, "william", "church")
-    assert clue_delta(state, before) == {"grey": 5, "blue": 4, "white": 4, "red": 3,
-                                         "black": 3, "orange": 2}
+    assert clue_delta(state, before) == {
+        "grey": 5,
+        "blue": 4,
+        "white": 4,
+        "red": 3,
+        "black": 3,
+        "orange": 2,
+    }
     assert state.suspicion == dict.fromkeys(COLOURS, 10)
     before = dict(state.clue)
     hand(state, 1, "william-adson-2")
@@ -695,12 +762,19 @@ def test_at_the_culprits_heels() -> None:
     move(state, 1, "william", "church")  # a building card moving William: William moved
     decide(state, 1, "william", 1)
     decide(state, 1, "bonus", ("blue", "black"))
-    assert clue_delta(state, dict.fromkeys(COLOURS, 5)) == {"grey": -3, "red": 2, "blue": 1,
-                                                            "black": 4}
+    assert clue_delta(state, dict.fromkeys(COLOURS, 5)) == {
+        "grey": -3,
+        "red": 2,
+        "blue": 1,
+        "black": 4,
+    }
     assert points(state) == [
-        pt("ana", "grey", "clue", -3, "william"), pt("ana", "red", "clue", 2, "bonus"),
-        pt("bob", "black", "clue", 3, "william"), pt("bob", "blue", "clue", 1, "bonus"),
-        pt("bob", "black", "clue", 1, "bonus")]
+        pt("ana", "grey", "clue", -3, "william"),
+        pt("ana", "red", "clue", 2, "bonus"),
+        pt("bob", "black", "clue", 3, "william"),
+        pt("bob", "blue", "clue", 1, "bonus"),
+        pt("bob", "black", "clue", 1, "bonus"),
+    ]
     hand(state, 2, "orange-2")
     play(state, 2, "orange-2")
     move(state, 2, "orange", "gardens")
@@ -828,9 +902,11 @@ def test_awkward_example() -> None:
     quiet(state, 2, "adson")
     assert pending(state) == (3, "play")
     assert (state.suspicion["white"], state.suspicion["black"]) == (14, 15)
-    assert points(state) == [pt("ana", "red", "suspicion", -2, "move"),
-                             pt("ana", "white", "suspicion", 4, "bonus"),
-                             pt("bob", "black", "suspicion", 5, "bonus")]
+    assert points(state) == [
+        pt("ana", "red", "suspicion", -2, "move"),
+        pt("ana", "white", "suspicion", 4, "bonus"),
+        pt("bob", "black", "suspicion", 5, "bonus"),
+    ]
 
 
 def test_tricky() -> None:
@@ -915,13 +991,17 @@ def check_log(game: RoseGame, state: RoseState, seat: int) -> None:
     parse_jsonl(game.log_text(player, log), f"{player}.jsonl")
     assert {e["type"] for e in log} <= LOGGED
     assert log[0] == {"type": "identity", "player": player, "colour": state.identities[seat]}
-    others = [{"type": "identity", "player": p, "colour": c}
-              for p, c in zip(game.players, state.identities) if p != player]
+    others = [
+        {"type": "identity", "player": p, "colour": c}
+        for p, c in zip(game.players, state.identities)
+        if p != player
+    ]
     n = len(game.players)
-    assert log[-(n - 1):] == others
+    assert log[-(n - 1) :] == others
     assert len([e for e in log if e["type"] == "guess"]) == n * (n - 1)
     assert [e for e in log if e["type"] in ("points", "reveal", "guess")] == [
-        e for e in state.logs[0] if e["type"] in ("points", "reveal", "guess")]
+        e for e in state.logs[0] if e["type"] in ("points", "reveal", "guess")
+    ]
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
@@ -947,6 +1027,7 @@ def test_log_text_is_canonical() -> None:
     game = RoseGame.create(2)
     state = play_game(game, "text", ["random"] * 2, BOTS)
     text = game.log_text("bob", state.logs[1])
-    assert text.splitlines()[0] == ('{"game": "rose", "version": 1, "players": ["ana", "bob"], '
-                                    '"me": "bob"}')
+    assert text.splitlines()[0] == (
+        '{"game": "rose", "version": 1, "players": ["ana", "bob"], "me": "bob"}'
+    )
     assert text.endswith("\n") and len(text.splitlines()) == len(state.logs[1]) + 1

@@ -49,7 +49,7 @@ def test_every_bot_plays_50_games_without_an_illegal_move(players):
     game = RoseGame.create(players)
     lineup = (["monk", "solver", "random", "bluffer"] * 2)[:players]
     for index in range(1, 51):
-        state = play(game, index, 7, lineup[index % players:] + lineup[:index % players])
+        state = play(game, index, 7, lineup[index % players :] + lineup[: index % players])
         assert state.is_terminal() and len(state.guesses) == players
 
 
@@ -91,15 +91,19 @@ def test_the_bluffer_helps_its_own_monk_less_often_than_the_monk_bot():
 def test_move_values_follow_the_rules_actions():
     obs = first_observation()
     own = obs.identity
-    tasks = dict(obs.tasks, church=((own, 3), ("blue" if own != "blue" else "red", 2)),
-                 library=(("white" if own != "white" else "red", 4), ("grey", 1)))
+    tasks = dict(
+        obs.tasks,
+        church=((own, 3), ("blue" if own != "blue" else "red", 2)),
+        library=(("white" if own != "white" else "red", 4), ("grey", 1)),
+    )
     positions = dict(obs.positions, william="gardens", **{own: "cloister"})
     obs = replace(obs, tasks=tasks, positions=positions)
     assert move_value(obs, (own, "church"), own) == gain(own, "suspicion", -3, own) > 0
     assert move_value(obs, (own, "library"), own) == gain(own, "suspicion", 5, own) < 0
     met = [m for m in COLOURS if positions[m] == "cloister"]
     assert move_value(obs, ("william", "cloister"), own) == sum(
-        max(gain(m, "clue", 3, own), gain(m, "clue", -3, own)) for m in met)
+        max(gain(m, "clue", 3, own), gain(m, "clue", -3, own)) for m in met
+    )
 
 
 def test_the_monk_bot_avoids_ending_the_day():
@@ -139,8 +143,11 @@ def test_samples_are_the_logs_cut_before_the_guesses():
 
 
 def test_the_fit_finds_that_helping_a_monk_points_at_its_player():
-    training = [s for r in simulate(record_game, RoseGame.create(4), 30, 500, ("monk",) * 4)
-                for s in samples(r)]
+    training = [
+        s
+        for r in simulate(record_game, RoseGame.create(4), 30, 500, ("monk",) * 4)
+        for s in samples(r)
+    ]
     theta = fit(training).theta
     assert theta["william", "help"] > 0.5 and theta["move", "help"] > 0.5
     assert theta["move", "harm"] < 0
@@ -158,14 +165,32 @@ def test_the_check_finds_no_failure_and_behaviour_beats_hard_facts():
 def test_cli_simulates_and_checks_rose(tmp_path):
     runner = CliRunner()
     out = tmp_path / "games"
-    result = runner.invoke(cli, ["simulate", "rose", "--players", "3", "--games", "2",
-                                 "--seed", "5", "--bots", "solver,monk,random",
-                                 "--out", str(out)])
+    result = runner.invoke(
+        cli,
+        [
+            "simulate",
+            "rose",
+            "--players",
+            "3",
+            "--games",
+            "2",
+            "--seed",
+            "5",
+            "--bots",
+            "solver,monk,random",
+            "--out",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0, result.output
     truth = json.loads((out / "game-0002" / "truth.json").read_text())
     assert truth["game"] == "rose" and sorted(truth["identities"]) == ["ana", "bob", "cai"]
     assert sorted(p.name for p in (out / "game-0001").iterdir()) == [
-        "ana.jsonl", "bob.jsonl", "cai.jsonl", "truth.json"]
+        "ana.jsonl",
+        "bob.jsonl",
+        "cai.jsonl",
+        "truth.json",
+    ]
     result = runner.invoke(cli, ["solve", str(out / "game-0001" / "bob.jsonl"), "--json"])
     assert result.exit_code == 0 and json.loads(result.output)["game"] == "rose"
     result = runner.invoke(cli, ["check", "rose", "--players", "2", "--games", "3", "--json"])
@@ -182,13 +207,27 @@ def test_cli_rose_data_and_model_files(tmp_path):
     data["tasks"] = {c: [v + 1 for v in values] for c, values in data["tasks"].items()}
     mine = tmp_path / "rose.json"
     mine.write_text(json.dumps(data))
-    result = runner.invoke(cli, ["simulate", "rose", "--players", "2", "--games", "1",
-                                 "--data", str(mine), "--out", str(tmp_path / "g")])
+    result = runner.invoke(
+        cli,
+        [
+            "simulate",
+            "rose",
+            "--players",
+            "2",
+            "--games",
+            "1",
+            "--data",
+            str(mine),
+            "--out",
+            str(tmp_path / "g"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     model = tmp_path / "model.json"
     model.write_text(json.dumps({"theta": {"move": {"help": 3.0}}}))
-    result = runner.invoke(cli, ["check", "rose", "--players", "2", "--games", "1",
-                                 "--model", str(model), "--json"])
+    result = runner.invoke(
+        cli, ["check", "rose", "--players", "2", "--games", "1", "--model", str(model), "--json"]
+    )
     assert result.exit_code == 0, result.output
     log = str(tmp_path / "g" / "game-0001" / "ana.jsonl")
     assert runner.invoke(cli, ["solve", log, "--model", str(model)]).exit_code == 0

@@ -79,8 +79,10 @@ def _likelihood(model: StyleModel, events: Sequence[Event], colour: str, style: 
     total = 0.0
     for decoy in decoys:
         for targets in product((colour, decoy), repeat=len(events)):
-            total += math.prod((1 - bluff if t == colour else bluff) * _for(model, e, t)
-                               for e, t in zip(events, targets))
+            total += math.prod(
+                (1 - bluff if t == colour else bluff) * _for(model, e, t)
+                for e, t in zip(events, targets)
+            )
     return total / len(decoys)
 
 
@@ -97,23 +99,32 @@ def brute(log: GameLog, model: StyleModel) -> tuple[dict, dict]:
     """Each reported player's colour and style probabilities, by enumeration."""
     players = log.header.players
     others = [p for p in players if p != log.header.me]
-    soft = {p: [e for e in log.events if e.type == "points" and e.get("player") == p]
-            for p in others}
+    soft = {
+        p: [e for e in log.events if e.type == "points" and e.get("player") == p] for p in others
+    }
     colours: dict[str, dict[str, float]] = {p: {} for p in others}
     styles: dict[str, dict[str, float]] = {p: dict.fromkeys(STYLES, 0.0) for p in others}
     total = 0.0
     for deal, hard in weighted_deals(log):
         colour_of = dict(zip(players, deal))
         for vector in product(STYLES, repeat=len(others)):
-            weight = float(hard) * _urn(model, vector) * math.prod(
-                _likelihood(model, soft[p], colour_of[p], s) for p, s in zip(others, vector))
+            weight = (
+                float(hard)
+                * _urn(model, vector)
+                * math.prod(
+                    _likelihood(model, soft[p], colour_of[p], s) for p, s in zip(others, vector)
+                )
+            )
             total += weight
             for player, style in zip(others, vector):
-                colours[player][colour_of[player]] = \
+                colours[player][colour_of[player]] = (
                     colours[player].get(colour_of[player], 0.0) + weight
+                )
                 styles[player][style] += weight
-    return ({p: {c: w / total for c, w in row.items()} for p, row in colours.items()},
-            {p: {s: w / total for s, w in row.items()} for p, row in styles.items()})
+    return (
+        {p: {c: w / total for c, w in row.items()} for p, row in colours.items()},
+        {p: {s: w / total for s, w in row.items()} for p, row in styles.items()},
+    )
 
 
 @settings(fast, max_examples=30)
@@ -123,27 +134,34 @@ def test_styles_summed_out_agree_with_brute_force(log, model):
     solution = solve_rose(log, model=model)
     assume(solution.consistent)
     colours, styles = brute(log, model)
-    assert {p: sorted(row) for p, row in solution.probabilities.items()} == \
-        {p: sorted(c for c, w in row.items() if w > 0) for p, row in colours.items()}
+    assert {p: sorted(row) for p, row in solution.probabilities.items()} == {
+        p: sorted(c for c, w in row.items() if w > 0) for p, row in colours.items()
+    }
     for player, row in colours.items():
         for colour, p in row.items():
-            assert math.isclose(solution.probabilities[player][colour], p,
-                                rel_tol=1e-9, abs_tol=1e-12)
+            assert math.isclose(
+                solution.probabilities[player][colour], p, rel_tol=1e-9, abs_tol=1e-12
+            )
     if solution.weighed:
         for player, row in styles.items():
             for style, p in row.items():
-                assert math.isclose(solution.styles[player][style], p,
-                                    rel_tol=1e-9, abs_tol=1e-12)
+                assert math.isclose(solution.styles[player][style], p, rel_tol=1e-9, abs_tol=1e-12)
     else:
         assert solution.styles == {}
 
 
 def test_styles_never_change_the_candidates():
-    log = rose("ana bob cai", "ana", "identity ana red", "reveal bob blue",
-               *["points bob orange clue -3 william" for _ in range(30)])
+    log = rose(
+        "ana bob cai",
+        "ana",
+        "identity ana red",
+        "reveal bob blue",
+        *["points bob orange clue -3 william" for _ in range(30)],
+    )
     soft, hard = solve_rose(log), solve_rose(log, hard=True)
-    assert {p: set(r) for p, r in soft.probabilities.items()} == \
-        {p: set(r) for p, r in hard.probabilities.items()}
+    assert {p: set(r) for p, r in soft.probabilities.items()} == {
+        p: set(r) for p, r in hard.probabilities.items()
+    }
     # 30 choices for orange and none for another: bob never bluffs for orange, or is a
     # contrarian whose decoy it is
     bob = soft.styles["bob"]
@@ -155,12 +173,13 @@ def _random_table_logs(games: int) -> list[tuple[str, dict[str, float]]]:
     """(bot, style posterior) for every guessed player of every log of random-bot games."""
     found = []
     for index in range(games):
-        record = record_game(RoseGame.create(4), index, 77,
-                             ["random", "random", "monk", "random"])
+        record = record_game(RoseGame.create(4), index, 77, ["random", "random", "monk", "random"])
         for sample in samples(record):
             solution = solve_rose(sample.log)
-            found += [(record.truth["bots"][p], {s: float(q) for s, q in row.items()})
-                      for p, row in solution.styles.items()]
+            found += [
+                (record.truth["bots"][p], {s: float(q) for s, q in row.items()})
+                for p, row in solution.styles.items()
+            ]
     return found
 
 
@@ -184,20 +203,23 @@ def test_the_styles_on_random_bots_do_no_worse_than_the_hard_events():
     assert data["soundness_failures"] == 0
     assert data["behaviour"]["brier"] <= data["hard"]["brier"] + 0.01
     assert data["behaviour"]["styles"]["indifferent"] > 0.8
-    single = CheckSummary.of(4, list(check_games(game, 60, 4242, ["random"] * 4,
-                                                 behaviour.default_model()))).to_json()
+    single = CheckSummary.of(
+        4, list(check_games(game, 60, 4242, ["random"] * 4, behaviour.default_model()))
+    ).to_json()
     assert single["behaviour"]["brier"] > data["behaviour"]["brier"] + 0.05  # what styles fix
 
 
 def test_check_scores_each_bot_apart():
     game = RoseGame.create(3)
-    data = CheckSummary.of(3, list(check_games(game, 5, 1, ["monk", "random", "bluffer"])))\
-        .to_json()["behaviour"]
+    data = CheckSummary.of(
+        3, list(check_games(game, 5, 1, ["monk", "random", "bluffer"]))
+    ).to_json()["behaviour"]
     assert sorted(data["by_bot"]) == ["bluffer", "monk", "random"]
     assert sum(t["guesses"] for t in data["by_bot"].values()) == data["guesses"] == 5 * 3 * 2
     rows = data["reliability"]
-    assert sum(r["candidates"] for r in rows) == \
-        sum(sum(r["candidates"] for r in t["reliability"]) for t in data["by_bot"].values())
+    assert sum(r["candidates"] for r in rows) == sum(
+        sum(r["candidates"] for r in t["reliability"]) for t in data["by_bot"].values()
+    )
     assert all(set(t["styles"]) == set(STYLES) for t in data["by_bot"].values())
 
 
@@ -221,12 +243,15 @@ def test_load_model_file_reads_styles_single_style_files_and_names(tmp_path):
     assert load_model_file("monk") == behaviour.default_model()
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (lambda d: d["prior"].update(own=0), "prior own must be a positive number"),
-    (lambda d: d["own"]["share"]["william"].update(help=0.5), "sum to"),
-    (lambda d: d.update(extra=1), "unknown key 'extra'"),
-    (lambda d: d["indifferent"]["share"].pop("adson"), "has no 'adson'"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["prior"].update(own=0), "prior own must be a positive number"),
+        (lambda d: d["own"]["share"]["william"].update(help=0.5), "sum to"),
+        (lambda d: d.update(extra=1), "unknown key 'extra'"),
+        (lambda d: d["indifferent"]["share"].pop("adson"), "has no 'adson'"),
+    ],
+)
 def test_a_bad_styles_file_is_a_one_line_error(tmp_path, change, message):
     data = default_model().to_json()
     change(data)
@@ -239,8 +264,10 @@ def test_a_bad_styles_file_is_a_one_line_error(tmp_path, change, message):
 
 def test_solve_shows_and_prints_each_players_style(tmp_path):
     log = tmp_path / "t.log"
-    log.write_text("game rose\nplayers ana bob cai\nme ana\nidentity ana red\n"
-                   + "points bob blue clue -3 william\n" * 6)
+    log.write_text(
+        "game rose\nplayers ana bob cai\nme ana\nidentity ana red\n"
+        + "points bob blue clue -3 william\n" * 6
+    )
     text = CliRunner().invoke(cli, ["solve", str(log)]).output
     assert "How each player plays (what their choices say)" in text
     data = json.loads(CliRunner().invoke(cli, ["solve", str(log), "--json"]).output)

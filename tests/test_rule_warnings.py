@@ -17,8 +17,10 @@ def run(tmp_path, text, *args):
 def test_an_accusation_before_the_pile_is_empty_is_solved_with_a_warning(tmp_path):
     path, result = run(tmp_path, ABBEY + "accuse bob aymeric wrong by cai\n", "solve")
     assert result.exit_code == 0
-    assert result.stderr == (f"Warning: {path}:4: an accusation while 3 cards are left in the "
-                             "pile: the rulebook allows accusing only once the pile is empty\n")
+    assert result.stderr == (
+        f"Warning: {path}:4: an accusation while 3 cards are left in the "
+        "pile: the rulebook allows accusing only once the pile is empty\n"
+    )
     assert "Culprit: 23 candidates" in result.stdout  # aymeric was shown: not the culprit
 
 
@@ -37,8 +39,9 @@ def test_a_lawful_log_has_no_warning(tmp_path):
 def test_play_warns_when_the_line_is_recorded(tmp_path):
     path = tmp_path / "g.log"
     path.write_text(ABBEY)
-    result = CliRunner().invoke(cli, ["play", str(path)],
-                                input="accuse bob aymeric wrong by cai\nquit\n")
+    result = CliRunner().invoke(
+        cli, ["play", str(path)], input="accuse bob aymeric wrong by cai\nquit\n"
+    )
     assert "Recorded line 4" in result.output
     assert "Warning: " in result.stderr and "only once the pile is empty" in result.stderr
     assert path.read_text().endswith("accuse bob aymeric wrong by cai\n")
@@ -47,6 +50,7 @@ def test_play_warns_when_the_line_is_recorded(tmp_path):
 def test_warnings_read_the_deck_of_the_command_line(tmp_path):
     deck = tmp_path / "deck.json"
     deck.write_text(CliRunner().invoke(cli, ["deck", "template"]).output)
-    _, result = run(tmp_path, ABBEY + "accuse bob aymeric wrong by cai\n", "solve",
-                       "--deck", str(deck))
+    _, result = run(
+        tmp_path, ABBEY + "accuse bob aymeric wrong by cai\n", "solve", "--deck", str(deck)
+    )
     assert result.exit_code == 0 and "only once the pile is empty" in result.stderr

@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 from deduce.subsets import shrink
 
 #: A monotone test: a set conflicts when it holds every item of one of these sets.
-families = st.lists(st.frozensets(st.integers(0, 11), min_size=1, max_size=4),
-                    min_size=1, max_size=5)
+families = st.lists(
+    st.frozensets(st.integers(0, 11), min_size=1, max_size=4), min_size=1, max_size=5
+)
 
 
 def _conflicts(family: list[frozenset[int]]) -> Callable[[Sequence[int]], bool]:

@@ -41,8 +41,9 @@ def test_abbey_options_are_the_exact_values_best_first():
     data = _json("--budget", "1000", "--top", "1000", ABBEY6)
     advice = exact_advice(read_log(ABBEY6))
     assert data["exact"] and data["entropy"] == pytest.approx(advice.entropy)
-    assert [(o["kind"], o["target"], tuple(o["detail"]), o["bits"]) for o in data["options"]] \
-        == [(o.kind, o.target, o.detail, pytest.approx(o.gain)) for o in advice.options]
+    assert [(o["kind"], o["target"], tuple(o["detail"]), o["bits"]) for o in data["options"]] == [
+        (o.kind, o.target, o.detail, pytest.approx(o.gain)) for o in advice.options
+    ]
     kinds = {o["kind"] for o in data["options"]}
     assert kinds == {"count", "has", "take", "draw"}  # cards in the pile: no "show me" yet
 
@@ -96,7 +97,7 @@ def test_abbey_table_names_rooms_and_questions():
     result = CliRunner().invoke(cli, ["suggest", "--top", "3", "--budget", "1000", ABBEY6])
     assert result.exit_code == 0
     assert "Accusation" in result.output and "not allowed yet: 2 cards left" in result.output
-    moves = result.output[result.output.index("Best moves"):]
+    moves = result.output[result.output.index("Best moves") :]
     assert moves.count("exact") == 3
     option = exact_advice(read_log(ABBEY6)).options[0]
     assert describe_option(option)[1] in result.output
@@ -106,8 +107,10 @@ def test_rose_guesses_are_the_best_distinct_colours():
     data = _json(ROSE4)
     solution = solve_log(read_log(ROSE4))
     rows = [solution.probabilities[p] for p in solution.players]
-    best = max(sum(float(r.get(c, 0)) for r, c in zip(rows, pick))
-               for pick in permutations(COLOURS, len(rows)))
+    best = max(
+        sum(float(r.get(c, 0)) for r, c in zip(rows, pick))
+        for pick in permutations(COLOURS, len(rows))
+    )
     guesses = data["guesses"]
     assert len(set(guesses.values())) == len(guesses)
     assert data["expected_right"] == pytest.approx(best)
@@ -172,7 +175,7 @@ def test_blackrose_hard_ignores_the_claims(tmp_path):
     log = read_log(BLACKROSE4)
     cut = max(i for i, e in enumerate(log.events) if e.type == "claim")
     path = tmp_path / "claims.jsonl"
-    path.write_text(format_log(replace(log, events=log.events[:cut + 1])), encoding="utf-8")
+    path.write_text(format_log(replace(log, events=log.events[: cut + 1])), encoding="utf-8")
     soft, hard = _json(str(path)), _json("--hard", str(path))
     hard_pairs = solve_log(read_log(path), SolveOptions(hard=True)).pairs
     assert hard["probability"] == pytest.approx(float(max(hard_pairs.values())))
@@ -186,14 +189,17 @@ def test_abbey_custom_deck_reaches_the_estimate(tmp_path):
     for card in default_deck().ids:
         text = re.sub(rf"\b{card}\b", "x" + card, text)
     (tmp_path / "g.log").write_text(text, encoding="utf-8")
-    data = _json("--deck", str(tmp_path / "deck.json"), "--budget", "0",
-                 str(tmp_path / "g.log"))
+    data = _json("--deck", str(tmp_path / "deck.json"), "--budget", "0", str(tmp_path / "g.log"))
     assert not data["exact"] and data["accusation"]["card"].startswith("x")
 
 
-@pytest.mark.parametrize("args", [["--hard", ABBEY4], ["--unseen", "3", "--cards", "c.json",
-                                                         str(ROOT / "examples" /
-                                                             "blackrose-4p.jsonl")]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--hard", ABBEY4],
+        ["--unseen", "3", "--cards", "c.json", str(ROOT / "examples" / "blackrose-4p.jsonl")],
+    ],
+)
 def test_options_that_cannot_apply_are_refused(args):
     result = CliRunner().invoke(cli, ["suggest", *args])
     assert result.exit_code == 2

@@ -35,10 +35,14 @@ from deduce.logs.schema import ROLES
 #: A claim that says anything names any suspect and verdict alike, whatever the role: one
 #: of guilt half the time; one of innocence false when its suspect is one of the two
 #: accomplices of seven, one of guilt when it is one of the five innocents.
-RANDOM = Level("random",
-               false_rate=dict.fromkeys(ROLES, 2 / 7), prior=0.7, words="says anything",
-               guilty_rate=dict.fromkeys(ROLES, 0.5),
-               guilty_false_rate=dict.fromkeys(ROLES, 5 / 7))
+RANDOM = Level(
+    "random",
+    false_rate=dict.fromkeys(ROLES, 2 / 7),
+    prior=0.7,
+    words="says anything",
+    guilty_rate=dict.fromkeys(ROLES, 0.5),
+    guilty_false_rate=dict.fromkeys(ROLES, 5 / 7),
+)
 #: The truthful level's words and prior weight (its rates are fitted).
 TRUTHFUL = ("tells the truth", 0.3)
 #: The levels that are not fitted, after the truthful one: fixed by reasoning.
@@ -55,7 +59,8 @@ FIXED_NOTE = (
     "0.6 for truthful, concentration 0.3, 0.5, 1 or none) by `deduce check blackrose` on "
     "200 games per player count and bot line-up at seed 4242, a seed that neither the fit "
     "nor the published figures use: the random, cautious and liar bots' games chose the "
-    "prior, and fitted nothing.")
+    "prior, and fitted nothing."
+)
 
 
 def sample(game: BlackRoseGame, index: int, seed: int, lineup: tuple[str, ...]) -> Sample:
@@ -67,32 +72,44 @@ def mixture(samples: list[Sample], where: str) -> ClaimsModel:
     """The truthful level fitted on ``samples``, then :data:`FIXED`, as one model."""
     words, prior = TRUTHFUL
     truthful, note = fit_level(samples, "truthful", words, prior)
-    return ClaimsModel((truthful, *FIXED), CONCENTRATION,
-                       f"{note}: {where}. {FIXED_NOTE}")
+    return ClaimsModel((truthful, *FIXED), CONCENTRATION, f"{note}: {where}. {FIXED_NOTE}")
 
 
 def main() -> None:
     """Simulate, fit, write."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1000,
-                        help="games per player count (default: 1000)")
-    parser.add_argument("--players", default="3,4,5",
-                        help="comma-separated player counts (default: 3,4,5)")
+    parser.add_argument(
+        "--games", type=int, default=1000, help="games per player count (default: 1000)"
+    )
+    parser.add_argument(
+        "--players", default="3,4,5", help="comma-separated player counts (default: 3,4,5)"
+    )
     parser.add_argument("--seed", type=int, default=1000, help="seed of the games (default: 1000)")
-    parser.add_argument("--bots", default="advised",
-                        help="the bot at every seat (default: advised)")
+    parser.add_argument(
+        "--bots", default="advised", help="the bot at every seat (default: advised)"
+    )
     parser.add_argument("--workers", type=int, default=1, help="processes to use (default: 1)")
-    parser.add_argument("--single", action="store_true",
-                        help="write one level of false rates per role (the older form)")
+    parser.add_argument(
+        "--single",
+        action="store_true",
+        help="write one level of false rates per role (the older form)",
+    )
     parser.add_argument("--out", type=Path, required=True, help="the claims file to write")
     args = parser.parse_args()
     start = time.perf_counter()
     samples: list[Sample] = []
     for players in (int(n) for n in args.players.split(",")):
-        samples += run_games(sample, BlackRoseGame.create(players), args.games, args.seed,
-                             (args.bots,) * players, workers=args.workers)
-    where = (f"{args.games} games per player count ({args.players}), "
-             f"bots {args.bots}, seed {args.seed}")
+        samples += run_games(
+            sample,
+            BlackRoseGame.create(players),
+            args.games,
+            args.seed,
+            (args.bots,) * players,
+            workers=args.workers,
+        )
+    where = (
+        f"{args.games} games per player count ({args.players}), bots {args.bots}, seed {args.seed}"
+    )
     if args.single:
         fitted = fit(samples)
         data = replace(fitted, fitted=f"{fitted.fitted}: {where}").to_json()

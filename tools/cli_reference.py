@@ -53,8 +53,13 @@ def render() -> str:
         command = group.get_command(root, name)
         if command is None:
             continue
-        parts += [f"## `{PROG} {name}`\n", f"More: [{name}.md]({name}.md)\n",
-                  "```text", _context(command, name, root).get_help(), "```\n"]
+        parts += [
+            f"## `{PROG} {name}`\n",
+            f"More: [{name}.md]({name}.md)\n",
+            "```text",
+            _context(command, name, root).get_help(),
+            "```\n",
+        ]
     return "\n".join(parts)
 
 

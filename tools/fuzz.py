@@ -54,8 +54,10 @@ def main() -> None:
     args = parser.parse_args()
     began = time.perf_counter()
     chunk = 10_000
-    jobs = [(s, min(chunk, args.start + args.inputs - s))
-            for s in range(args.start, args.start + args.inputs, chunk)]
+    jobs = [
+        (s, min(chunk, args.start + args.inputs - s))
+        for s in range(args.start, args.start + args.inputs, chunk)
+    ]
     total: Counter[tuple[str, str]] = Counter()
     crashes: list[str] = []
     with ProcessPoolExecutor(args.workers) as pool:
@@ -64,10 +66,12 @@ def main() -> None:
             crashes.extend(found)
     print(f"{'kind':<20} {'read':>9} {'refused':>9} {'crashed':>9}")
     for kind in KINDS:
-        print(f"{kind:<20} {total[kind, 'ok']:>9} {total[kind, 'error']:>9} "
-              f"{total[kind, 'crash']:>9}")
-    print(f"{sum(total.values())} inputs, {len(crashes)} crashes, "
-          f"{time.perf_counter() - began:.0f} s")
+        print(
+            f"{kind:<20} {total[kind, 'ok']:>9} {total[kind, 'error']:>9} {total[kind, 'crash']:>9}"
+        )
+    print(
+        f"{sum(total.values())} inputs, {len(crashes)} crashes, {time.perf_counter() - began:.0f} s"
+    )
     for crash in crashes[:50]:
         print(crash)
     sys.exit(1 if crashes else 0)

@@ -32,9 +32,11 @@ def play(seed: int, n_players: int, n_events: int) -> tuple[GameLog, str]:
     pile_size, hand_size = RULEBOOK_SIZES[n_players]
     cards = list(deck.ids)
     rng.shuffle(cards)
-    culprit, pile = cards[0], cards[1:1 + pile_size]
-    hands = {p: cards[1 + pile_size + i * hand_size:1 + pile_size + (i + 1) * hand_size]
-             for i, p in enumerate(players)}
+    culprit, pile = cards[0], cards[1 : 1 + pile_size]
+    hands = {
+        p: cards[1 + pile_size + i * hand_size : 1 + pile_size + (i + 1) * hand_size]
+        for i, p in enumerate(players)
+    }
     me = players[0]
     events: list[tuple[str, dict]] = [("hand", {"player": me, "cards": tuple(hands[me])})]
     rounds_per_mass = 3 if n_players == 6 else 4
@@ -54,8 +56,9 @@ def play(seed: int, n_players: int, n_events: int) -> tuple[GameLog, str]:
                     hands[p].remove(card)
                     hands[players[(i + 1) % n_players]].append(card)
             right = players[-1]
-            events.append(("mass", {"n": n, "gave": tuple(passed[me]),
-                                    "got": tuple(passed[right])}))
+            events.append(
+                ("mass", {"n": n, "gave": tuple(passed[me]), "got": tuple(passed[right])})
+            )
             continue
         other = rng.choice([p for p in players if p != player])
         roll = rng.random()

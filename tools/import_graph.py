@@ -25,12 +25,22 @@ BEGIN, END = "<!-- import-graph -->", "<!-- /import-graph -->"
 #: the first box whose name is a prefix of it.
 NODES = (
     "cli",
-    "deduce.analyze", "deduce.batch", "deduce.suggest", "deduce.assist",
-    "deduce.solving", "deduce.registry",
-    "deduce.games.abbey.game", "deduce.games.abbey.sim", "deduce.games.abbey.report",
-    "deduce.games.abbey.advice", "deduce.games.abbey.rules", "deduce.games.abbey.solver",
-    "deduce.games.rose", "deduce.games.blackrose",
-    "deduce.games.protocol", "deduce.games",
+    "deduce.analyze",
+    "deduce.batch",
+    "deduce.suggest",
+    "deduce.assist",
+    "deduce.solving",
+    "deduce.registry",
+    "deduce.games.abbey.game",
+    "deduce.games.abbey.sim",
+    "deduce.games.abbey.report",
+    "deduce.games.abbey.advice",
+    "deduce.games.abbey.rules",
+    "deduce.games.abbey.solver",
+    "deduce.games.rose",
+    "deduce.games.blackrose",
+    "deduce.games.protocol",
+    "deduce.games",
     "deduce.logs",
 )
 
@@ -61,8 +71,11 @@ def _id(node: str) -> str:
 
 
 def _label(node: str) -> str:
-    return node.removeprefix("deduce.").replace("games.", "", 1) if node != "deduce.games" \
+    return (
+        node.removeprefix("deduce.").replace("games.", "", 1)
+        if node != "deduce.games"
         else "games (shared)"
+    )
 
 
 def render() -> str:
@@ -70,7 +83,7 @@ def render() -> str:
     pairs = edges()
     used = sorted({n for pair in pairs for n in pair}, key=NODES.index)
     lines = [BEGIN, "```mermaid", "graph TD"]
-    lines += [f"    {_id(n)}[\"{_label(n)}\"]" for n in used]
+    lines += [f'    {_id(n)}["{_label(n)}"]' for n in used]
     lines += [f"    {_id(a)} --> {_id(b)}" for a, b in pairs]
     lines += ["```", END]
     return "\n".join(lines)

@@ -32,12 +32,17 @@ from deduce.games.rose.styles import PRIOR, StyleModel, fit_own, kind_shares
 from deduce.games.simulate import simulate
 
 
-def training(bots: str, counts: list[int], games: int, seed: int,
-             workers: int) -> list[list[Sample]]:
+def training(
+    bots: str, counts: list[int], games: int, seed: int, workers: int
+) -> list[list[Sample]]:
     """Per game of ``bots`` (``games`` per player count), every player's cut log."""
-    return [samples(record) for players in counts
-            for record in simulate(record_game, RoseGame.create(players), games, seed,
-                                   (bots,) * players, workers)]
+    return [
+        samples(record)
+        for players in counts
+        for record in simulate(
+            record_game, RoseGame.create(players), games, seed, (bots,) * players, workers
+        )
+    ]
 
 
 def main() -> None:
@@ -54,8 +59,10 @@ def main() -> None:
     args = parser.parse_args()
     start = time.perf_counter()
     counts = [int(n) for n in args.players.split(",")]
-    where = (f"{args.games} games per player count ({args.players}), seed {args.seed}, "
-             "logs cut before the seventh day's guesses")
+    where = (
+        f"{args.games} games per player count ({args.players}), seed {args.seed}, "
+        "logs cut before the seventh day's guesses"
+    )
     own = training(args.own, counts, args.games, args.seed, args.workers)
     if args.theta:
         model = fit(log for game in own for log in game)
@@ -63,13 +70,21 @@ def main() -> None:
     else:
         indifferent = training(args.indifferent, counts, args.games, args.seed, args.workers)
         chosen = fit_own(game[0] for game in own)
-        note = (f"own: θ and bluff rate fitted by expectation-maximisation over the decoys "
-                f"({chosen.players} players, {chosen.rounds} rounds) on {args.own} bots; "
-                f"shares of each kind of choice counted with add-one smoothing, own on "
-                f"{args.own} bots, indifferent on {args.indifferent} bots; {where}; prior "
-                "weights chosen, not fitted (see deduce.games.rose.styles.PRIOR)")
-        data = StyleModel(kind_shares(game[0] for game in own), chosen.theta, chosen.bluff,
-                          kind_shares(game[0] for game in indifferent), PRIOR, note).to_json()
+        note = (
+            f"own: θ and bluff rate fitted by expectation-maximisation over the decoys "
+            f"({chosen.players} players, {chosen.rounds} rounds) on {args.own} bots; "
+            f"shares of each kind of choice counted with add-one smoothing, own on "
+            f"{args.own} bots, indifferent on {args.indifferent} bots; {where}; prior "
+            "weights chosen, not fitted (see deduce.games.rose.styles.PRIOR)"
+        )
+        data = StyleModel(
+            kind_shares(game[0] for game in own),
+            chosen.theta,
+            chosen.bluff,
+            kind_shares(game[0] for game in indifferent),
+            PRIOR,
+            note,
+        ).to_json()
     args.out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(data, indent=2))
     print(f"{time.perf_counter() - start:.0f} s")

@@ -125,8 +125,12 @@ class Refiner:
     the worker runs.
     """
 
-    def __init__(self, deliver: Callable[[Refined], None],
-                 budgets: Sequence[float] = LADDER, solve: SolveFunction = solve_log) -> None:
+    def __init__(
+        self,
+        deliver: Callable[[Refined], None],
+        budgets: Sequence[float] = LADDER,
+        solve: SolveFunction = solve_log,
+    ) -> None:
         self.deliver = deliver
         self.budgets = tuple(budgets)
         self.solve = solve
@@ -136,8 +140,7 @@ class Refiner:
         self._context = _context()
         self._job: _Job | None = None  # the current job: the only one delivered
         self._closed = False
-        self._watcher = threading.Thread(target=self._watch, name="deduce-refiner",
-                                         daemon=True)
+        self._watcher = threading.Thread(target=self._watch, name="deduce-refiner", daemon=True)
         self._watcher.start()
 
     @property
@@ -146,8 +149,7 @@ class Refiner:
         with self.lock:
             return self._job.process.pid if self._job is not None else None
 
-    def start(self, log: GameLog, options: SolveOptions,
-              shown: Solution | Inconsistent) -> bool:
+    def start(self, log: GameLog, options: SolveOptions, shown: Solution | Inconsistent) -> bool:
         """Refine ``log``'s chances from now on, ``shown`` being what the player sees.
 
         The running job, if any, is cancelled first. Returns whether a job
@@ -155,13 +157,20 @@ class Refiner:
         """
         with self.lock:
             self.cancel()
-            if self._closed or isinstance(shown, Inconsistent) or not shown.consistent \
-                    or exact(shown):
+            if (
+                self._closed
+                or isinstance(shown, Inconsistent)
+                or not shown.consistent
+                or exact(shown)
+            ):
                 return False
             reader, writer = self._context.Pipe(duplex=False)
             process = self._context.Process(
-                target=_refine, args=(writer, log, options, self.budgets, self.solve),
-                name="deduce-refiner", daemon=True)
+                target=_refine,
+                args=(writer, log, options, self.budgets, self.solve),
+                name="deduce-refiner",
+                daemon=True,
+            )
             with _ctrl_c_held():  # the worker is born deaf to it (see _detach)
                 process.start()
                 writer.close()  # the worker holds the other end: its end is the pipe's end
@@ -253,8 +262,13 @@ def _end(job: _Job) -> None:
     job.reader.close()
 
 
-def _refine(writer: Connection, log: GameLog, options: SolveOptions,
-            budgets: Sequence[float], solve: SolveFunction) -> None:
+def _refine(
+    writer: Connection,
+    log: GameLog,
+    options: SolveOptions,
+    budgets: Sequence[float],
+    solve: SolveFunction,
+) -> None:
     """The worker: solve ``log`` with each budget in turn, send each result, stop once exact.
 
     Each message is ``(budget, solution, error, final)``: ``final`` marks a
@@ -263,14 +277,14 @@ def _refine(writer: Connection, log: GameLog, options: SolveOptions,
     """
     _detach()
 
-    def send(budget: float, solution: Solution | None, error: str = "",
-             final: bool = True) -> None:
+    def send(budget: float, solution: Solution | None, error: str = "", final: bool = True) -> None:
         try:
             writer.send_bytes(pickle.dumps((budget, solution, error, final)))
         except OSError:  # nobody listens any more: the job is over
             os._exit(0)
 
     for budget in budgets:
+
         def on_the_way(made: Solution, budget: float = budget) -> None:
             send(budget, made, final=False)
 

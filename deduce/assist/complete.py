@@ -64,8 +64,10 @@ def _alternatives(element: Element, vocab: Vocabulary) -> list[tuple[Slot, ...]]
         case Maybe():
             return [*_alternatives(element.inner, vocab), ()]
         case Keyword():
-            return [(Slot((element.word,), fixed=True), *rest)
-                    for rest in _alternatives(element.inner, vocab)]
+            return [
+                (Slot((element.word,), fixed=True), *rest)
+                for rest in _alternatives(element.inner, vocab)
+            ]
         case Rest():
             return [(Slot(vocab.get(element.key, ()), repeat=True, stop=element.stop),)]
         case Flag():
@@ -112,8 +114,9 @@ def event_words(game: str, vocab: Vocabulary, words: Sequence[str]) -> list[str]
     return list(dict.fromkeys(found))
 
 
-def _after(words: Sequence[str], game: str, vocab: Vocabulary,
-           commands: Mapping[str, str]) -> list[str]:
+def _after(
+    words: Sequence[str], game: str, vocab: Vocabulary, commands: Mapping[str, str]
+) -> list[str]:
     """The words that can follow ``words`` (complete words only)."""
     types = event_types(game)
     if not words:
@@ -124,7 +127,7 @@ def _after(words: Sequence[str], game: str, vocab: Vocabulary,
     if kind == TOPIC:
         return list(dict.fromkeys([*commands, *types])) if len(words) == 1 else []
     if kind in (EVENT, LINE_EVENT):
-        event = words[1 if kind == EVENT else 2:]
+        event = words[1 if kind == EVENT else 2 :]
         if len(words) == 1 and kind == LINE_EVENT:  # the line number first
             return []
         return event_words(game, vocab, event) if event else list(types)

@@ -28,8 +28,7 @@ class Inconsistent:
     conflict: tuple[int, ...] = ()
 
 
-def solve_live(log: GameLog, options: SolveOptions, warm: Any = None
-               ) -> Solution | Inconsistent:
+def solve_live(log: GameLog, options: SolveOptions, warm: Any = None) -> Solution | Inconsistent:
     """The log's solution, or :class:`Inconsistent` for a log no history fits.
 
     ``warm`` (from the game's ``warm()``) keeps the Abbey's SAT model from

@@ -44,17 +44,20 @@ class LogLock:
             try:
                 fd = os.open(self.lock, os.O_RDWR | os.O_CREAT, 0o644)
             except OSError as exc:
-                raise DeduceError(f"{self.path}: cannot create the lock file {self.lock}: "
-                                  f"{exc.strerror or exc}") from None
+                raise DeduceError(
+                    f"{self.path}: cannot create the lock file {self.lock}: {exc.strerror or exc}"
+                ) from None
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
                 owner = os.read(fd, 32).decode("ascii", "replace").strip()
                 os.close(fd)
                 who = f" (process {owner})" if owner.isdigit() else ""
-                raise DeduceError(f"{self.path}: another deduce play has this log open{who}; "
-                                  "one session per log, so that no line is lost or mixed "
-                                  f"(if none is running, remove {self.lock})") from None
+                raise DeduceError(
+                    f"{self.path}: another deduce play has this log open{who}; "
+                    "one session per log, so that no line is lost or mixed "
+                    f"(if none is running, remove {self.lock})"
+                ) from None
             if _same_file(fd, self.lock):  # not a lock file another session just removed
                 break
             os.close(fd)
@@ -75,8 +78,12 @@ class LogLock:
     def __enter__(self) -> LogLock:
         return self.acquire()
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
         self.release()
 
 

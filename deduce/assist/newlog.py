@@ -67,13 +67,18 @@ def _value(question: Question, answer: str) -> Any:
     return answer
 
 
-def raw_header(game: str, players: str, me: str,
-               answers: Mapping[str, str] | None = None) -> dict[str, Any]:
+def raw_header(
+    game: str, players: str, me: str, answers: Mapping[str, str] | None = None
+) -> dict[str, Any]:
     """The raw header of a new log from the answers (``me``: a player or ``spectator``)."""
     seats = words(players)
     observer = me.strip().lower()
-    raw: dict[str, Any] = {"game": game, "version": 1, "players": list(seats),
-                           "me": None if observer == SPECTATOR else observer}
+    raw: dict[str, Any] = {
+        "game": game,
+        "version": 1,
+        "players": list(seats),
+        "me": None if observer == SPECTATOR else observer,
+    }
     given = answers or {}
     for question in questions(game, seats):
         answer = given.get(question.key, "")

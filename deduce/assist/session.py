@@ -173,16 +173,18 @@ class Session:
         words = typed.partition("#")[0].split()
         types = event_types(self.game)
         if not words or words[0] not in types:
-            raise LogError(self.path, number, f"not an event line ({self.game} events: "
-                           f"{', '.join(types)})")
+            raise LogError(
+                self.path, number, f"not an event line ({self.game} events: {', '.join(types)})"
+            )
         header = format_log(GameLog(self.log.header, (), self.path), "text")
         try:
             events = parse_text(f"{header}{typed}\n", self.path).events
         except LogError as exc:
             raise LogError(self.path, number, exc.message) from None
         if len(events) != 1:
-            raise LogError(self.path, number, "not an event line "
-                           f"(usage: {usage(self.game, words[0])})")
+            raise LogError(
+                self.path, number, f"not an event line (usage: {usage(self.game, words[0])})"
+            )
         return replace(events[0], line=number)
 
     def extended(self, typed: str) -> tuple[str, GameLog]:
@@ -193,8 +195,12 @@ class Session:
         """
         self.refresh()
         event = self.event(typed)
-        text = (self.text + self._separator() + event_text(event, self.game, self.syntax)
-                + self._newline())
+        text = (
+            self.text
+            + self._separator()
+            + event_text(event, self.game, self.syntax)
+            + self._newline()
+        )
         log = parse_log(text, self.path)
         check_sizes(log)
         return text, log
@@ -204,7 +210,7 @@ class Session:
         text, log = self.extended(typed)
         try:
             with open(self.path, "a", encoding="utf-8", newline="") as handle:
-                handle.write(text[len(self.text):])
+                handle.write(text[len(self.text) :])
                 handle.flush()
                 os.fsync(handle.fileno())
         except OSError as exc:

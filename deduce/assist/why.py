@@ -73,8 +73,11 @@ def why(log: GameLog, words: Sequence[str], deadline: float | None = None) -> Wh
         raise DeduceError("the log itself is inconsistent: see `explain` first")
     if question.consistent(question.pool):
         return Why(question.statement, True)
-    lines, proved = smallest(question.pool, lambda kept: not question.consistent(kept),
-                             sorted(question.minimal()), deadline)
+    lines, proved = smallest(
+        question.pool,
+        lambda kept: not question.consistent(kept),
+        sorted(question.minimal()),
+        deadline,
+    )
     chosen = set(lines)
-    return Why(question.statement, False, tuple(e for e in log.events if e.line in chosen),
-               proved)
+    return Why(question.statement, False, tuple(e for e in log.events if e.line in chosen), proved)

@@ -41,17 +41,20 @@ def read_bounded(path: str, limit: int, what: str, oversize: str) -> bytes:
 
 def read_json_text(path: str, what: str) -> str:
     """A user's data file as text: at most ``MAX_DATA_BYTES``, UTF-8 (errors name the line)."""
-    data = read_bounded(path, MAX_DATA_BYTES, what,
-                        f"{what} is larger than {MAX_DATA_BYTES >> 20} MiB")
+    data = read_bounded(
+        path, MAX_DATA_BYTES, what, f"{what} is larger than {MAX_DATA_BYTES >> 20} MiB"
+    )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise LogError(path, data.count(b"\n", 0, exc.start) + 1,
-                       f"{what} is not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
+        raise LogError(
+            path,
+            data.count(b"\n", 0, exc.start) + 1,
+            f"{what} is not UTF-8 text (byte 0x{data[exc.start]:02x})",
+        ) from None
 
 
-def decode_json(text: str, path: str, what: str, decode: Callable[[str], Any] = json.loads
-                ) -> Any:
+def decode_json(text: str, path: str, what: str, decode: Callable[[str], Any] = json.loads) -> Any:
     """``decode(text)``; bad JSON or nesting too deep is a one-line ``LogError``."""
     try:
         return decode(text)

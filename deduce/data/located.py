@@ -94,6 +94,7 @@ class _List(list[Any]):
 
 def _located(text: str) -> Any:
     """Parse JSON text into dicts and lists that carry the line they start on."""
+
     def at(node: Any, text: str, start: int) -> Any:
         node.line = text.count("\n", 0, start) + 1
         return node
@@ -141,8 +142,11 @@ def read_located(path: str, what: str) -> Any:
     text = read_json_text(path, what)
     node = decode_json(text, path, what, _located)
     if not isinstance(node, dict | list):  # a bare value knows no line: name its first one
-        raise LogError(path, _first_line(text), f"{what} must be a JSON object or list, not "
-                                                f"{type(node).__name__}")
+        raise LogError(
+            path,
+            _first_line(text),
+            f"{what} must be a JSON object or list, not {type(node).__name__}",
+        )
     return node
 
 

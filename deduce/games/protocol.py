@@ -292,8 +292,9 @@ class Game(Protocol):
         """Whether a quick test finds that no history fits the log (False: solve to know)."""
         ...
 
-    def suggest(self, log: GameLog, options: SolveOptions, advice: AdviceOptions,
-                solution: Any = None) -> Suggestion:
+    def suggest(
+        self, log: GameLog, options: SolveOptions, advice: AdviceOptions, solution: Any = None
+    ) -> Suggestion:
         """Advice for the observer of a consistent log (raises ``InconsistentLog`` otherwise).
 
         ``solution``: the solve of this position the caller shows, so that the
@@ -301,8 +302,15 @@ class Game(Protocol):
         """
         ...
 
-    def check(self, table: Any, games: int, seed: int, lineup: Sequence[str], workers: Workers,
-              options: CheckOptions) -> Iterator[Any]:
+    def check(
+        self,
+        table: Any,
+        games: int,
+        seed: int,
+        lineup: Sequence[str],
+        workers: Workers,
+        options: CheckOptions,
+    ) -> Iterator[Any]:
         """Simulate and check ``games`` games: one result per game, in order."""
         ...
 

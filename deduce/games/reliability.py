@@ -43,15 +43,24 @@ class Reliability:
         return Reliability(tuple((int(n), float(s), int(h)) for n, s, h in bins))
 
     def __add__(self, other: Reliability) -> Reliability:
-        return Reliability(tuple((a[0] + b[0], a[1] + b[1], a[2] + b[2])
-                                 for a, b in zip(self.bins, other.bins, strict=True)))
+        return Reliability(
+            tuple(
+                (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+                for a, b in zip(self.bins, other.bins, strict=True)
+            )
+        )
 
     def to_json(self, true_key: str = "true_share") -> list[dict[str, Any]]:
         """Per decile: answers, their mean chance, the share that came true (key ``true_key``)."""
-        return [{"decile": f"{10 * d}-{10 * d + 10}%", "candidates": count,
-                 "mean_probability": round(total / count, 4) if count else None,
-                 true_key: round(hits / count, 4) if count else None}
-                for d, (count, total, hits) in enumerate(self.bins)]
+        return [
+            {
+                "decile": f"{10 * d}-{10 * d + 10}%",
+                "candidates": count,
+                "mean_probability": round(total / count, 4) if count else None,
+                true_key: round(hits / count, 4) if count else None,
+            }
+            for d, (count, total, hits) in enumerate(self.bins)
+        ]
 
     def worst_gap(self, least: int = JUDGED) -> float | None:
         """The largest |true share - mean chance| over deciles of at least ``least`` answers."""
@@ -59,13 +68,18 @@ class Reliability:
         return max(gaps) if gaps else None
 
 
-def reliability_rows(rows: list[dict[str, Any]],
-                     true_key: str = "true_share") -> list[list[str | int]]:
+def reliability_rows(
+    rows: list[dict[str, Any]], true_key: str = "true_share"
+) -> list[list[str | int]]:
     """A reliability table's JSON rows as table cells: decile, answers, mean chance, true share."""
+
     def cell(value: float | None) -> str:
         return "" if value is None else f"{100 * value:.1f}%"
-    return [[row["decile"], row["candidates"], cell(row["mean_probability"]),
-             cell(row[true_key])] for row in rows]
+
+    return [
+        [row["decile"], row["candidates"], cell(row["mean_probability"]), cell(row[true_key])]
+        for row in rows
+    ]
 
 
 #: The column headings of :func:`reliability_rows`.

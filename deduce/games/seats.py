@@ -15,10 +15,11 @@ def seat_names(game: str, players: int | Sequence[str], low: int, high: int) -> 
 
     A count outside ``low`` to ``high`` or a repeated name is a one-line error.
     """
-    names = tuple(NAMES[:max(players, 0)]) if isinstance(players, int) else tuple(players)
+    names = tuple(NAMES[: max(players, 0)]) if isinstance(players, int) else tuple(players)
     count = players if isinstance(players, int) else len(names)
     if not low <= count <= high or len(set(names)) != count:
         article = "an" if game[0] in "aeiou" else "a"
-        raise DeduceError(f"{article} {game} game needs {low} to {high} players with "
-                          "distinct names")
+        raise DeduceError(
+            f"{article} {game} game needs {low} to {high} players with distinct names"
+        )
     return names

@@ -62,9 +62,11 @@ class Simulator:
         """The game for ``players`` seats with the user's data files (None: the default)."""
         extra = [k for k, v in files.items() if v is not None and k not in self.files]
         if extra:
-            raise DeduceError(f"--{extra[0]} does not apply to {self.name} "
-                              f"({self.name} data options: "
-                              f"{', '.join('--' + f for f in self.files)})")
+            raise DeduceError(
+                f"--{extra[0]} does not apply to {self.name} "
+                f"({self.name} data options: "
+                f"{', '.join('--' + f for f in self.files)})"
+            )
         return self.build(players, files)
 
 
@@ -85,8 +87,7 @@ def game_seed(game: str, seed: int, index: int) -> str:
     return f"{game}:{seed}:{index}"
 
 
-def play_game(game: Any, seed: str, lineup: Sequence[str],
-              bots: Mapping[str, BotFactory]) -> Any:
+def play_game(game: Any, seed: str, lineup: Sequence[str], bots: Mapping[str, BotFactory]) -> Any:
     """Play one game to its end with the bots of ``lineup`` (names in ``bots``), seat by seat."""
     chance = Random(seed)
     players = [bots[name](game, seat) for seat, name in enumerate(lineup)]
@@ -98,8 +99,9 @@ def play_game(game: Any, seed: str, lineup: Sequence[str],
             state.apply_action(outcomes[chance.randrange(len(outcomes))][0])
         else:
             seat = state.current_player()
-            state.apply_action(players[seat](state.observation(seat), state.legal_actions(),
-                                             streams[seat]))
+            state.apply_action(
+                players[seat](state.observation(seat), state.legal_actions(), streams[seat])
+            )
     return state
 
 
@@ -113,8 +115,15 @@ def write_game(record: GameRecord, out: Path) -> Path:
     return folder
 
 
-def run_games(task: Callable[..., Any], game: Any, games: int, seed: int,
-              lineup: Sequence[str], *extra: Any, workers: Workers | int = 1) -> Iterator[Any]:
+def run_games(
+    task: Callable[..., Any],
+    game: Any,
+    games: int,
+    seed: int,
+    lineup: Sequence[str],
+    *extra: Any,
+    workers: Workers | int = 1,
+) -> Iterator[Any]:
     """``task(game, index, seed, lineup, *extra)`` for games 1 to ``games``, results in order.
 
     Runs where ``workers`` says (a number: that many local processes, 0:
@@ -130,11 +139,19 @@ def _lost_game(job: tuple[Any, ...], error: Exception) -> Any:
     """Stop at a game that could not be played: one line naming it if its worker died."""
     if not died(error):
         raise error
-    raise DeduceError(f"game {job[1]} was lost: its worker process died "
-                      f"({type(error).__name__}); the run stops there") from error
+    raise DeduceError(
+        f"game {job[1]} was lost: its worker process died "
+        f"({type(error).__name__}); the run stops there"
+    ) from error
 
 
-def simulate(record: Recorder, game: Any, games: int, seed: int, lineup: Sequence[str],
-             workers: Workers | int = 1) -> Iterator[GameRecord]:
+def simulate(
+    record: Recorder,
+    game: Any,
+    games: int,
+    seed: int,
+    lineup: Sequence[str],
+    workers: Workers | int = 1,
+) -> Iterator[GameRecord]:
     """Play ``games`` games with ``record``, in order (see :func:`run_games`)."""
     return run_games(record, game, games, seed, lineup, workers=workers)

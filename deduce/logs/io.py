@@ -42,15 +42,19 @@ def decode_log_bytes(data: bytes, path: str) -> str:
     """Return the text of a log file's bytes; refuse NUL bytes and invalid UTF-8."""
     nul = data.find(b"\x00")
     if nul >= 0:
-        raise LogError(path, data.count(b"\n", 0, nul) + 1,
-                       "binary data (a NUL byte): this is not a text log")
+        raise LogError(
+            path, data.count(b"\n", 0, nul) + 1, "binary data (a NUL byte): this is not a text log"
+        )
     if data.startswith(codecs.BOM_UTF8):
-        data = data[len(codecs.BOM_UTF8):]
+        data = data[len(codecs.BOM_UTF8) :]
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise LogError(path, data.count(b"\n", 0, exc.start) + 1,
-                       f"not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
+        raise LogError(
+            path,
+            data.count(b"\n", 0, exc.start) + 1,
+            f"not UTF-8 text (byte 0x{data[exc.start]:02x})",
+        ) from None
 
 
 def parse_log(text: str, path: str, deck: Deck | None = None) -> GameLog:
@@ -65,8 +69,12 @@ MAX_LOG_BYTES = 16 << 20
 
 def read_log_bytes(path: _PathLike) -> bytes:
     """The bytes of the log file at ``path``, refusing one larger than ``MAX_LOG_BYTES``."""
-    return read_bounded(os.fspath(path), MAX_LOG_BYTES, "log",
-                        f"larger than {MAX_LOG_BYTES >> 20} MiB: not a game log")
+    return read_bounded(
+        os.fspath(path),
+        MAX_LOG_BYTES,
+        "log",
+        f"larger than {MAX_LOG_BYTES >> 20} MiB: not a game log",
+    )
 
 
 def read_log_text(path: _PathLike) -> str:
@@ -110,8 +118,9 @@ def write_bytes_atomic(path: _PathLike, data: bytes, what: str = "file") -> None
     target = os.path.realpath(name)
     folder = os.path.dirname(target)
     try:
-        fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp",
-                                    dir=folder)
+        fd, temp = tempfile.mkstemp(
+            prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=folder
+        )
     except OSError as exc:
         raise LogError(name, None, f"cannot write {what}: {exc.strerror or exc}") from None
     try:

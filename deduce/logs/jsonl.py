@@ -57,8 +57,11 @@ def decode_line(line: str, path: str, number: int) -> Any:
 
 def parse_jsonl(text: str, path: str, deck: Deck | None = None) -> GameLog:
     """Parse a whole log in JSON Lines; ``deck`` (``--deck``) replaces the default deck."""
-    rows = (RawRow(number, decode_line(line, path, number))
-            for number, line in physical_lines(text, path) if line.strip())
+    rows = (
+        RawRow(number, decode_line(line, path, number))
+        for number, line in physical_lines(text, path)
+        if line.strip()
+    )
     return build_log(rows, path, deck)
 
 
@@ -72,8 +75,12 @@ def _ordered(values: Mapping[str, Any], keys: tuple[str, ...], what: str) -> dic
 def header_to_json(header: Header) -> dict[str, Any]:
     """Return the header as its canonical JSON object (keys in canonical order)."""
     extras = tuple(f.name for f in HEADER_EXTRAS[header.game])
-    obj: dict[str, Any] = {"game": header.game, "version": header.version,
-                           "players": list(header.players), "me": header.me}
+    obj: dict[str, Any] = {
+        "game": header.game,
+        "version": header.version,
+        "players": list(header.players),
+        "me": header.me,
+    }
     obj.update(_ordered(header.extra, extras, f"a {header.game} header"))
     if header.note is not None:
         obj["note"] = header.note
@@ -120,8 +127,12 @@ def format_jsonl(log: GameLog) -> str:
     return "\n".join(lines) + "\n"
 
 
-def canonical_text(header: Mapping[str, Any], events: Sequence[Mapping[str, Any]], path: str,
-                   deck: Deck | None = None) -> str:
+def canonical_text(
+    header: Mapping[str, Any],
+    events: Sequence[Mapping[str, Any]],
+    path: str,
+    deck: Deck | None = None,
+) -> str:
     """A log built from raw dicts, checked by the reader and written canonically.
 
     The engines write every player's log through this, so a simulated log is

@@ -43,8 +43,20 @@ from deduce.logs.model import GAMES
 from deduce.logs.vocabulary.rose import CAUSES, COLOURS, TRACKS
 
 __all__ = [
-    "CAUSES", "COLOURS", "CONDITIONS", "EVENTS", "GAMES", "HEADER_EXTRAS", "PLAYER_RANGE",
-    "ROLES", "SOFT_EVENTS", "TRACKS", "EventSchema", "Field", "event_schema", "event_types",
+    "CAUSES",
+    "COLOURS",
+    "CONDITIONS",
+    "EVENTS",
+    "GAMES",
+    "HEADER_EXTRAS",
+    "PLAYER_RANGE",
+    "ROLES",
+    "SOFT_EVENTS",
+    "TRACKS",
+    "EventSchema",
+    "Field",
+    "event_schema",
+    "event_types",
     "header_fields",
 ]
 
@@ -109,33 +121,66 @@ EVENTS: dict[str, dict[str, EventSchema]] = {
         EventSchema("hand", (req("player", "player"), req("cards", "cards"))),
         EventSchema("has", (req("player", "player"), req("card", "card"))),
         EventSchema("lacks", (req("player", "player"), req("card", "card"))),
-        EventSchema("count", (req("player", "player"), req("traits", "traits"),
-                              req("n", "count"))),
-        EventSchema("show", (req("player", "player"),
-                             req("to", "player", differs_from="player"),
-                             opt("card", "card"), opt("traits", "traits")),
-                    exactly_one=("card", "traits")),
+        EventSchema("count", (req("player", "player"), req("traits", "traits"), req("n", "count"))),
+        EventSchema(
+            "show",
+            (
+                req("player", "player"),
+                req("to", "player", differs_from="player"),
+                opt("card", "card"),
+                opt("traits", "traits"),
+            ),
+            exactly_one=("card", "traits"),
+        ),
         EventSchema("draw", (req("player", "player"), opt("card", "card"))),
-        EventSchema("take", (req("player", "player"),
-                             req("from", "player", differs_from="player"),
-                             opt("card", "card"))),
-        EventSchema("mass", (req("n", "positive"),
-                             opt("gave", "cards", observer_only=True),
-                             opt("got", "cards", observer_only=True))),
-        EventSchema("accuse", (req("player", "player"), req("card", "card"),
-                               req("correct", "bool"),
-                               opt("shown_by", "player", only_when=("correct", False)))),
+        EventSchema(
+            "take",
+            (
+                req("player", "player"),
+                req("from", "player", differs_from="player"),
+                opt("card", "card"),
+            ),
+        ),
+        EventSchema(
+            "mass",
+            (
+                req("n", "positive"),
+                opt("gave", "cards", observer_only=True),
+                opt("got", "cards", observer_only=True),
+            ),
+        ),
+        EventSchema(
+            "accuse",
+            (
+                req("player", "player"),
+                req("card", "card"),
+                req("correct", "bool"),
+                opt("shown_by", "player", only_when=("correct", False)),
+            ),
+        ),
         EventSchema("culprit", (req("card", "card"),)),
     ),
     "rose": _events(
         EventSchema("identity", (req("player", "player"), req("colour", "colour"))),
         EventSchema("reveal", (req("player", "player"), req("colour", "colour"))),
-        EventSchema("guess", (req("player", "player"),
-                              req("of", "player", differs_from="player"),
-                              req("colour", "colour"))),
-        EventSchema("points", (req("player", "player"), req("monk", "colour"),
-                               req("track", "track"), req("n", "nonzero"),
-                               req("cause", "cause"))),
+        EventSchema(
+            "guess",
+            (
+                req("player", "player"),
+                req("of", "player", differs_from="player"),
+                req("colour", "colour"),
+            ),
+        ),
+        EventSchema(
+            "points",
+            (
+                req("player", "player"),
+                req("monk", "colour"),
+                req("track", "track"),
+                req("n", "nonzero"),
+                req("cause", "cause"),
+            ),
+        ),
     ),
     "blackrose": _events(
         EventSchema("role", (req("player", "player"), req("role", "role"))),
@@ -143,19 +188,25 @@ EVENTS: dict[str, dict[str, EventSchema]] = {
         EventSchema("accuse", (req("suspects", "suspect_pair"), req("correct", "bool"))),
         EventSchema("kill", (req("suspect", "suspect"),)),
         EventSchema("goal", (req("card", "id"), req("condition", "condition"))),
-        EventSchema("claim", (req("player", "player"), req("suspect", "suspect"),
-                              req("innocent", "bool"))),
+        EventSchema(
+            "claim", (req("player", "player"), req("suspect", "suspect"), req("innocent", "bool"))
+        ),
     ),
 }
 
 #: Event types that are soft (behaviour) evidence, ignored by ``solve --hard``.
-SOFT_EVENTS: dict[str, tuple[str, ...]] = {"abbey": (), "rose": ("points",),
-                                           "blackrose": ("claim",)}
+SOFT_EVENTS: dict[str, tuple[str, ...]] = {
+    "abbey": (),
+    "rose": ("points",),
+    "blackrose": ("claim",),
+}
 
 #: Header keys every game has, in canonical order (``note`` comes after the extras).
 HEADER_BASE: tuple[Field, ...] = (
-    req("game", "game"), opt("version", "version"),
-    req("players", "players"), req("me", "observer"),
+    req("game", "game"),
+    opt("version", "version"),
+    req("players", "players"),
+    req("me", "observer"),
 )
 
 #: Game-specific header keys, in canonical order.
@@ -169,8 +220,7 @@ HEADER_EXTRAS: dict[str, tuple[Field, ...]] = {
 PLAYER_RANGE: dict[str, tuple[int, int]] = {"rose": (2, 5), "blackrose": (3, 5)}
 #: Words that cannot be player names because the output uses them beside the players:
 #: the Abbey's holders of cards, the Black Rose's "none" (no Possessed investigator).
-RESERVED_NAMES: dict[str, tuple[str, ...]] = {"abbey": ("culprit", "pile"),
-                                              "blackrose": ("none",)}
+RESERVED_NAMES: dict[str, tuple[str, ...]] = {"abbey": ("culprit", "pile"), "blackrose": ("none",)}
 
 
 def header_fields(game: str) -> tuple[Field, ...]:

@@ -355,19 +355,30 @@ GRAMMAR: dict[str, dict[str, tuple[Element, ...]]] = {
         "show": (_PLAYER, Keyword("to", Word("to", "PLAYER")), CardOrTraits()),
         "draw": (_PLAYER, Maybe(_CARD)),
         "take": (_PLAYER, Keyword("from", Word("from", "PLAYER")), Maybe(_CARD)),
-        "mass": (Number("n", "N"),
-                 Maybe(Keyword("gave", Rest("gave", "CARD...", _MASS_WORDS))),
-                 Maybe(Keyword("got", Rest("got", "CARD...", _MASS_WORDS)))),
-        "accuse": (_PLAYER, _CARD, Flag("correct", "right|wrong"),
-                   Maybe(Keyword("by", Word("shown_by", "PLAYER")))),
+        "mass": (
+            Number("n", "N"),
+            Maybe(Keyword("gave", Rest("gave", "CARD...", _MASS_WORDS))),
+            Maybe(Keyword("got", Rest("got", "CARD...", _MASS_WORDS))),
+        ),
+        "accuse": (
+            _PLAYER,
+            _CARD,
+            Flag("correct", "right|wrong"),
+            Maybe(Keyword("by", Word("shown_by", "PLAYER"))),
+        ),
         "culprit": (_CARD,),
     },
     "rose": {
         "identity": (_PLAYER, Word("colour", "COLOUR")),
         "reveal": (_PLAYER, Word("colour", "COLOUR")),
         "guess": (_PLAYER, Keyword("of", Word("of", "PLAYER")), Word("colour", "COLOUR")),
-        "points": (_PLAYER, Word("monk", "COLOUR"), Word("track", "clue|suspicion"),
-                   Number("n", "N"), Word("cause", "william|adson|move|bonus")),
+        "points": (
+            _PLAYER,
+            Word("monk", "COLOUR"),
+            Word("track", "clue|suspicion"),
+            Number("n", "N"),
+            Word("cause", "william|adson|move|bonus"),
+        ),
     },
     "blackrose": {
         "role": (_PLAYER, Word("role", "ROLE")),
@@ -375,8 +386,11 @@ GRAMMAR: dict[str, dict[str, tuple[Element, ...]]] = {
         "accuse": (Pair("suspects", "SUSPECT SUSPECT"), Flag("correct", "right|wrong")),
         "kill": (Word("suspect", "SUSPECT"),),
         "goal": (Word("card", "CARD"), Condition("condition", "CONDITION K")),
-        "claim": (_PLAYER, Word("suspect", "SUSPECT"),
-                  Flag("innocent", "innocent|guilty", "innocent", "guilty")),
+        "claim": (
+            _PLAYER,
+            Word("suspect", "SUSPECT"),
+            Flag("innocent", "innocent|guilty", "innocent", "guilty"),
+        ),
     },
 }
 
@@ -430,7 +444,7 @@ def _decode_note(comment: str, path: str, number: int) -> str:
     except (ValueError, RecursionError):
         value = None
     if not isinstance(value, str):
-        raise LogError(path, number, 'a note that starts with \'"\' must be one JSON string')
+        raise LogError(path, number, "a note that starts with '\"' must be one JSON string")
     return value
 
 
@@ -453,8 +467,12 @@ class _HeaderText:
 
     def hand_is_header(self, words: Sequence[str]) -> bool:
         """Whether a ``hand`` line in the header part is the hand size (see module doc)."""
-        return (len(words) == 2 and bool(_NUMBER.match(words[1])) and "hand" not in self.raw
-                and words[1] not in self.raw.get("players", ()))
+        return (
+            len(words) == 2
+            and bool(_NUMBER.match(words[1]))
+            and "hand" not in self.raw
+            and words[1] not in self.raw.get("players", ())
+        )
 
 
 def _is_header_line(words: Sequence[str], header: _HeaderText) -> bool:
@@ -472,8 +490,12 @@ def _read_header_line(line: str, number: int, header: _HeaderText, path: str) ->
         _read_card_line(line, number, header, path)
         return
     if key in header.raw:
-        raise LogError(path, number, f"{words[0]!r} repeats the header key {key!r} "
-                       f"(first given on line {header.key_lines[key]})")
+        raise LogError(
+            path,
+            number,
+            f"{words[0]!r} repeats the header key {key!r} "
+            f"(first given on line {header.key_lines[key]})",
+        )
     header.raw[key] = _header_value(words, shape, path, number)
     header.key_lines[key] = number
     if key == "game":
@@ -499,8 +521,7 @@ def _read_card_line(line: str, number: int, header: _HeaderText, path: str) -> N
     """Add one inline deck card (``card ID T T T T T NAME``) to the header."""
     match = _CARD_LINE.match(line)
     if match is None:
-        raise LogError(path, number, "a card line is: card ID TRAIT TRAIT TRAIT TRAIT TRAIT "
-                       "[NAME]")
+        raise LogError(path, number, "a card line is: card ID TRAIT TRAIT TRAIT TRAIT TRAIT [NAME]")
     deck = header.raw.setdefault("deck", [])
     if not isinstance(deck, list):
         raise LogError(path, number, "card lines cannot follow 'deck default'")
@@ -554,8 +575,9 @@ def _read_event(number: int, line: str, words: Sequence[str], game: str, path: s
     except _Bad as exc:
         raise LogError(path, number, f"{exc} (usage: {usage(game, words[0])})") from None
     if i < len(words):
-        raise LogError(path, number, f"unexpected {show(words[i])} "
-                       f"(usage: {usage(game, words[0])})")
+        raise LogError(
+            path, number, f"unexpected {show(words[i])} (usage: {usage(game, words[0])})"
+        )
     comment = _split_comment(line)[1]
     if comment is not None:
         raw["note"] = _decode_note(comment, path, number)
@@ -565,9 +587,13 @@ def _read_event(number: int, line: str, words: Sequence[str], game: str, path: s
 def _check_first_event(words: Sequence[str], game: Any, path: str, number: int) -> None:
     """Refuse a first event line that is neither a header word nor an event of the game."""
     if game in GAMES and words[0] not in GRAMMAR[game]:
-        raise LogError(path, number, f"unknown line {show(words[0])} (header lines: "
-                       f"{', '.join(HEADER_WORDS)}; {game} events: "
-                       f"{', '.join(event_types(game))})")
+        raise LogError(
+            path,
+            number,
+            f"unknown line {show(words[0])} (header lines: "
+            f"{', '.join(HEADER_WORDS)}; {game} events: "
+            f"{', '.join(event_types(game))})",
+        )
 
 
 def _rows(text: str, path: str) -> Iterator[RawRow]:
@@ -626,8 +652,10 @@ def _header_lines(header: Header) -> list[str]:
 def _extra_lines(key: str, value: Any) -> list[str]:
     """Return the lines of one game-specific header key."""
     if key == "deck" and value != "default":
-        return [f"card {c['id']} {' '.join(c['traits'])} {_card_name(c.get('name', c['id']))}"
-                for c in value]
+        return [
+            f"card {c['id']} {' '.join(c['traits'])} {_card_name(c.get('name', c['id']))}"
+            for c in value
+        ]
     if isinstance(value, (list, tuple)):
         return [" ".join([key, *value])]
     return [f"{key} {value}"]
@@ -665,6 +693,9 @@ def format_text(log: GameLog) -> str:
         try:
             lines.append(event_line(event, log.header.game))
         except _Unwritable as exc:
-            raise LogError(log.path, event.line, f"cannot write this {event.type} event in the "
-                           f"line syntax: {exc}; use JSON Lines") from None
+            raise LogError(
+                log.path,
+                event.line,
+                f"cannot write this {event.type} event in the line syntax: {exc}; use JSON Lines",
+            ) from None
     return "\n".join(lines) + "\n"

@@ -100,8 +100,7 @@ def check_line_length(line: str, path: str, number: int) -> None:
     """Raise if ``line`` is longer than ``MAX_LINE_BYTES`` bytes of UTF-8."""
     size = len(line)
     if size > MAX_LINE_BYTES or (
-        size * 4 > MAX_LINE_BYTES
-        and len(line.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES
+        size * 4 > MAX_LINE_BYTES and len(line.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES
     ):
         raise LogError(path, number, "line is longer than 1 MiB: not a log line")
 
@@ -119,8 +118,15 @@ def show(value: Any) -> str:
 
 
 def _json_type(value: Any) -> str:
-    names = {dict: "an object", list: "a list", tuple: "a list", str: "a string",
-             bool: "a boolean", int: "a number", float: "a number"}
+    names = {
+        dict: "an object",
+        list: "a list",
+        tuple: "a list",
+        str: "a string",
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+    }
     return names.get(type(value), "null" if value is None else type(value).__name__)
 
 
@@ -137,8 +143,15 @@ def _where(key: str, noun: str) -> str:
 NEAR = 0.75
 
 
-def _member(value: Any, key: str, scope: Scope, line: int, noun: str,
-            choices: Sequence[str], listed: bool = True) -> str:
+def _member(
+    value: Any,
+    key: str,
+    scope: Scope,
+    line: int,
+    noun: str,
+    choices: Sequence[str],
+    listed: bool = True,
+) -> str:
     """Check that ``value`` is one of ``choices``; the message lists them or suggests one."""
     if isinstance(value, str) and value in choices:
         return value
@@ -157,13 +170,22 @@ def _member(value: Any, key: str, scope: Scope, line: int, noun: str,
 def _id(value: Any, key: str, scope: Scope, line: int) -> str:
     if isinstance(value, str) and ID_PATTERN.match(value):
         return value
-    scope.fail(line, f"{key!r}: {show(value)} is not an id (lowercase letters, digits, "
-               "'_' and '-', starting with a letter or digit)")
+    scope.fail(
+        line,
+        f"{key!r}: {show(value)} is not an id (lowercase letters, digits, "
+        "'_' and '-', starting with a letter or digit)",
+    )
 
 
-def _distinct_list(value: Any, key: str, scope: Scope, line: int,
-                   item: Callable[[Any], Any], size: int | None = None,
-                   nonempty: bool = False) -> tuple[Any, ...]:
+def _distinct_list(
+    value: Any,
+    key: str,
+    scope: Scope,
+    line: int,
+    item: Callable[[Any], Any],
+    size: int | None = None,
+    nonempty: bool = False,
+) -> tuple[Any, ...]:
     """Check a list of distinct strings, each checked by ``item``; return it as a tuple."""
     if not isinstance(value, (list, tuple)):
         scope.fail(line, f"{key!r} must be a list, got {show(value)}")
@@ -209,8 +231,9 @@ def _version(value: Any, key: str, scope: Scope, line: int) -> int:
 
 
 def _players(value: Any, key: str, scope: Scope, line: int) -> tuple[str, ...]:
-    return _distinct_list(value, key, scope, line,
-                          lambda v: _id(v, "players", scope, line), nonempty=True)
+    return _distinct_list(
+        value, key, scope, line, lambda v: _id(v, "players", scope, line), nonempty=True
+    )
 
 
 def _observer(value: Any, key: str, scope: Scope, line: int) -> str | None:
@@ -244,20 +267,23 @@ def _suspect(value: Any, key: str, scope: Scope, line: int) -> str:
 
 
 def _suspect_pair(value: Any, key: str, scope: Scope, line: int) -> tuple[str, ...]:
-    return _distinct_list(value, key, scope, line,
-                          lambda v: _suspect(v, key, scope, line), size=2)
+    return _distinct_list(value, key, scope, line, lambda v: _suspect(v, key, scope, line), size=2)
 
 
 def _suspect_ids(value: Any, key: str, scope: Scope, line: int) -> tuple[str, ...]:
-    return _distinct_list(value, key, scope, line,
-                          lambda v: _id(v, key, scope, line), size=SUSPECT_COUNT)
+    return _distinct_list(
+        value, key, scope, line, lambda v: _id(v, key, scope, line), size=SUSPECT_COUNT
+    )
 
 
 def _condition(value: Any, key: str, scope: Scope, line: int) -> dict[str, Any]:
     if not isinstance(value, dict) or len(value) != 1:
-        scope.fail(line, f"{key!r} must be an object with one key "
-                   f"(conditions: {', '.join(CONDITIONS)}), got {show(value)}")
-    (name, arg), = value.items()
+        scope.fail(
+            line,
+            f"{key!r} must be an object with one key "
+            f"(conditions: {', '.join(CONDITIONS)}), got {show(value)}",
+        )
+    ((name, arg),) = value.items()
     if name not in CONDITIONS:
         scope.fail(line, f"unknown condition {show(name)} (conditions: {', '.join(CONDITIONS)})")
     return {name: KINDS[CONDITIONS[name]](arg, name, scope, line)}
@@ -277,6 +303,7 @@ def _deck(value: Any, key: str, scope: Scope, line: int) -> str | tuple[dict[str
 def _choice(noun: str, choices: Sequence[str]) -> Callable[[Any, str, Scope, int], str]:
     def check(value: Any, key: str, scope: Scope, line: int) -> str:
         return _member(value, key, scope, line, noun, choices)
+
     return check
 
 
@@ -330,8 +357,9 @@ def _object(raw: Any, scope: Scope, line: int) -> dict[str, Any]:
     return raw
 
 
-def _check_keys(raw: Mapping[str, Any], allowed: Sequence[str], what: str,
-                scope: Scope, line: int) -> None:
+def _check_keys(
+    raw: Mapping[str, Any], allowed: Sequence[str], what: str, scope: Scope, line: int
+) -> None:
     for key in raw:
         if key not in allowed:
             scope.fail(line, f"unknown key {show(key)} in {what} (keys: {', '.join(allowed)})")
@@ -341,8 +369,13 @@ def _check_keys(raw: Mapping[str, Any], allowed: Sequence[str], what: str,
 # Header
 
 
-def validate_header(raw: Any, path: str, line: int, deck: Deck | None = None,
-                    key_lines: Mapping[str, int] | None = None) -> tuple[Header, Scope]:
+def validate_header(
+    raw: Any,
+    path: str,
+    line: int,
+    deck: Deck | None = None,
+    key_lines: Mapping[str, int] | None = None,
+) -> tuple[Header, Scope]:
     """Check a raw header and return it with the scope its events are checked in.
 
     ``deck`` (from ``--deck``) replaces the default abbey deck. ``key_lines``
@@ -354,10 +387,13 @@ def validate_header(raw: Any, path: str, line: int, deck: Deck | None = None,
     scope = replace(scope, game=_header_game(raw, scope, line, at))
     values, scope = _header_values(raw, scope, line, at)
     header = Header(
-        game=scope.game, players=values["players"], me=values["me"],
+        game=scope.game,
+        players=values["players"],
+        me=values["me"],
         version=values.get("version", 1),
         extra={f.name: values[f.name] for f in HEADER_EXTRAS[scope.game] if f.name in values},
-        note=_note(raw, scope, line), line=line,
+        note=_note(raw, scope, line),
+        line=line,
     )
     _check_player_count(header, scope, at.get("players", line))
     _check_reserved(header, scope, at.get("players", line))
@@ -369,18 +405,21 @@ def _header_game(raw: Mapping[str, Any], scope: Scope, line: int, at: Mapping[st
     """Return the checked game of a header, refusing an event in the header's place."""
     if "game" not in raw:
         if "type" in raw:
-            scope.fail(line, f"the log must start with its header, not a {show(raw['type'])} "
-                       "event (the header has a 'game' key)")
+            scope.fail(
+                line,
+                f"the log must start with its header, not a {show(raw['type'])} "
+                "event (the header has a 'game' key)",
+            )
         scope.fail(line, "the header needs 'game'")
     return _game(raw["game"], "game", scope, at.get("game", line))
 
 
-def _header_values(raw: Mapping[str, Any], scope: Scope, line: int,
-                   at: Mapping[str, int]) -> tuple[dict[str, Any], Scope]:
+def _header_values(
+    raw: Mapping[str, Any], scope: Scope, line: int, at: Mapping[str, int]
+) -> tuple[dict[str, Any], Scope]:
     """Check the keys of a header in canonical order; return them and the scope with players."""
     fields = header_fields(scope.game)
-    _check_keys(raw, (*(f.name for f in fields), "note"), f"the {scope.game} header",
-                scope, line)
+    _check_keys(raw, (*(f.name for f in fields), "note"), f"the {scope.game} header", scope, line)
     for field in fields:
         if field.required and field.name not in raw:
             scope.fail(line, f"the header needs {field.name!r}{_HEADER_HINTS.get(field.name, '')}")
@@ -400,15 +439,19 @@ _HEADER_HINTS = {"me": " (the observer's player id, or null for a spectator)"}
 def _check_player_count(header: Header, scope: Scope, line: int) -> None:
     low, high = PLAYER_RANGE.get(header.game, (1, MAX_PLAYERS))
     if not low <= len(header.players) <= high:
-        scope.fail(line, f"a {header.game} game needs {low} to {high} players, "
-                   f"got {len(header.players)}")
+        scope.fail(
+            line, f"a {header.game} game needs {low} to {high} players, got {len(header.players)}"
+        )
 
 
 def _check_reserved(header: Header, scope: Scope, line: int) -> None:
     reserved = [p for p in header.players if p in RESERVED_NAMES.get(header.game, ())]
     if reserved:
-        scope.fail(line, f"{reserved[0]!r} cannot be a player's name in {header.game} logs: "
-                   "the output uses it beside the players")
+        scope.fail(
+            line,
+            f"{reserved[0]!r} cannot be a player's name in {header.game} logs: "
+            "the output uses it beside the players",
+        )
 
 
 def _finish_plain(header: Header, scope: Scope, deck: Deck | None) -> Scope:
@@ -437,8 +480,12 @@ def check_event_type(raw_type: Any, game: str, path: str, line: int) -> EventSch
         raise LogError(path, line, f"'type' must be a string, got {show(raw_type)}")
     schema = event_schema(game, raw_type)
     if schema is None:
-        raise LogError(path, line, f"unknown event type {show(raw_type)} for {game} "
-                       f"(types: {', '.join(event_types(game))})")
+        raise LogError(
+            path,
+            line,
+            f"unknown event type {show(raw_type)} for {game} "
+            f"(types: {', '.join(event_types(game))})",
+        )
     return schema
 
 
@@ -468,21 +515,24 @@ def _check_rules(schema: EventSchema, fields: Mapping[str, Any], scope: Scope, l
         value = fields[field.name]
         other = field.differs_from
         if other is not None and fields.get(other) == value:
-            scope.fail(line, f"{field.name!r} must be a different player from {other!r} "
-                       f"(both {show(value)})")
+            scope.fail(
+                line,
+                f"{field.name!r} must be a different player from {other!r} (both {show(value)})",
+            )
         if field.only_when is not None and fields.get(field.only_when[0]) != field.only_when[1]:
             key, wanted = field.only_when
-            scope.fail(line, f"{field.name!r} is only allowed when {key!r} is "
-                       f"{json.dumps(wanted)}")
+            scope.fail(line, f"{field.name!r} is only allowed when {key!r} is {json.dumps(wanted)}")
         if field.observer_only and scope.me is None:
-            scope.fail(line, f"{field.name!r} needs an observer, and this log has none "
-                       "('me' is null)")
+            scope.fail(
+                line, f"{field.name!r} needs an observer, and this log has none ('me' is null)"
+            )
     if schema.exactly_one:
         present = [k for k in schema.exactly_one if k in fields]
         if len(present) != 1:
             keys = " or ".join(repr(k) for k in schema.exactly_one)
-            scope.fail(line, f"a {schema.type} event needs exactly one of {keys} "
-                       f"(got {len(present)})")
+            scope.fail(
+                line, f"a {schema.type} event needs exactly one of {keys} (got {len(present)})"
+            )
 
 
 # --------------------------------------------------------------------------

@@ -114,8 +114,10 @@ def enumerate_posterior(setup: AbbeySetup, events: Sequence[Event]) -> BruteResu
         weight=Fraction(total, scale),
         histories=histories,
         culprit={cid: Fraction(w, total) for cid, w in zip(rules.ids, culprit, strict=True) if w},
-        holders={cid: {h: Fraction(w, total) for h, w in by.items() if w}
-                 for cid, by in zip(rules.ids, holders, strict=True)},
+        holders={
+            cid: {h: Fraction(w, total) for h, w in by.items() if w}
+            for cid, by in zip(rules.ids, holders, strict=True)
+        },
     )
 
 
@@ -131,9 +133,9 @@ def consistent_histories(
     """
     rules = _Rules(setup)
 
-    def walk(i: int, weight: Fraction, path: tuple[State, ...]) -> Iterator[
-        tuple[Fraction, tuple[State, ...]]
-    ]:
+    def walk(
+        i: int, weight: Fraction, path: tuple[State, ...]
+    ) -> Iterator[tuple[Fraction, tuple[State, ...]]]:
         if i == len(events):
             yield weight, path
             return
@@ -145,8 +147,9 @@ def consistent_histories(
             yield total, tuple(dict(zip(rules.ids, s, strict=True)) for s in path)
 
 
-def _add(layer: dict[State, tuple[Fraction, int]], state: State, weight: Fraction,
-         count: int) -> None:
+def _add(
+    layer: dict[State, tuple[Fraction, int]], state: State, weight: Fraction, count: int
+) -> None:
     old = layer.get(state)
     layer[state] = (weight, count) if old is None else (old[0] + weight, old[1] + count)
 
@@ -159,8 +162,9 @@ class _Rules:
 
     def __init__(self, setup: AbbeySetup) -> None:
         if CULPRIT in setup.players or PILE in setup.players:
-            raise ValueError("a player named 'culprit' or 'pile' cannot be told apart "
-                             "from that holder")
+            raise ValueError(
+                "a player named 'culprit' or 'pile' cannot be told apart from that holder"
+            )
         if 1 + setup.pile + len(setup.players) * setup.hand != len(setup.deck):
             raise ValueError("deck size is not 1 + pile + players x hand")
         if setup.me is not None and setup.me not in setup.players:
@@ -226,8 +230,9 @@ class _Rules:
             raise ValueError(f"line {event.line}: unknown card {card_id!r}")
         return self.position[card_id]
 
-    def move_one(self, state: State, source: list[int],
-                 event: Event) -> Iterator[tuple[Fraction, State]]:
+    def move_one(
+        self, state: State, source: list[int], event: Event
+    ) -> Iterator[tuple[Fraction, State]]:
         """Move a uniformly random card of ``source`` to the event's player (none if empty)."""
         to = self.player(event)
         known = event.get("card")

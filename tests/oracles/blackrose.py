@@ -45,8 +45,7 @@ from deduce.logs.model import Event, GameLog
 from deduce.logs.vocabulary.blackrose import suspects_of
 
 
-def _holds(event: Event, pair: tuple[str, str], roles: Mapping[str, str],
-           dead: set[str]) -> bool:
+def _holds(event: Event, pair: tuple[str, str], roles: Mapping[str, str], dead: set[str]) -> bool:
     """Whether a ``role``, ``proof``, ``accuse`` or ``goal`` event holds (others always do)."""
     if event.type == "role":
         return roles[event.get("player")] == event.get("role")
@@ -72,12 +71,18 @@ def level_prior(model: ClaimsModel, vector: tuple[int, ...]) -> Fraction:
         return math.prod((prior[level] for level in vector), start=Fraction(1))
     a = Fraction(model.concentration)
     counts = [vector.count(level) for level in range(len(prior))]
-    return math.prod((_rising(a * p, n) for p, n in zip(prior, counts)),
-                     start=Fraction(1)) / _rising(a, len(vector))
+    return math.prod(
+        (_rising(a * p, n) for p, n in zip(prior, counts)), start=Fraction(1)
+    ) / _rising(a, len(vector))
 
 
-def _claims_weight(log: GameLog, pair: tuple[str, str], roles: Mapping[str, str],
-                   model: ClaimsModel, levels: Mapping[str, int]) -> Fraction:
+def _claims_weight(
+    log: GameLog,
+    pair: tuple[str, str],
+    roles: Mapping[str, str],
+    model: ClaimsModel,
+    levels: Mapping[str, int],
+) -> Fraction:
     """The chance of every claim's kind and truth value, given the roles and levels."""
     weight = Fraction(1)
     suspects = suspects_of(log.header)
@@ -92,8 +97,11 @@ def _claims_weight(log: GameLog, pair: tuple[str, str], roles: Mapping[str, str]
             true = innocent == (event.get("suspect") not in pair)
             weight *= 1 - rate if true else rate
             if model.per_suspect:
-                guilty = Fraction(1, 2) if level.guilty_rate is None else Fraction(
-                    level.guilty_rate[roles[player]])
+                guilty = (
+                    Fraction(1, 2)
+                    if level.guilty_rate is None
+                    else Fraction(level.guilty_rate[roles[player]])
+                )
                 alike = [s for s in suspects if (innocent == (s not in pair)) == true]
                 weight *= (1 - guilty if innocent else guilty) / len(alike)
     return weight
@@ -110,8 +118,9 @@ def _consistent(log: GameLog, pair: tuple[str, str], roles: Mapping[str, str]) -
     return True
 
 
-def weighted_deals(log: GameLog, model: ClaimsModel | None = None
-                   ) -> Iterator[tuple[Hidden, dict[str, int], Fraction]]:
+def weighted_deals(
+    log: GameLog, model: ClaimsModel | None = None
+) -> Iterator[tuple[Hidden, dict[str, int], Fraction]]:
     """Every (pair, role deal, level vector) of positive weight, with its weight.
 
     Each comes as its hidden state, the players' levels (indexes into
@@ -121,8 +130,9 @@ def weighted_deals(log: GameLog, model: ClaimsModel | None = None
     seats = [p for p in players if p != rector]
     cards = ROLE_CARDS[len(players)]
     prior = Fraction(1, math.comb(len(suspects_of(log.header)), 2) * math.factorial(len(cards)))
-    vectors = [()] if model is None else list(product(range(len(model.levels)),
-                                                       repeat=len(players)))
+    vectors = (
+        [()] if model is None else list(product(range(len(model.levels)), repeat=len(players)))
+    )
     for pair in combinations(sorted(suspects_of(log.header)), 2):
         for deal in permutations(cards):
             roles = {**dict(zip(seats, deal)), rector: "rector"}
@@ -131,15 +141,22 @@ def weighted_deals(log: GameLog, model: ClaimsModel | None = None
             possessed = next((p for p in seats if roles[p] == "possessed"), None)
             for vector in vectors:
                 levels = dict(zip(players, vector))
-                weight = prior if model is None else (
-                    prior * level_prior(model, vector)
-                    * _claims_weight(log, pair, roles, model, levels))
+                weight = (
+                    prior
+                    if model is None
+                    else (
+                        prior
+                        * level_prior(model, vector)
+                        * _claims_weight(log, pair, roles, model, levels)
+                    )
+                )
                 if weight:
                     yield Hidden(*pair, possessed), levels, weight
 
 
-def weighted_states(log: GameLog, model: ClaimsModel | None = None
-                    ) -> Iterator[tuple[Hidden, Fraction]]:
+def weighted_states(
+    log: GameLog, model: ClaimsModel | None = None
+) -> Iterator[tuple[Hidden, Fraction]]:
     """Every (pair, role deal, level vector) of positive weight: its state and weight."""
     for hidden, _, weight in weighted_deals(log, model):
         yield hidden, weight
@@ -163,7 +180,8 @@ def brute_styles(log: GameLog, model: ClaimsModel) -> dict[str, dict[str, Fracti
     """Every player's posterior over the model's levels (by name); empty when nothing fits."""
     names = [level.name for level in model.levels]
     totals: dict[str, dict[str, Fraction]] = {
-        p: dict.fromkeys(names, Fraction(0)) for p in log.header.players}
+        p: dict.fromkeys(names, Fraction(0)) for p in log.header.players
+    }
     total = Fraction(0)
     for _, levels, weight in weighted_deals(log, model):
         total += weight

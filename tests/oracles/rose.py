@@ -27,8 +27,12 @@ from deduce.logs.model import Event, GameLog
 from deduce.logs.vocabulary.rose import COLOURS
 
 
-def _deal_weight(players: tuple[str, ...], deal: tuple[str, ...], events: tuple[Event, ...],
-                 model: BehaviourModel | None) -> Fraction:
+def _deal_weight(
+    players: tuple[str, ...],
+    deal: tuple[str, ...],
+    events: tuple[Event, ...],
+    model: BehaviourModel | None,
+) -> Fraction:
     """The unnormalised posterior weight of one deal (see the module docstring)."""
     colour_of = dict(zip(players, deal))
     face_up: dict[str, set[str]] = {p: set() for p in players}
@@ -42,14 +46,14 @@ def _deal_weight(players: tuple[str, ...], deal: tuple[str, ...], events: tuple[
                 return Fraction(0)
             weight /= len(COLOURS) - len(face_up[player]) - 1
             face_up[player].add(colour)
-        if event.type == "points" and model is not None \
-                and colour_of[player] == event.get("monk"):
+        if event.type == "points" and model is not None and colour_of[player] == event.get("monk"):
             weight *= Fraction(math.exp(model.theta.get(kind_of(event), 0.0)))
     return weight
 
 
-def weighted_deals(log: GameLog, model: BehaviourModel | None = None
-                   ) -> Iterator[tuple[tuple[str, ...], Fraction]]:
+def weighted_deals(
+    log: GameLog, model: BehaviourModel | None = None
+) -> Iterator[tuple[tuple[str, ...], Fraction]]:
     """Every deal of positive weight with its weight; ``model`` None: soft events ignored."""
     players = log.header.players
     for deal in permutations(COLOURS, len(players)):
@@ -58,8 +62,9 @@ def weighted_deals(log: GameLog, model: BehaviourModel | None = None
             yield deal, weight
 
 
-def brute_marginals(log: GameLog, model: BehaviourModel | None = None
-                    ) -> dict[str, dict[str, Fraction]] | None:
+def brute_marginals(
+    log: GameLog, model: BehaviourModel | None = None
+) -> dict[str, dict[str, Fraction]] | None:
     """Each player's colour -> probability (positive ones only); None when no deal fits."""
     deals = list(weighted_deals(log, model))
     if not deals:

@@ -48,9 +48,12 @@ from deduce.workers import Workers
 def _build(players: int, files: Files) -> AbbeyGame:
     """The engine's game for ``players`` seats with the user's deck, board and cards."""
     deck, board, cards = (files.get(k) for k in ("deck", "board", "cards"))
-    return AbbeyGame.create(players, load_deck_file(deck) if deck else None,
-                            load_board_file(board) if board else None,
-                            load_cards_file(cards) if cards else None)
+    return AbbeyGame.create(
+        players,
+        load_deck_file(deck) if deck else None,
+        load_board_file(board) if board else None,
+        load_cards_file(cards) if cards else None,
+    )
 
 
 def _correct_accusation(event: Event) -> bool:
@@ -77,8 +80,9 @@ class Abbey:
     why_usage = query.USAGE
     why_meaning = query.MEANING
     why_arguments: tuple[tuple[str, ...], ...] = (("card",), ("player",))
-    simulator = Simulator("abbey", simulate.BOTS, "notepad", ("deck", "board", "cards"), _build,
-                          simulate.record_game)
+    simulator = Simulator(
+        "abbey", simulate.BOTS, "notepad", ("deck", "board", "cards"), _build, simulate.record_game
+    )
 
     def load(self, kind: str, path: str) -> Any:  # noqa: D102
         raise DeduceError(f"{path}: abbey has no {kind} file")
@@ -86,10 +90,21 @@ class Abbey:
     def warm(self) -> Warm:  # noqa: D102
         return Warm()
 
-    def solve(self, log: GameLog, options: SolveOptions,  # noqa: D102
-              warm: Warm | None = None) -> AbbeySolution:
-        return solve_abbey(log, options.deck, options.engine, budget=options.budget,
-                           seed=options.seed, warm=warm, progress=options.progress)
+    def solve(  # noqa: D102
+        self,
+        log: GameLog,
+        options: SolveOptions,
+        warm: Warm | None = None,
+    ) -> AbbeySolution:
+        return solve_abbey(
+            log,
+            options.deck,
+            options.engine,
+            budget=options.budget,
+            seed=options.seed,
+            warm=warm,
+            progress=options.progress,
+        )
 
     def tables(self, solution: AbbeySolution) -> list[Table]:  # noqa: D102
         return report.tables(solution)
@@ -98,8 +113,10 @@ class Abbey:
         return [report.compact_table(solution)]
 
     def answers(self, solution: AbbeySolution) -> tuple[Mapping[str, Any], bool]:  # noqa: D102
-        return ({card: solution.culprit[card] for card in solution.candidates},
-                solution.culprit_exact)
+        return (
+            {card: solution.culprit[card] for card in solution.candidates},
+            solution.culprit_exact,
+        )
 
     def picks(self, solution: AbbeySolution) -> tuple[str, ...]:
         """The most probable culprits: no other pick."""
@@ -125,8 +142,7 @@ class Abbey:
         value = raw.get("culprit")
         if isinstance(value, str):
             return value
-        raise Invalid(("culprit",) if "culprit" in raw else (), "'culprit' is missing or "
-                      "malformed")
+        raise Invalid(("culprit",) if "culprit" in raw else (), "'culprit' is missing or malformed")
 
     def query(self, log: GameLog, words: Sequence[str]) -> Query:  # noqa: D102
         return query.query(log, words)
@@ -138,8 +154,10 @@ class Abbey:
     def questions(self, players: tuple[str, ...]) -> tuple[Question, ...]:
         """The pile and hand sizes, when the rulebook's do not apply."""
         if len(players) not in RULEBOOK_SIZES:
-            return (Question("pile", "Cards in the face-down pile", "count"),
-                    Question("hand", "Cards per player", "count"))
+            return (
+                Question("pile", "Cards in the face-down pile", "count"),
+                Question("hand", "Cards per player", "count"),
+            )
         return ()
 
     def warnings(self, log: GameLog, options: SolveOptions) -> tuple[tuple[int, str], ...]:
@@ -150,15 +168,21 @@ class Abbey:
         for event in log.events:
             left = timeline.sizes[timeline.epoch_of[event.line]][PILE]
             if event.type == "accuse" and left:
-                found.append((event.line, f"an accusation while {plural(left, 'card')} "
-                              f"{'is' if left == 1 else 'are'} left in the pile: the rulebook "
-                              "allows accusing only once the pile is empty"))
+                found.append(
+                    (
+                        event.line,
+                        f"an accusation while {plural(left, 'card')} "
+                        f"{'is' if left == 1 else 'are'} left in the pile: the rulebook "
+                        "allows accusing only once the pile is empty",
+                    )
+                )
         return tuple(found)
 
     def openings(self, me: str) -> tuple[Question, ...]:
         """Your hand: the log's first event."""
-        return (Question(f"hand {me}", "Your hand (card ids; Enter to skip)", "ids",
-                         required=False),)
+        return (
+            Question(f"hand {me}", "Your hand (card ids; Enter to skip)", "ids", required=False),
+        )
 
     def check_input(self, log: GameLog) -> None:
         """The public sizes: a draw from an empty pile, a hand of the wrong size..."""
@@ -170,21 +194,35 @@ class Abbey:
         timeline = build_timeline(setup, log.events, log.path)
         return not (warm or Warm()).model_of(setup, timeline, log.events).satisfiable()
 
-    def suggest(self, log: GameLog, options: SolveOptions,  # noqa: D102
-                advice: AdviceOptions, solution: AbbeySolution | None = None) -> Suggestion:
+    def suggest(  # noqa: D102
+        self,
+        log: GameLog,
+        options: SolveOptions,
+        advice: AdviceOptions,
+        solution: AbbeySolution | None = None,
+    ) -> Suggestion:
         return suggest.suggest(log, options, advice.top, solution, advice.situation)
 
-    def check(self, table: AbbeyGame, games: int, seed: int,  # noqa: D102
-              lineup: Sequence[str], workers: Workers,
-              options: CheckOptions) -> Iterator[list[LogCheck]]:
-        return check.check_games(table, games, seed, lineup, options.budget, options.every,
-                                 options.fast, workers)
+    def check(  # noqa: D102
+        self,
+        table: AbbeyGame,
+        games: int,
+        seed: int,
+        lineup: Sequence[str],
+        workers: Workers,
+        options: CheckOptions,
+    ) -> Iterator[list[LogCheck]]:
+        return check.check_games(
+            table, games, seed, lineup, options.budget, options.every, options.fast, workers
+        )
 
-    def check_report(self, players: int,  # noqa: D102
-                     results: Sequence[list[LogCheck]]) -> CheckReport:
+    def check_report(  # noqa: D102
+        self,
+        players: int,
+        results: Sequence[list[LogCheck]],
+    ) -> CheckReport:
         summary = check.CheckSummary.of([c for run in results for c in run])
-        return CheckReport(summary.to_json(), report.check_tables(summary),
-                           len(summary.failures))
+        return CheckReport(summary.to_json(), report.check_tables(summary), len(summary.failures))
 
 
 GAME = Abbey()

@@ -63,21 +63,26 @@ def candidate_table(solution: AbbeySolution) -> Table:
     if not shown:
         title += f" (exact; {too_wide(solution.culprit_bound)})"
     elif not solution.culprit_exact:
-        title += (f" (exact; probabilities estimated, within {100 * solution.culprit_bound:.1f}"
-                  " points at 95% confidence)")
+        title += (
+            f" (exact; probabilities estimated, within {100 * solution.culprit_bound:.1f}"
+            " points at 95% confidence)"
+        )
     return Table(title, ["card", "name", "traits", "probability"], rows)
 
 
 def holder_table(solution: AbbeySolution) -> Table:
     """Every card against every possible current holder (blank: impossible)."""
     names = holder_names(solution.setup)
-    rows = [[cid, *(_shown(solution.holders[cid], h, solution.exact, solution.error)
-                    for h in names)]
-            for cid in solution.setup.deck.ids]
+    rows = [
+        [cid, *(_shown(solution.holders[cid], h, solution.exact, solution.error) for h in names)]
+        for cid in solution.setup.deck.ids
+    ]
     title = "Who holds each card now"
     if not solution.exact and solution.culprit_exact:
-        title += (f" (estimated, within {100 * solution.error:.1f} points at 95% confidence;"
-                  " the culprit's chances are exact)")
+        title += (
+            f" (estimated, within {100 * solution.error:.1f} points at 95% confidence;"
+            " the culprit's chances are exact)"
+        )
     return Table(title, ["card", *names], rows)
 
 
@@ -120,48 +125,62 @@ def compact_table(solution: AbbeySolution) -> Table:
     """The top culprit candidates with their names and chances (as honest as the solve)."""
     deck = solution.setup.deck
     shown, order = _listing(solution)
-    rows = [[card, deck.card(card).name,
-             chance(float(solution.culprit[card])) if solution.culprit_exact
-             else _culprit_cell(solution, card)]
-            for card in order[:TOP_CANDIDATES]]
+    rows = [
+        [
+            card,
+            deck.card(card).name,
+            chance(float(solution.culprit[card]))
+            if solution.culprit_exact
+            else _culprit_cell(solution, card),
+        ]
+        for card in order[:TOP_CANDIDATES]
+    ]
     title = f"Culprit: {plural(len(order), 'candidate')}"
     title += _tie(solution)
     if not shown:
         title += f" ({too_wide(solution.culprit_bound)})"
     elif not solution.culprit_exact:
         title += f" (chances estimated, within {100 * solution.culprit_bound:.1f} points)"
-    return Table(title, ["card", "name", "chance"],
-                 rows + more_rows(len(rows), len(order), 3))
+    return Table(title, ["card", "name", "chance"], rows + more_rows(len(rows), len(order), 3))
 
 
 def check_tables(summary: CheckSummary) -> list[Table]:
     """The tables printed by ``deduce check``: totals, then any soundness failures."""
     positions = max(summary.positions, 1)
     spread = summary.spread()
-    rows: list[list[Any]] = [["games", summary.games], ["logs", summary.logs],
-            ["positions checked", summary.positions],
-            ["soundness failures", len(summary.failures)],
-            ["exact probabilities", f"{100 * summary.exact / positions:.1f}%"],
-            ["logs that found the culprit", summary.logs - summary.undetermined]]
+    rows: list[list[Any]] = [
+        ["games", summary.games],
+        ["logs", summary.logs],
+        ["positions checked", summary.positions],
+        ["soundness failures", len(summary.failures)],
+        ["exact probabilities", f"{100 * summary.exact / positions:.1f}%"],
+        ["logs that found the culprit", summary.logs - summary.undetermined],
+    ]
     rows += [[f"events to the culprit, {k}", "" if v is None else v] for k, v in spread.items()]
     rows.append(["seconds (all positions)", f"{summary.seconds:.1f}"])
     rows.append(["intruders caught owing a card", summary.catches])
     if summary.calibration.positions or summary.estimated.positions:
         rows.append(["scored positions after such a catch", summary.after_catch])
     tables = [Table("Solver against the truth", ["measure", "value"], rows)]
-    tables += [_calibration_table(c.to_json(), kind)
-               for c, kind in ((summary.calibration, "exact"), (summary.estimated, "estimated"))
-               if c.positions]
+    tables += [
+        _calibration_table(c.to_json(), kind)
+        for c, kind in ((summary.calibration, "exact"), (summary.estimated, "estimated"))
+        if c.positions
+    ]
     if summary.failures:
-        tables.append(Table("Soundness failures", ["where and what"],
-                            [[f] for f in summary.failures]))
+        tables.append(
+            Table("Soundness failures", ["where and what"], [[f] for f in summary.failures])
+        )
     return tables
 
 
 def _calibration_table(data: dict[str, Any], kind: str) -> Table:
     """One calibration (``exact`` or ``estimated`` chances) as a reliability table."""
-    bound = f", estimates within {100 * data['mean_error']:.1f} points on average (95%)" \
-        if kind == "estimated" else ""
+    bound = (
+        f", estimates within {100 * data['mean_error']:.1f} points on average (95%)"
+        if kind == "estimated"
+        else ""
+    )
     return Table(
         f"Calibration of the {kind} culprit chances before the culprit was public "
         f"({data['positions']} positions{bound}; Brier score {data['brier']:.4f}, "
@@ -169,4 +188,5 @@ def _calibration_table(data: dict[str, Any], kind: str) -> Table:
         f"{100 * data['favourite_share']:.1f}%, {100 * data['expected_favourite_share']:.1f}% "
         f"predicted)",
         ["chance", "candidates", "mean chance", "were the culprit"],
-        reliability_rows(data["reliability"], "culprit_share"))
+        reliability_rows(data["reliability"], "culprit_share"),
+    )

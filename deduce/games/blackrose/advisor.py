@@ -66,8 +66,9 @@ class Advice:
     wrong_bits: float | None
 
 
-def draw_information(pairs: Mapping[Pair, Fraction], unproved: Collection[str],
-                     unseen: int) -> float:
+def draw_information(
+    pairs: Mapping[Pair, Fraction], unproved: Collection[str], unseen: int
+) -> float:
     """``I(pair; card)`` in bits for one card drawn among ``unseen`` exchangeable ones.
 
     ``pairs``: the posterior; ``unproved``: the suspects whose Proof has not
@@ -77,13 +78,13 @@ def draw_information(pairs: Mapping[Pair, Fraction], unproved: Collection[str],
     innocents = {pair: [s for s in unproved if s not in pair] for pair in pairs}
     most = max(len(left) for left in innocents.values())
     if most > unseen:
-        raise DeduceError(f"{unseen} unseen clue cards cannot hold the {most} Proofs "
-                          "not yet seen")
+        raise DeduceError(f"{unseen} unseen clue cards cannot hold the {most} Proofs not yet seen")
     if not unseen:
         return 0.0
     # P(card | pair) for each card (a suspect's Proof, None: any other card), pair by pair
     chances: dict[str | None, list[float]] = {
-        card: [float(card in innocents[pair]) / unseen for pair in pairs] for card in unproved}
+        card: [float(card in innocents[pair]) / unseen for pair in pairs] for card in unproved
+    }
     chances[None] = [1 - len(innocents[pair]) / unseen for pair in pairs]
     weights = [float(p) for p in pairs.values()]
     bits = 0.0
@@ -98,8 +99,13 @@ def binary_entropy(p: float) -> float:
     return math.fsum(-q * math.log2(q) for q in (p, 1 - p) if q)
 
 
-def advise(log: GameLog, unseen: int, model: ClaimsModel | None = None,
-           empty: Collection[str | None] = (), hard: bool = False) -> Advice:
+def advise(
+    log: GameLog,
+    unseen: int,
+    model: ClaimsModel | None = None,
+    empty: Collection[str | None] = (),
+    hard: bool = False,
+) -> Advice:
     """Advice for the observer of ``log``.
 
     ``unseen``: how many clue cards the observer has not seen; ``empty``: piles
@@ -109,8 +115,10 @@ def advise(log: GameLog, unseen: int, model: ClaimsModel | None = None,
     """
     solution = solve_blackrose(log, hard=hard, model=model, styles=False)
     if not solution.consistent:
-        raise DeduceError(f"{log.path}: the log is inconsistent (lines "
-                          f"{', '.join(map(str, solution.conflict))}): no advice")
+        raise DeduceError(
+            f"{log.path}: the log is inconsistent (lines "
+            f"{', '.join(map(str, solution.conflict))}): no advice"
+        )
     suspects = suspects_of(log.header)
     dead = {e.get("suspect") for e in log.events if e.type == "kill"}
     proved = {e.get("suspect") for e in log.events if e.type == "proof"}
@@ -119,5 +127,11 @@ def advise(log: GameLog, unseen: int, model: ClaimsModel | None = None,
     bits = draw_information(solution.pairs, [s for s in suspects if s not in proved], unseen)
     accuse, probability = next(iter(solution.pairs.items()))
     wrong = None if probability == 1 else -math.log2(1 - probability)
-    return Advice(piles, bits if piles else 0.0, accuse, probability,
-                  binary_entropy(float(probability)), wrong)
+    return Advice(
+        piles,
+        bits if piles else 0.0,
+        accuse,
+        probability,
+        binary_entropy(float(probability)),
+        wrong,
+    )

@@ -74,6 +74,7 @@ def random_bot(game: BlackRoseGame, seat: int) -> Bot:
 
     def act(obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
         return rng.choice(list(legal))
+
     return act
 
 
@@ -104,8 +105,11 @@ class Advised:
         A decision without an entry is taken at random among the legal actions.
         """
         return {
-            ("", "before"): self._before, ("", "after"): self._after, ("", "claim"): self._claim,
-            ("", "investigate"): self._investigate, ("", "vote"): self._vote,
+            ("", "before"): self._before,
+            ("", "after"): self._after,
+            ("", "claim"): self._claim,
+            ("", "investigate"): self._investigate,
+            ("", "vote"): self._vote,
             ("", "reveal_role"): self._reveal_role,
             ("possessed", "claim"): self._possessed_claim,
             ("possessed", "vote"): self._possessed_vote,
@@ -126,8 +130,9 @@ class Advised:
 
     def _before(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
         for effect in PLAY_ORDER:
-            options = [a for a in legal
-                       if a is not None and self.game.cards.clue(a[0]).effect == effect]
+            options = [
+                a for a in legal if a is not None and self.game.cards.clue(a[0]).effect == effect
+            ]
             if options:
                 return rng.choice(options)
         return None
@@ -135,8 +140,11 @@ class Advised:
     _after = _before
 
     def _claim(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
-        mine = {(e["suspect"], e["innocent"]) for e in obs.log
-                if e["type"] == "claim" and e["player"] == obs.player}
+        mine = {
+            (e["suspect"], e["innocent"])
+            for e in obs.log
+            if e["type"] == "claim" and e["player"] == obs.player
+        }
         fresh = [(s, True) for s in proved(obs) if (s, True) not in mine]
         return fresh[0] if fresh else None
 
@@ -165,8 +173,11 @@ class Advised:
     def _reveal_role(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
         if not self.ADVISED:
             return False
-        others = [p for p in self.game.players
-                  if p not in (obs.player, self.game.players[self.game.rector])]
+        others = [
+            p
+            for p in self.game.players
+            if p not in (obs.player, self.game.players[self.game.rector])
+        ]
         return self._solve(obs, hard=False).possessed.get(others[0], Fraction(0)) >= REVEAL_AT
 
     # -------------------------------------------------------- the Possessed
@@ -184,12 +195,12 @@ class Advised:
         wrong = [pair for pair in legal if pair is not None and known & set(pair)]
         return rng.choice(wrong) if wrong else None
 
-    def _possessed_reveal_role(self, obs: Observation, legal: list[Action],
-                               rng: Random) -> Action:
+    def _possessed_reveal_role(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
         return False
 
-    def _possessed_possessed_kill(self, obs: Observation, legal: list[Action],
-                                  rng: Random) -> Action:
+    def _possessed_possessed_kill(
+        self, obs: Observation, legal: list[Action], rng: Random
+    ) -> Action:
         chances = self._solve(obs, hard=False).suspects
         living = [s for s in legal if s is not None]
         return max(living, key=lambda s: chances.get(s, Fraction(0)), default=None)
@@ -208,8 +219,9 @@ class Advised:
         return None
 
     def _rector_discard(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
-        events = [c for c in legal
-                  if c is not None and self.game.cards.rector_card(c).kind == "event"]
+        events = [
+            c for c in legal if c is not None and self.game.cards.rector_card(c).kind == "event"
+        ]
         return events[0] if events else None
 
     def _rector_rector_kill(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
@@ -234,12 +246,18 @@ class Liar(Advised):
     """The advised player, but a Possessed who lies on every claim (module docstring)."""
 
     def _possessed_claim(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
-        mine = {(e["suspect"], e["innocent"]) for e in obs.log
-                if e["type"] == "claim" and e["player"] == obs.player}
+        mine = {
+            (e["suspect"], e["innocent"])
+            for e in obs.log
+            if e["type"] == "claim" and e["player"] == obs.player
+        }
         known = proved(obs)
         chances = self._solve(obs, hard=False).suspects
-        shield = [s for s in self.game.suspects
-                  if s not in known and (s, True) not in mine and chances.get(s)]
+        shield = [
+            s
+            for s in self.game.suspects
+            if s not in known and (s, True) not in mine and chances.get(s)
+        ]
         if shield:
             return max(shield, key=lambda s: chances[s]), True
         frame = [s for s in known if (s, False) not in mine]
@@ -248,4 +266,8 @@ class Liar(Advised):
 
 #: The bots by name, for ``deduce.games.simulate.play_game``.
 BOTS: dict[str, Callable[[BlackRoseGame, int], Bot]] = {
-    "advised": Advised, "cautious": Cautious, "liar": Liar, "random": random_bot}
+    "advised": Advised,
+    "cautious": Cautious,
+    "liar": Liar,
+    "random": random_bot,
+}

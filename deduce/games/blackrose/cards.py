@@ -80,15 +80,22 @@ LAST_ROUND, INNOCENTS = 5, SUSPECT_COUNT - 2
 #: The Rector holds this many cards: the pile needs at least as many.
 RECTOR_HAND = 3
 #: Keys of each kind of card, and the keys a kind may leave out.
-CLUE_KEYS: dict[str, tuple[str, ...]] = {"proof": ("id", "kind", "suspect"),
-                                         "action": ("id", "kind", "effect", "players"),
-                                         "trap": ("id", "kind", "effect", "players")}
-RECTOR_KEYS: dict[str, tuple[str, ...]] = {"event": ("id", "kind", "effect"),
-                                           "goal": ("id", "kind", "innocent_dead_at_least")}
+CLUE_KEYS: dict[str, tuple[str, ...]] = {
+    "proof": ("id", "kind", "suspect"),
+    "action": ("id", "kind", "effect", "players"),
+    "trap": ("id", "kind", "effect", "players"),
+}
+RECTOR_KEYS: dict[str, tuple[str, ...]] = {
+    "event": ("id", "kind", "effect"),
+    "goal": ("id", "kind", "innocent_dead_at_least"),
+}
 OPTIONAL_KEYS: dict[str, tuple[str, ...]] = {"goal": ("from_round",)}
 #: The effects each kind of card may have.
-KIND_EFFECTS: dict[str, tuple[str, ...]] = {"action": ACTION_EFFECTS, "trap": TRAP_EFFECTS,
-                                            "event": EVENT_EFFECTS}
+KIND_EFFECTS: dict[str, tuple[str, ...]] = {
+    "action": ACTION_EFFECTS,
+    "trap": TRAP_EFFECTS,
+    "event": EVENT_EFFECTS,
+}
 
 
 @dataclass(frozen=True)
@@ -163,8 +170,9 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _check_card(raw: Any, where: tuple[str, int], keys: dict[str, tuple[str, ...]],
-                seen: set[str]) -> tuple[str, str]:
+def _check_card(
+    raw: Any, where: tuple[str, int], keys: dict[str, tuple[str, ...]], seen: set[str]
+) -> tuple[str, str]:
     """A card object's kind and id, checking its keys, its id and its effect if it has one."""
     what = f"{where[0]} card {where[1] + 1}"
     if not isinstance(raw, dict):
@@ -184,19 +192,25 @@ def _check_card(raw: Any, where: tuple[str, int], keys: dict[str, tuple[str, ...
         raise Invalid(where, f"{what}: duplicate id {cid!r}")
     seen.add(cid)
     if kind in KIND_EFFECTS and raw["effect"] not in KIND_EFFECTS[kind]:
-        raise Invalid(where, f"card {cid!r}: unknown {kind} effect {raw['effect']!r} "
-                              f"(effects: {', '.join(KIND_EFFECTS[kind])})")
+        raise Invalid(
+            where,
+            f"card {cid!r}: unknown {kind} effect {raw['effect']!r} "
+            f"(effects: {', '.join(KIND_EFFECTS[kind])})",
+        )
     return kind, cid
 
 
-def _number(raw: dict[str, Any], key: str, allowed: range | tuple[int, ...],
-             where: tuple[str, int]) -> int:
+def _number(
+    raw: dict[str, Any], key: str, allowed: range | tuple[int, ...], where: tuple[str, int]
+) -> int:
     """``raw[key]``, an integer among ``allowed``."""
     value = raw[key]
     if not _is_int(value) or value not in allowed:
         low, high = min(allowed), max(allowed)
-        raise Invalid(where, f"card {raw['id']!r}: {key} must be an integer from {low} to "
-                              f"{high}, not {value!r}")
+        raise Invalid(
+            where,
+            f"card {raw['id']!r}: {key} must be an integer from {low} to {high}, not {value!r}",
+        )
     return value
 
 
@@ -219,9 +233,12 @@ def _clues(raw: Any, seen: set[str]) -> tuple[ClueCard, ...]:
     cards = tuple(_clue(item, i, seen) for i, item in enumerate(raw))
     suspects = [c.suspect for c in cards if c.kind == "proof"]
     if len(suspects) != SUSPECT_COUNT or len(set(suspects)) != SUSPECT_COUNT:
-        raise Invalid(("clues",), f"'clues' must hold exactly {SUSPECT_COUNT} Proof cards, one "
-                                   f"for each suspect (found {len(suspects)} Proofs for "
-                                   f"{len(set(suspects))} suspects)")
+        raise Invalid(
+            ("clues",),
+            f"'clues' must hold exactly {SUSPECT_COUNT} Proof cards, one "
+            f"for each suspect (found {len(suspects)} Proofs for "
+            f"{len(set(suspects))} suspects)",
+        )
     return cards
 
 
@@ -232,15 +249,18 @@ def _rector_card(raw: Any, index: int, seen: set[str]) -> RectorCard:
     if kind == "event":
         return RectorCard(cid, kind, raw["effect"])
     least = _number(raw, "innocent_dead_at_least", range(1, INNOCENTS + 1), where)
-    first = _number(raw, "from_round", range(1, LAST_ROUND + 1), where) if "from_round" in raw \
-        else 1
+    first = (
+        _number(raw, "from_round", range(1, LAST_ROUND + 1), where) if "from_round" in raw else 1
+    )
     return RectorCard(cid, kind, innocent_dead_at_least=least, from_round=first)
 
 
 def _rector(raw: Any, seen: set[str]) -> tuple[RectorCard, ...]:
     if not isinstance(raw, list) or len(raw) < RECTOR_HAND:
-        raise Invalid(("rector",), f"'rector' must be a list of at least {RECTOR_HAND} Rector "
-                                    "cards (the Rector's hand)")
+        raise Invalid(
+            ("rector",),
+            f"'rector' must be a list of at least {RECTOR_HAND} Rector cards (the Rector's hand)",
+        )
     return tuple(_rector_card(item, i, seen) for i, item in enumerate(raw))
 
 

@@ -62,11 +62,12 @@ def _uncertain(chance: float) -> bool:
     return 0 < chance < 1
 
 
-def _merge(a: Mapping[str, Reliability], b: Mapping[str, Reliability]
-           ) -> dict[str, Reliability]:
+def _merge(a: Mapping[str, Reliability], b: Mapping[str, Reliability]) -> dict[str, Reliability]:
     """Two tables per bot, summed bot by bot."""
-    return {bot: a.get(bot, Reliability()) + b.get(bot, Reliability())
-            for bot in dict.fromkeys([*a, *b])}
+    return {
+        bot: a.get(bot, Reliability()) + b.get(bot, Reliability())
+        for bot in dict.fromkeys([*a, *b])
+    }
 
 
 @dataclass(frozen=True)
@@ -83,30 +84,41 @@ class Tally:
     possessed_by_bot: Mapping[str, Reliability] = field(default_factory=dict)
 
     def __add__(self, other: Tally) -> Tally:
-        return Tally(self.positions + other.positions,
-                     self.suspects_brier + other.suspects_brier,
-                     self.possessed_brier + other.possessed_brier,
-                     self.pair_right + other.pair_right, self.failures + other.failures,
-                     self.accomplices + other.accomplices, self.possessed + other.possessed,
-                     _merge(self.possessed_by_bot, other.possessed_by_bot))
+        return Tally(
+            self.positions + other.positions,
+            self.suspects_brier + other.suspects_brier,
+            self.possessed_brier + other.possessed_brier,
+            self.pair_right + other.pair_right,
+            self.failures + other.failures,
+            self.accomplices + other.accomplices,
+            self.possessed + other.possessed,
+            _merge(self.possessed_by_bot, other.possessed_by_bot),
+        )
 
     def to_json(self) -> dict[str, Any]:
         """Means over the positions, the failures and the reliability tables."""
         n = self.positions or 1
-        gaps = {"accomplices": self.accomplices.worst_gap(),
-                "possessed": self.possessed.worst_gap()}
-        return {"positions": self.positions,
-                "accomplices_brier": round(self.suspects_brier / n, 4),
-                "possessed_brier": round(self.possessed_brier / n, 4),
-                "pair_accuracy": round(self.pair_right / n, 4),
-                "soundness_failures": len(self.failures), "failures": list(self.failures[:20]),
-                "reliability": {
-                    "accomplices": self.accomplices.to_json("accomplice_share"),
-                    "possessed": self.possessed.to_json("possessed_share"),
-                    "possessed_by_bot": {bot: table.to_json("possessed_share")
-                                         for bot, table in sorted(self.possessed_by_bot.items())},
-                    "worst_gap": {k: None if g is None else round(g, 4)
-                                  for k, g in gaps.items()}}}
+        gaps = {
+            "accomplices": self.accomplices.worst_gap(),
+            "possessed": self.possessed.worst_gap(),
+        }
+        return {
+            "positions": self.positions,
+            "accomplices_brier": round(self.suspects_brier / n, 4),
+            "possessed_brier": round(self.possessed_brier / n, 4),
+            "pair_accuracy": round(self.pair_right / n, 4),
+            "soundness_failures": len(self.failures),
+            "failures": list(self.failures[:20]),
+            "reliability": {
+                "accomplices": self.accomplices.to_json("accomplice_share"),
+                "possessed": self.possessed.to_json("possessed_share"),
+                "possessed_by_bot": {
+                    bot: table.to_json("possessed_share")
+                    for bot, table in sorted(self.possessed_by_bot.items())
+                },
+                "worst_gap": {k: None if g is None else round(g, 4) for k, g in gaps.items()},
+            },
+        }
 
 
 def vote_cuts(state: BlackRoseState, seat: int) -> list[int]:
@@ -120,8 +132,13 @@ def vote_cuts(state: BlackRoseState, seat: int) -> list[int]:
     return cuts
 
 
-def score(solution: BlackRoseSolution, pair: Pair, possessed: str | None,
-          where: str, bots: Mapping[str, str] | None = None) -> Tally:
+def score(
+    solution: BlackRoseSolution,
+    pair: Pair,
+    possessed: str | None,
+    where: str,
+    bots: Mapping[str, str] | None = None,
+) -> Tally:
     """One reading of one position, scored against the true pair and Possessed.
 
     ``bots``: each player's bot, for the Possessed table per bot (``bot`` when not given).
@@ -135,22 +152,34 @@ def score(solution: BlackRoseSolution, pair: Pair, possessed: str | None,
         failures.append(f"{where}: the true Possessed ({possessed or 'nobody'}) eliminated")
     suspects = sum((float(p) - (s in pair)) ** 2 for s, p in solution.suspects.items())
     answers = set(solution.possessed) | {possessed}
-    possessed_brier = sum((float(solution.possessed.get(a, Fraction(0))) - (a == possessed)) ** 2
-                          for a in answers)
+    possessed_brier = sum(
+        (float(solution.possessed.get(a, Fraction(0))) - (a == possessed)) ** 2 for a in answers
+    )
     best = next(iter(solution.pairs))
     accomplices = Reliability()
     for suspect, p in solution.suspects.items():
         if _uncertain(float(p)):
             accomplices = accomplices.add({"yes": float(p)}, "yes" if suspect in pair else "no")
     truth = NOBODY if possessed is None else possessed
-    chances = {NOBODY if who is None else who: float(p) for who, p in solution.possessed.items()
-               if _uncertain(float(p))}
+    chances = {
+        NOBODY if who is None else who: float(p)
+        for who, p in solution.possessed.items()
+        if _uncertain(float(p))
+    }
     by_bot: dict[str, Reliability] = {}
     for who, chance in chances.items():
         bot = "nobody" if who == NOBODY else (bots or {}).get(who, "bot")
         by_bot[bot] = by_bot.get(bot, Reliability()).add({who: chance}, truth)
-    return Tally(1, suspects / len(solution.suspects), possessed_brier, best == pair,
-                 tuple(failures), accomplices, Reliability().add(chances, truth), by_bot)
+    return Tally(
+        1,
+        suspects / len(solution.suspects),
+        possessed_brier,
+        best == pair,
+        tuple(failures),
+        accomplices,
+        Reliability().add(chances, truth),
+        by_bot,
+    )
 
 
 @dataclass(frozen=True)
@@ -176,8 +205,9 @@ def _truth(state: BlackRoseState) -> tuple[Pair, str | None]:
     return _true_pair(state), possessed
 
 
-def check_game(game: BlackRoseGame, index: int, seed: int, lineup: Sequence[str],
-               model: ClaimsModel | None) -> GameCheck:
+def check_game(
+    game: BlackRoseGame, index: int, seed: int, lineup: Sequence[str], model: ClaimsModel | None
+) -> GameCheck:
     """Play game ``index`` of run ``seed``; score both readings of every vote position."""
     started = perf_counter()
     state = play(game, index, seed, lineup)
@@ -192,15 +222,21 @@ def check_game(game: BlackRoseGame, index: int, seed: int, lineup: Sequence[str]
             position = replace(log, events=log.events[:cut])
             where = f"game {index}, {player}, after {cut} events"
             for reading in READINGS:
-                solution = solve_blackrose(position, hard=reading == "hard",
-                                           model=model or default_model(), styles=False)
+                solution = solve_blackrose(
+                    position, hard=reading == "hard", model=model or default_model(), styles=False
+                )
                 tallies[reading] += score(solution, pair, possessed, where, bots)
     return GameCheck(index, tallies, state.winner, state.round, perf_counter() - started)
 
 
-def check_games(game: BlackRoseGame, games: int, seed: int, lineup: Sequence[str],
-                model: ClaimsModel | None = None, workers: Workers | int = 1
-                ) -> Iterator[GameCheck]:
+def check_games(
+    game: BlackRoseGame,
+    games: int,
+    seed: int,
+    lineup: Sequence[str],
+    model: ClaimsModel | None = None,
+    workers: Workers | int = 1,
+) -> Iterator[GameCheck]:
     """Check ``games`` games in order, where ``workers`` says (see ``run_games``)."""
     return run_games(check_game, game, games, seed, lineup, model, workers=workers)
 
@@ -208,8 +244,9 @@ def check_games(game: BlackRoseGame, games: int, seed: int, lineup: Sequence[str
 def claim_samples(state: BlackRoseState) -> Sample:
     """The claims of a finished game, with every player's true role and the true pair."""
     game = state.game
-    log = parse_jsonl(game.log_text(game.players[game.rector], state.logs[game.rector]),
-                      "rector.jsonl")
+    log = parse_jsonl(
+        game.log_text(game.players[game.rector], state.logs[game.rector]), "rector.jsonl"
+    )
     roles = {game.players[s]: r for s, r in state.roles.items()}
     return Sample(claims_of(log.events), roles, _true_pair(state))
 
@@ -231,8 +268,9 @@ class CheckSummary:
         tallies = {r: sum((c.tallies[r] for c in checks), Tally()) for r in READINGS}
         winners = Counter(c.winner or "nobody" for c in checks)
         rounds = sum(c.rounds for c in checks) / (len(checks) or 1)
-        return cls(players, len(checks), tallies, dict(winners), rounds,
-                   sum(c.seconds for c in checks))
+        return cls(
+            players, len(checks), tallies, dict(winners), rounds, sum(c.seconds for c in checks)
+        )
 
     @property
     def failures(self) -> tuple[str, ...]:
@@ -245,9 +283,13 @@ class CheckSummary:
 
     def to_json(self) -> dict[str, Any]:
         """The summary as ``deduce check blackrose --json`` prints it."""
-        return {"game": "blackrose", "players": self.players, "games": self.games,
-                "soundness_failures": len(self.failures),
-                **{r: self.tallies[r].to_json() for r in READINGS},
-                "wins": self.win_rates(), "mean_rounds": round(self.rounds, 3),
-                "seconds": round(self.seconds, 3)}
-
+        return {
+            "game": "blackrose",
+            "players": self.players,
+            "games": self.games,
+            "soundness_failures": len(self.failures),
+            **{r: self.tallies[r].to_json() for r in READINGS},
+            "wins": self.win_rates(),
+            "mean_rounds": round(self.rounds, 3),
+            "seconds": round(self.seconds, 3),
+        }

@@ -158,8 +158,11 @@ class Claim(NamedTuple):
 
 def claims_of(events: Iterable[Event]) -> tuple[Claim, ...]:
     """The claims of a log, in order (other events are skipped)."""
-    return tuple(Claim(e.get("player"), e.get("suspect"), e.get("innocent"))
-                 for e in events if e.type in SOFT_EVENTS["blackrose"])
+    return tuple(
+        Claim(e.get("player"), e.get("suspect"), e.get("innocent"))
+        for e in events
+        if e.type in SOFT_EVENTS["blackrose"]
+    )
 
 
 def role_of(player: str, possessed: str | None, rector: str) -> str:
@@ -170,8 +173,12 @@ def role_of(player: str, possessed: str | None, rector: str) -> str:
 
 
 #: The outcomes of one claim, in the order of :attr:`ExactModel.chances`: (innocent, true).
-OUTCOMES: tuple[tuple[bool, bool], ...] = ((True, True), (True, False), (False, True),
-                                           (False, False))
+OUTCOMES: tuple[tuple[bool, bool], ...] = (
+    (True, True),
+    (True, False),
+    (False, True),
+    (False, False),
+)
 
 
 @dataclass(frozen=True)
@@ -193,8 +200,11 @@ class Level:
 
     def truth(self, role: str, innocent: bool, true: bool) -> Fraction:
         """The chance that a claim of this kind (``innocent``) of ``role`` is ``true``."""
-        rates = self.false_rate if innocent or self.guilty_false_rate is None \
+        rates = (
+            self.false_rate
+            if innocent or self.guilty_false_rate is None
             else self.guilty_false_rate
+        )
         false = Fraction(rates[role])
         return 1 - false if true else false
 
@@ -243,8 +253,10 @@ class ClaimsModel:
         """The file form read back by :func:`model_from_json` (a :meth:`single` one: the older)."""
         if self == ClaimsModel.single(self.levels[0].false_rate, self.fitted):
             return {"fitted": self.fitted, "false_rate": self.levels[0].to_json()["false_rate"]}
-        data: dict[str, Any] = {"fitted": self.fitted,
-                                "levels": {level.name: level.to_json() for level in self.levels}}
+        data: dict[str, Any] = {
+            "fitted": self.fitted,
+            "levels": {level.name: level.to_json() for level in self.levels},
+        }
         if self.concentration is not None:
             data["concentration"] = self.concentration
         return data
@@ -281,15 +293,22 @@ class ExactModel:
     def of(cls, model: ClaimsModel) -> ExactModel:
         """The integers of ``model``'s floats."""
         chance = Level.chance if model.per_suspect else Level.truth
-        rows = [{role: [chance(level, role, *outcome) for outcome in OUTCOMES] for role in ROLES}
-                for level in model.levels]
+        rows = [
+            {role: [chance(level, role, *outcome) for outcome in OUTCOMES] for role in ROLES}
+            for level in model.levels
+        ]
         unit = math.lcm(*(c.denominator for row in rows for cs in row.values() for c in cs))
         priors = [Fraction(level.prior) for level in model.levels]
         common = math.lcm(*(p.denominator for p in priors))
         concentration = None if model.concentration is None else Fraction(model.concentration)
-        return cls(tuple({role: tuple(int(c * unit) for c in cs) for role, cs in row.items()}
-                         for row in rows),
-                   unit, tuple(int(p * common) for p in priors), concentration)
+        return cls(
+            tuple(
+                {role: tuple(int(c * unit) for c in cs) for role, cs in row.items()} for row in rows
+            ),
+            unit,
+            tuple(int(p * common) for p in priors),
+            concentration,
+        )
 
     def step(self, counts: tuple[int, ...], level: int) -> int:
         """The next claimer's chance of ``level`` times :meth:`below` (see the class)."""
@@ -308,7 +327,7 @@ class ExactModel:
     def scale(self, claims: int, claimers: int) -> Fraction:
         """What turns :meth:`sum_levels` of so many claims and claimers into a chance."""
         below = math.prod(self.below(n) for n in range(claimers))
-        return Fraction(1, self.unit ** claims * below)
+        return Fraction(1, self.unit**claims * below)
 
     def sum_levels(self, signature: Signature, first: int | None = None) -> int:
         """``Σ_levels prior(levels) · P(claims | levels)`` for one state's claimers, scaled.
@@ -320,13 +339,14 @@ class ExactModel:
         sums = {(0,) * len(self.weights): 1}
         for index, (role, outcomes) in enumerate(signature):
             levels = range(len(self.weights)) if index or first is None else (first,)
-            chances = [(level, math.prod(c ** n for c, n in
-                                         zip(self.chances[level][role], outcomes)))
-                       for level in levels]
+            chances = [
+                (level, math.prod(c**n for c, n in zip(self.chances[level][role], outcomes)))
+                for level in levels
+            ]
             after: dict[tuple[int, ...], int] = {}
             for counts, value in sums.items():
                 for level, chance in chances:
-                    key = (*counts[:level], counts[level] + 1, *counts[level + 1:])
+                    key = (*counts[:level], counts[level] + 1, *counts[level + 1 :])
                     after[key] = after.get(key, 0) + value * self.step(counts, level) * chance
             sums = after
         return sum(sums.values())
@@ -348,17 +368,28 @@ class Likelihoods:
     scale: Fraction
 
 
-def signature(made: Sequence[Claim], claimers: Sequence[str], hidden: Hidden,
-              rector: str) -> Signature:
+def signature(
+    made: Sequence[Claim], claimers: Sequence[str], hidden: Hidden, rector: str
+) -> Signature:
     """Per claimer (in order), their role in ``hidden`` and how many claims of each outcome."""
     seen = Counter((c.player, c.innocent, c.is_true(hidden.pair)) for c in made)
-    return tuple((role_of(p, hidden.possessed, rector),
-                  tuple(seen[p, innocent, true] for innocent, true in OUTCOMES))
-                 for p in claimers)
+    return tuple(
+        (
+            role_of(p, hidden.possessed, rector),
+            tuple(seen[p, innocent, true] for innocent, true in OUTCOMES),
+        )
+        for p in claimers
+    )
 
 
-def likelihoods(model: ClaimsModel, made: Sequence[Claim], states: Iterable[Hidden],
-                rector: str, levels: bool = True, suspects: int = SUSPECTS) -> Likelihoods:
+def likelihoods(
+    model: ClaimsModel,
+    made: Sequence[Claim],
+    states: Iterable[Hidden],
+    rector: str,
+    levels: bool = True,
+    suspects: int = SUSPECTS,
+) -> Likelihoods:
     """The claims' likelihood in each state, levels summed out; ``levels``: their joint too.
 
     States whose claimers have the same roles and as many claims of each
@@ -379,11 +410,18 @@ def likelihoods(model: ClaimsModel, made: Sequence[Claim], states: Iterable[Hidd
     for hidden in states:
         key = signature(made, claimers, hidden, rector)
         if key not in seen:
-            factor = math.prod(w ** n for _, outcomes in key for w, n in zip(named, outcomes))
-            per = {player: tuple(factor * exact.sum_levels((key[i], *key[:i], *key[i + 1:]),
-                                                           level)
-                                 for level in range(len(exact.weights)))
-                   for i, player in enumerate(claimers)} if several else {}
+            factor = math.prod(w**n for _, outcomes in key for w, n in zip(named, outcomes))
+            per = (
+                {
+                    player: tuple(
+                        factor * exact.sum_levels((key[i], *key[:i], *key[i + 1 :]), level)
+                        for level in range(len(exact.weights))
+                    )
+                    for i, player in enumerate(claimers)
+                }
+                if several
+                else {}
+            )
             total = sum(per[claimers[0]]) if per else factor * exact.sum_levels(key)
             seen[key] = (total, per)
         chance[hidden], joint[hidden] = seen[key]
@@ -391,8 +429,9 @@ def likelihoods(model: ClaimsModel, made: Sequence[Claim], states: Iterable[Hidd
     return Likelihoods(chance, joint if several else {}, scale)
 
 
-def likelihood(model: ClaimsModel, made: Sequence[Claim], hidden: Hidden, rector: str,
-               suspects: int = SUSPECTS) -> Fraction:
+def likelihood(
+    model: ClaimsModel, made: Sequence[Claim], hidden: Hidden, rector: str, suspects: int = SUSPECTS
+) -> Fraction:
     """``P(claims | hidden)`` with the levels summed out."""
     found = likelihoods(model, made, (hidden,), rector, levels=False, suspects=suspects)
     return found.chance[hidden] * found.scale
@@ -406,20 +445,24 @@ def model_from_json(raw: Any, path: str) -> ClaimsModel:
 def _rates(raw: Any, where: tuple[str, ...], key: str = "false_rate") -> dict[str, float]:
     """A rates object (``key``): exactly the roles, each rate strictly between 0 and 1."""
     if not isinstance(raw, dict) or sorted(raw) != sorted(ROLES):
-        raise Invalid(where, f"{key!r} must be an object with exactly the keys "
-                             f"{', '.join(ROLES)}")
+        raise Invalid(where, f"{key!r} must be an object with exactly the keys {', '.join(ROLES)}")
     for role in ROLES:
         value = raw[role]
         if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
-            raise Invalid((*where, role), f"{key} {role} must be a number strictly "
-                                          f"between 0 and 1, not {value!r}")
+            raise Invalid(
+                (*where, role),
+                f"{key} {role} must be a number strictly between 0 and 1, not {value!r}",
+            )
     return {role: float(raw[role]) for role in ROLES}
 
 
 def _positive(value: Any, what: str, where: tuple[str, ...]) -> float:
     """A positive finite number, else :class:`Invalid` at ``where``."""
-    if (isinstance(value, bool) or not isinstance(value, int | float)
-            or not 0 < value < float("inf")):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not 0 < value < float("inf")
+    ):
         raise Invalid(where, f"{what} must be a positive number, not {value!r}")
     return float(value)
 
@@ -431,8 +474,9 @@ def _level(name: str, raw: Any) -> Level:
         raise Invalid(where, f"level {name!r} must be an object with {', '.join(LEVEL_KEYS)}")
     for key in raw:
         if key not in LEVEL_KEYS:
-            raise Invalid(where, f"unknown key {key!r} in level {name!r} "
-                                 f"(expected: {', '.join(LEVEL_KEYS)})")
+            raise Invalid(
+                where, f"unknown key {key!r} in level {name!r} (expected: {', '.join(LEVEL_KEYS)})"
+            )
     words = raw.get("words", "")
     if not isinstance(words, str):
         raise Invalid(where, f"level {name!r}: 'words' must be a string")
@@ -450,8 +494,7 @@ def _parse(raw: Any) -> ClaimsModel:
     keys = OLD_KEYS if old else FILE_KEYS
     for key in raw:
         if key not in keys:
-            raise Invalid((), f"unknown key {key!r} in claims file "
-                              f"(expected: {', '.join(keys)})")
+            raise Invalid((), f"unknown key {key!r} in claims file (expected: {', '.join(keys)})")
     fitted = raw.get("fitted", "")
     if not isinstance(fitted, str):
         raise Invalid(("fitted",), "'fitted' must be a string")
@@ -459,13 +502,16 @@ def _parse(raw: Any) -> ClaimsModel:
         return ClaimsModel.single(_rates(raw["false_rate"], ("false_rate",)), fitted)
     levels = raw.get("levels")
     if not isinstance(levels, dict) or not levels:
-        raise Invalid(("levels",) if "levels" in raw else (),
-                      "'levels' must be an object of at least one level")
+        raise Invalid(
+            ("levels",) if "levels" in raw else (),
+            "'levels' must be an object of at least one level",
+        )
     concentration = raw.get("concentration")
     if concentration is not None:
         concentration = _positive(concentration, "'concentration'", ("concentration",))
-    return ClaimsModel(tuple(_level(name, value) for name, value in levels.items()),
-                       concentration, fitted)
+    return ClaimsModel(
+        tuple(_level(name, value) for name, value in levels.items()), concentration, fitted
+    )
 
 
 @cache
@@ -510,17 +556,26 @@ def _outcomes(samples: Iterable[Sample]) -> tuple[int, Counter[tuple[str, bool, 
         for claim in sample.claims:
             role = sample.roles.get(claim.player)
             if role not in ROLES:
-                raise DeduceError(f"sample {games}: the true role of {claim.player} is "
-                                  f"{role!r}, not one of {', '.join(ROLES)}")
+                raise DeduceError(
+                    f"sample {games}: the true role of {claim.player} is "
+                    f"{role!r}, not one of {', '.join(ROLES)}"
+                )
             seen[role, claim.innocent, claim.is_true(sample.pair)] += 1
     return games, seen
 
 
-def _count(seen: Counter[tuple[str, bool, bool]], role: str, innocent: bool | None = None,
-           true: bool | None = None) -> int:
+def _count(
+    seen: Counter[tuple[str, bool, bool]],
+    role: str,
+    innocent: bool | None = None,
+    true: bool | None = None,
+) -> int:
     """How many claims of ``role`` (of that kind, of that truth value: None for any)."""
-    return sum(n for (r, i, t), n in seen.items()
-               if r == role and innocent in (None, i) and true in (None, t))
+    return sum(
+        n
+        for (r, i, t), n in seen.items()
+        if r == role and innocent in (None, i) and true in (None, t)
+    )
 
 
 def _share(hits: int, total: int) -> float:
@@ -533,13 +588,15 @@ def fit(samples: Iterable[Sample]) -> ClaimsModel:
     games, seen = _outcomes(samples)
     rates = {r: _share(_count(seen, r, true=False), _count(seen, r)) for r in ROLES}
     counts = ", ".join(f"{_count(seen, role)} by the {role}" for role in ROLES)
-    note = (f"fitted on {games} games ({counts}): share of false claims per role "
-            "with add-one smoothing")
+    note = (
+        f"fitted on {games} games ({counts}): share of false claims per role with add-one smoothing"
+    )
     return ClaimsModel.single(rates, note)
 
 
-def fit_level(samples: Iterable[Sample], name: str, words: str = "",
-              prior: float = 1.0) -> tuple[Level, str]:
+def fit_level(
+    samples: Iterable[Sample], name: str, words: str = "", prior: float = 1.0
+) -> tuple[Level, str]:
     """One level fitted per role and kind of claim, and a note of what it was fitted on.
 
     Per role, the smoothed shares (see the module docstring) of claims of
@@ -550,9 +607,17 @@ def fit_level(samples: Iterable[Sample], name: str, words: str = "",
 
     def count(role: str, innocent: bool | None = None, true: bool | None = None) -> int:
         return _count(seen, role, innocent, true)
-    level = Level(name, {r: _share(count(r, True, False), count(r, True)) for r in ROLES},
-                  prior, words, {r: _share(count(r, False), count(r)) for r in ROLES},
-                  {r: _share(count(r, False, False), count(r, False)) for r in ROLES})
+
+    level = Level(
+        name,
+        {r: _share(count(r, True, False), count(r, True)) for r in ROLES},
+        prior,
+        words,
+        {r: _share(count(r, False), count(r)) for r in ROLES},
+        {r: _share(count(r, False, False), count(r, False)) for r in ROLES},
+    )
     counts = ", ".join(f"{count(r)} by the {r} ({count(r, False)} of guilt)" for r in ROLES)
-    return level, (f"level {name!r} fitted on {games} games ({counts}): per role, shares of "
-                   "claims of guilt and of false claims of each kind, with add-one smoothing")
+    return level, (
+        f"level {name!r} fitted on {games} games ({counts}): per role, shares of "
+        "claims of guilt and of false claims of each kind, with add-one smoothing"
+    )

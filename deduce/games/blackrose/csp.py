@@ -132,8 +132,10 @@ class Setting:
 def role_prior(setting: Setting) -> dict[str | None, Fraction]:
     """Prior chance of each ``possessed`` value: each place holds the Possessed card alike."""
     cards = len(ROLE_CARDS[len(setting.players)])
-    return {value: Fraction(1 if value is not None else setting.hidden_cards, cards)
-            for value in setting.possessed_values}
+    return {
+        value: Fraction(1 if value is not None else setting.hidden_cards, cards)
+        for value in setting.possessed_values
+    }
 
 
 @dataclass(frozen=True)
@@ -190,9 +192,13 @@ class InnocentDeadConstraint(Constraint):
         self.dead = frozenset(dead)
         self.k = k
 
-    def preProcess(self, variables: Sequence[str], domains: dict[str, Any],
-                   constraints: list[tuple[Constraint, Any]],
-                   vconstraints: dict[str, list[tuple[Constraint, Any]]]) -> None:
+    def preProcess(
+        self,
+        variables: Sequence[str],
+        domains: dict[str, Any],
+        constraints: list[tuple[Constraint, Any]],
+        vconstraints: dict[str, list[tuple[Constraint, Any]]],
+    ) -> None:
         """Apply the cases the count alone settles, then drop the constraint unless needed."""
         spare = len(self.dead) - self.k
         if spare == 1:
@@ -205,8 +211,13 @@ class InnocentDeadConstraint(Constraint):
             vconstraints[variable].remove((self, variables))
         constraints.remove((self, variables))
 
-    def __call__(self, variables: Sequence[str], domains: dict[str, Any],
-                 assignments: dict[str, Any], forwardcheck: Any = False) -> bool:
+    def __call__(
+        self,
+        variables: Sequence[str],
+        domains: dict[str, Any],
+        assignments: dict[str, Any],
+        forwardcheck: Any = False,
+    ) -> bool:
         """Whether the assigned accomplices leave enough innocent dead; prune the other one."""
         known = [assignments[v] for v in variables if v in assignments]
         innocent = len(self.dead) - sum(value in self.dead for value in known)
@@ -231,8 +242,13 @@ class NotThisPairConstraint(Constraint):
     def __init__(self, pair: Pair) -> None:
         self.pair = pair
 
-    def __call__(self, variables: Sequence[str], domains: dict[str, Any],
-                 assignments: dict[str, Any], forwardcheck: Any = False) -> bool:
+    def __call__(
+        self,
+        variables: Sequence[str],
+        domains: dict[str, Any],
+        assignments: dict[str, Any],
+        forwardcheck: Any = False,
+    ) -> bool:
         """False when both variables hold the pair; prune the other one when one does."""
         values = [assignments.get(v) for v in variables]
         if None not in values:

@@ -129,8 +129,9 @@ class BlackRoseGame:
     cards: CardData
 
     @classmethod
-    def create(cls, players: int | Sequence[str], cards: CardData | None = None,
-               rector: int = 0) -> BlackRoseGame:
+    def create(
+        cls, players: int | Sequence[str], cards: CardData | None = None, rector: int = 0
+    ) -> BlackRoseGame:
         """A game for these seats (a count uses the default names), 3 to 5 players."""
         names = seat_names("blackrose", players, *PLAYER_RANGE["blackrose"])
         count = len(names)
@@ -149,9 +150,14 @@ class BlackRoseGame:
         The header carries the suspects inline, so any tool reads the log
         without the bundled data.
         """
-        header = {"game": "blackrose", "version": 1, "players": list(self.players),
-                  "rector": self.players[self.rector], "me": player,
-                  "suspects": list(self.suspects)}
+        header = {
+            "game": "blackrose",
+            "version": 1,
+            "players": list(self.players),
+            "rector": self.players[self.rector],
+            "me": player,
+            "suspects": list(self.suspects),
+        }
         return canonical_text(header, events, f"{player}.jsonl")
 
     def new_state(self) -> BlackRoseState:
@@ -285,8 +291,9 @@ class BlackRoseState(StepMachine):
         self.votes: dict[int, tuple[str, ...] | None] = {}
         #: The winning side, once the game is over: ``investigators``, ``possessed``, ``rector``.
         self.winner: str | None = None
-        self._start(("roles",), ("rector_draw",), ("accomplices", game.rector, {}), ("deal",),
-                    ("round",))
+        self._start(
+            ("roles",), ("rector_draw",), ("accomplices", game.rector, {}), ("deal",), ("round",)
+        )
 
     # ----------------------------------------------------------- interface
 
@@ -300,8 +307,9 @@ class BlackRoseState(StepMachine):
 
         The investigators' side is the real investigators (not the Possessed).
         """
-        side = {"investigators": "investigator", "possessed": "possessed",
-                "rector": "rector"}.get(self.winner or "")
+        side = {"investigators": "investigator", "possessed": "possessed", "rector": "rector"}.get(
+            self.winner or ""
+        )
         return [s for s, r in sorted(self.roles.items()) if r == side]
 
     def observation(self, seat: int) -> Observation:
@@ -312,13 +320,27 @@ class BlackRoseState(StepMachine):
             decision, context = step[0], dict(step[2])
         rector = seat == self.game.rector
         return Observation(
-            seat, self.game.players[seat], self.roles.get(seat, ""), tuple(self.hands[seat]),
-            tuple(self.logs[seat]), decision, context, self.round, self.phase, self.first,
-            tuple(self.dead), {s: len(p) for s, p in self.piles.items()}, len(self.graveyard),
-            tuple(len(h) for h in self.hands), dict(self.investigated),
-            self.accomplices if rector else None, dict(self.glanced[seat]),
-            self.possessed if rector and self.unmasked else None, self.blocked,
-            dict(self.revealed))
+            seat,
+            self.game.players[seat],
+            self.roles.get(seat, ""),
+            tuple(self.hands[seat]),
+            tuple(self.logs[seat]),
+            decision,
+            context,
+            self.round,
+            self.phase,
+            self.first,
+            tuple(self.dead),
+            {s: len(p) for s, p in self.piles.items()},
+            len(self.graveyard),
+            tuple(len(h) for h in self.hands),
+            dict(self.investigated),
+            self.accomplices if rector else None,
+            dict(self.glanced[seat]),
+            self.possessed if rector and self.unmasked else None,
+            self.blocked,
+            dict(self.revealed),
+        )
 
     def living(self) -> list[str]:
         """The living suspects, in board order."""
@@ -363,19 +385,30 @@ class BlackRoseState(StepMachine):
         for card_id in cards:
             suspect = self.game.cards.clue(card_id).suspect
             if suspect is not None:
-                proofs.append({"suspect": suspect} if holder is None
-                              else {"suspect": suspect, "player": self._name(holder)})
+                proofs.append(
+                    {"suspect": suspect}
+                    if holder is None
+                    else {"suspect": suspect, "player": self._name(holder)}
+                )
         return {"seen_by": self._name(seat), "proofs": proofs}
 
-    def _glance(self, seat: int, place: str, cards: Sequence[str],
-                holder: int | None = None) -> None:
+    def _glance(
+        self, seat: int, place: str, cards: Sequence[str], holder: int | None = None
+    ) -> None:
         """``seat`` glances at ``cards`` of ``place`` (see ``Observation.glanced``).
 
         A glance never resolves a Trap.
         """
         self.glanced[seat][place] = tuple(cards)
-        self._emit({"type": "glance", "player": self._name(seat), "place": place,
-                    "cards": list(cards), **self._seen(seat, cards, holder)})
+        self._emit(
+            {
+                "type": "glance",
+                "player": self._name(seat),
+                "place": place,
+                "cards": list(cards),
+                **self._seen(seat, cards, holder),
+            }
+        )
 
     def _place(self, place: Place) -> list[str]:
         """A suspect's pile, or the Graveyard (``GRAVEYARD``)."""
@@ -398,8 +431,7 @@ class BlackRoseState(StepMachine):
             self._place(place).clear()
         self._then(("deal_out", places, pool, 0))
 
-    def _step_deal_out(self, places: tuple[Place, ...], pool: tuple[str, ...],
-                       dealt: int) -> None:
+    def _step_deal_out(self, places: tuple[Place, ...], pool: tuple[str, ...], dealt: int) -> None:
         """The next card, uniformly among ``pool``, under the cards of the next place in turn.
 
         Places take cards round-robin, so the first card a place gets is its top.
@@ -414,8 +446,9 @@ class BlackRoseState(StepMachine):
         else:
             self._emit({"type": "shuffled", "piles": {p: list(self._place(p)) for p in places}})
 
-    def _chance_dealt(self, card: str, places: tuple[Place, ...], pool: tuple[str, ...],
-                      dealt: int) -> None:
+    def _chance_dealt(
+        self, card: str, places: tuple[Place, ...], pool: tuple[str, ...], dealt: int
+    ) -> None:
         self._place(places[dealt % len(places)]).append(card)
         self._then(("deal_out", places, tuple(c for c in pool if c != card), dealt + 1))
 
@@ -463,8 +496,14 @@ class BlackRoseState(StepMachine):
         """The Rector removes the accomplices' Proofs, so knows the five innocent suspects."""
         self.accomplices = action
         innocent = [s for s in self.game.suspects if s not in action]
-        self._emit({"type": "accomplices", "suspects": list(action),
-                    "seen_by": self._name(seat), "proofs": [{"suspect": s} for s in innocent]})
+        self._emit(
+            {
+                "type": "accomplices",
+                "suspects": list(action),
+                "seen_by": self._name(seat),
+                "proofs": [{"suspect": s} for s in innocent],
+            }
+        )
 
     def _step_deal(self) -> None:
         """Shuffle the clue cards used with this many players and deal them to the seven piles.
@@ -489,8 +528,11 @@ class BlackRoseState(StepMachine):
         self.investigated = {}
         self.goal, self.profane, self.vigil = None, False, 0
         self._emit({"type": "round", "round": self.round, "first": self._name(self.first)})
-        turns: list[Step] = [(step, s, {}) for s in self._investigators()
-                             for step in ("before", "investigate", "after")]
+        turns: list[Step] = [
+            (step, s, {})
+            for s in self._investigators()
+            for step in ("before", "investigate", "after")
+        ]
         later = [("lying",), ("vespers",), ("night",)] if self.round > 1 else [("vespers",)]
         self._then(*turns, *later, ("rising",))
 
@@ -499,8 +541,11 @@ class BlackRoseState(StepMachine):
         others: list[Target] = [s for s in self._investigators() if s != seat and self.hands[s]]
         piles: list[Target] = [s for s in self.living() if self.piles[s]]
         targets: dict[str, list[Target]] = {
-            "conflit": [*others, *piles], "parler-a": others, "deduction": piles,
-            "reseau": [None] if piles else []}
+            "conflit": [*others, *piles],
+            "parler-a": others,
+            "deduction": piles,
+            "reseau": [None] if piles else [],
+        }
         return targets[effect]
 
     def _card_plays(self, seat: int, context: Context) -> list[Action]:
@@ -533,8 +578,14 @@ class BlackRoseState(StepMachine):
         effect = self.game.cards.clue(card_id).effect or ""
         self.hands[seat].remove(card_id)
         self.discards.append(card_id)
-        self._emit({"type": "play", "player": self._name(seat), "card": card_id,
-                    "target": self._name(target) if isinstance(target, int) else target})
+        self._emit(
+            {
+                "type": "play",
+                "player": self._name(seat),
+                "card": card_id,
+                "target": self._name(target) if isinstance(target, int) else target,
+            }
+        )
         self.ACTIONS[effect](self, seat, target)
 
     def _action_conflit(self, seat: int, target: Target) -> None:
@@ -556,8 +607,15 @@ class BlackRoseState(StepMachine):
         self._then(("shuffle", (suspect,)), ("receive", seat, card))
 
     def _took(self, seat: int, card: str, source: str) -> None:
-        self._emit({"type": "take", "player": self._name(seat), "from": source, "card": card,
-                    **self._seen(seat, [card], seat)})
+        self._emit(
+            {
+                "type": "take",
+                "player": self._name(seat),
+                "from": source,
+                "card": card,
+                **self._seen(seat, [card], seat),
+            }
+        )
 
     def _action_parler_a(self, seat: int, target: Target) -> None:
         """Glance at another investigator's hand."""
@@ -585,8 +643,16 @@ class BlackRoseState(StepMachine):
     def _do_investigate(self, action: Action, seat: int, context: Context) -> None:
         self.investigated[action] = seat
         card = self._source(action).pop(0)
-        self._emit({"type": "investigate", "player": self._name(seat), "suspect": action,
-                    "dead": action in self.dead, "card": card, **self._seen(seat, [card], seat)})
+        self._emit(
+            {
+                "type": "investigate",
+                "player": self._name(seat),
+                "suspect": action,
+                "dead": action in self.dead,
+                "card": card,
+                **self._seen(seat, [card], seat),
+            }
+        )
         self._then(("receive", seat, card))
 
     def _step_receive(self, seat: int, card_id: str) -> None:
@@ -642,8 +708,11 @@ class BlackRoseState(StepMachine):
         """The Sermon ends; with 3 players, the reveal; then the discussion and accusation."""
         self.phase = "lying"
         self.blocked = ()
-        reveal: list[Step] = [("reveal_role", s, {}) for s in self._investigators()] \
-            if len(self.game.players) == 3 else []
+        reveal: list[Step] = (
+            [("reveal_role", s, {}) for s in self._investigators()]
+            if len(self.game.players) == 3
+            else []
+        )
         self._then(*reveal, ("discussion",))
 
     def _choices_reveal_role(self, seat: int, context: Context) -> list[Action]:
@@ -658,8 +727,13 @@ class BlackRoseState(StepMachine):
         if not action:
             return
         self.revealed = {s: self.roles[s] for s in self._investigators()}
-        self._emit({"type": "reveal", "player": self._name(seat),
-                    "roles": {self._name(s): r for s, r in sorted(self.revealed.items())}})
+        self._emit(
+            {
+                "type": "reveal",
+                "player": self._name(seat),
+                "roles": {self._name(s): r for s, r in sorted(self.revealed.items())},
+            }
+        )
         if self.possessed is None:
             self._end("rector")
         else:
@@ -676,8 +750,9 @@ class BlackRoseState(StepMachine):
         if action is None:
             return
         suspect, innocent = action
-        self._emit({"type": "claim", "player": self._name(seat), "suspect": suspect,
-                    "innocent": innocent})
+        self._emit(
+            {"type": "claim", "player": self._name(seat), "suspect": suspect, "innocent": innocent}
+        )
         if context["made"] + 1 < CLAIMS:
             self._then(("claim", seat, {"made": context["made"] + 1}))
 
@@ -696,8 +771,14 @@ class BlackRoseState(StepMachine):
     def _step_tally(self) -> None:
         """A pair with the quorum is accused; the Rector answers; correct: the investigators win."""
         quorum = 1 if self.accuser is not None else QUORUM[len(self.game.players)]
-        self._emit({"type": "votes", "votes": {self._name(s): None if v is None else list(v)
-                                               for s, v in self.votes.items()}})
+        self._emit(
+            {
+                "type": "votes",
+                "votes": {
+                    self._name(s): None if v is None else list(v) for s, v in self.votes.items()
+                },
+            }
+        )
         counts = Counter(v for v in self.votes.values() if v is not None)
         accused = [pair for pair, n in counts.items() if n >= quorum]
         if not accused:
@@ -716,8 +797,9 @@ class BlackRoseState(StepMachine):
 
     def _playable(self, card: RectorCard) -> bool:
         """An Event always; a Goal only if its condition holds now."""
-        return card.kind != "goal" or (self.innocent_dead() >= card.innocent_dead_at_least
-                                       and self.round >= card.from_round)
+        return card.kind != "goal" or (
+            self.innocent_dead() >= card.innocent_dead_at_least and self.round >= card.from_round
+        )
 
     def _choices_twilight(self, seat: int, context: Context) -> list[Action]:
         cards = self.game.cards
@@ -766,8 +848,9 @@ class BlackRoseState(StepMachine):
         self.phase = "night"
         self.kills = []
         rector = self.game.rector
-        possessed: list[Step] = \
+        possessed: list[Step] = (
             [] if self.possessed is None else [("possessed_kill", self.possessed, {})]
+        )
         kills = [("rector_kill", rector, {"extra": i > 0}) for i in range(1 + self.vigil)]
         self._then(*possessed, *kills, ("dawn",))
 
@@ -782,8 +865,13 @@ class BlackRoseState(StepMachine):
         """A kill reveals the Possessed to the Rector (who logs their role the first time)."""
         if action is not None and not self.unmasked:
             self.unmasked = True
-            self._emit({"type": "unmask", "player": self._name(seat),
-                        "seen_by": self._name(self.game.rector)})
+            self._emit(
+                {
+                    "type": "unmask",
+                    "player": self._name(seat),
+                    "seen_by": self._name(self.game.rector),
+                }
+            )
         self._kill(action, seat, context)
 
     def _kill(self, action: Action, seat: int, context: Context) -> None:

@@ -80,15 +80,20 @@ class BlackRose(FromScratch):
     engines: tuple[str, ...] = ()
     owned: Mapping[str, tuple[str, ...]] = {
         "play": ("model_file",),
-        "solve": ("model_file",), "analyze": ("model_file",),
-        "suggest": ("unseen", "cards_file", "model_file", "hard"), "check": ("model_file",),
+        "solve": ("model_file",),
+        "analyze": ("model_file",),
+        "suggest": ("unseen", "cards_file", "model_file", "hard"),
+        "check": ("model_file",),
     }
     why_usage = USAGE
-    why_meaning = ("why SUSPECT: why SUSPECT cannot be an accomplice; "
-                   "why PLAYER: why PLAYER cannot be the Possessed.")
+    why_meaning = (
+        "why SUSPECT: why SUSPECT cannot be an accomplice; "
+        "why PLAYER: why PLAYER cannot be the Possessed."
+    )
     why_arguments: tuple[tuple[str, ...], ...] = (("suspect", "player"),)
-    simulator = Simulator("blackrose", bots.BOTS, "advised", ("cards",), _build,
-                          simulate.record_game)
+    simulator = Simulator(
+        "blackrose", bots.BOTS, "advised", ("cards",), _build, simulate.record_game
+    )
 
     def load(self, kind: str, path: str) -> Any:
         """The claims model (``model``) or the clue and Rector cards (``cards``)."""
@@ -98,8 +103,12 @@ class BlackRose(FromScratch):
             return cards.load_cards_file(path)
         raise DeduceError(f"{path}: blackrose has no {kind} file")
 
-    def solve(self, log: GameLog, options: SolveOptions,  # noqa: D102
-              warm: Any = None) -> BlackRoseSolution:
+    def solve(  # noqa: D102
+        self,
+        log: GameLog,
+        options: SolveOptions,
+        warm: Any = None,
+    ) -> BlackRoseSolution:
         return solve_blackrose(log, hard=options.hard, model=options.model)
 
     def tables(self, solution: BlackRoseSolution) -> list[Table]:  # noqa: D102
@@ -108,8 +117,10 @@ class BlackRose(FromScratch):
     def compact_tables(self, solution: BlackRoseSolution) -> list[Table]:  # noqa: D102
         return report.compact_tables(solution)
 
-    def answers(self, solution: BlackRoseSolution  # noqa: D102
-                ) -> tuple[Mapping[str, Any], bool]:
+    def answers(  # noqa: D102
+        self,
+        solution: BlackRoseSolution,
+    ) -> tuple[Mapping[str, Any], bool]:
         return {pair_label(pair): p for pair, p in solution.pairs.items()}, True
 
     def picks(self, solution: BlackRoseSolution) -> tuple[str, ...]:
@@ -146,8 +157,13 @@ class BlackRose(FromScratch):
             others = tuple(s for s in setting.suspects if s != suspect)
             statement = f"{suspect} is an accomplice"
             hypothesis = csp.Fact(
-                Event("goal", {"card": "why", "condition": {"innocent_dead_at_least":
-                                                            len(others) - 1}}, line), others)
+                Event(
+                    "goal",
+                    {"card": "why", "condition": {"innocent_dead_at_least": len(others) - 1}},
+                    line,
+                ),
+                others,
+            )
         known = csp.facts(log.events)
 
         def consistent(kept: Collection[int]) -> bool:
@@ -157,29 +173,56 @@ class BlackRose(FromScratch):
             found = minimal_conflict(setting, [*known, hypothesis])
             return {f.line for f in found if f is not hypothesis}
 
-        return Query(statement, tuple(f.line for f in known), consistent, minimal,
-                     lambda: csp.is_consistent(setting, known))
+        return Query(
+            statement,
+            tuple(f.line for f in known),
+            consistent,
+            minimal,
+            lambda: csp.is_consistent(setting, known),
+        )
 
     def words(self, header: Header, path: str) -> dict[str, tuple[str, ...]]:  # noqa: D102
         goals = tuple(card.id for card in cards.default_cards().rector if card.kind == "goal")
         suspects = suspects_of(header)
-        return {"role": ROLES, "suspect": suspects, "suspects": suspects, "card": goals,
-                "condition": tuple(CONDITIONS)}
+        return {
+            "role": ROLES,
+            "suspect": suspects,
+            "suspects": suspects,
+            "card": goals,
+            "condition": tuple(CONDITIONS),
+        }
 
     def questions(self, players: tuple[str, ...]) -> tuple[Question, ...]:
         """The Rector and, optionally, the seven suspects."""
         bundled = " ".join(default_suspect_ids())
-        return (Question("rector", "Who is the Rector", "player"),
-                Question("suspects", f"The seven suspects (Enter: the bundled {bundled})", "ids",
-                         required=False))
+        return (
+            Question("rector", "Who is the Rector", "player"),
+            Question(
+                "suspects",
+                f"The seven suspects (Enter: the bundled {bundled})",
+                "ids",
+                required=False,
+            ),
+        )
 
     def openings(self, me: str) -> tuple[Question, ...]:
         """Your role, when you are not the Rector: the log's first event."""
-        return (Question(f"role {me}", "Your role: investigator or possessed (Enter to skip)",
-                         "ids", required=False),)
+        return (
+            Question(
+                f"role {me}",
+                "Your role: investigator or possessed (Enter to skip)",
+                "ids",
+                required=False,
+            ),
+        )
 
-    def suggest(self, log: GameLog, options: SolveOptions, advice: AdviceOptions,
-                solution: BlackRoseSolution | None = None) -> Suggestion:
+    def suggest(
+        self,
+        log: GameLog,
+        options: SolveOptions,
+        advice: AdviceOptions,
+        solution: BlackRoseSolution | None = None,
+    ) -> Suggestion:
         """Where to investigate and which pair to accuse."""
         if not (solution or self.solve(log, options)).consistent:
             raise InconsistentLog(f"{log.path}: no history fits the log")
@@ -188,27 +231,41 @@ class BlackRose(FromScratch):
             unseen = unseen_bound(log, advice.cards or cards.default_cards())
         found = advise(log, unseen, options.model, hard=options.hard)
         piles = ["the Graveyard" if p is None else p for p in found.piles]
-        data = {"game": "blackrose", "investigate": piles, "bits": found.draw_bits,
-                "unseen": unseen, "accuse": list(found.accuse),
-                "probability": float(found.probability), "answer_bits": found.answer_bits}
+        data = {
+            "game": "blackrose",
+            "investigate": piles,
+            "bits": found.draw_bits,
+            "unseen": unseen,
+            "accuse": list(found.accuse),
+            "probability": float(found.probability),
+            "answer_bits": found.answer_bits,
+        }
         rows = [[p, f"{found.draw_bits:.3f}"] for p in piles]
-        title = (f"Investigate (any of these: every pile is worth the same, {unseen} clue "
-                 "cards unseen)")
+        title = (
+            f"Investigate (any of these: every pile is worth the same, {unseen} clue cards unseen)"
+        )
         first, second = found.accuse
-        accuse = Table("Accusation (a wrong one costs nothing: accuse when allowed)",
-                       ["pair", "chance", "answer bits"],
-                       [[f"{first} + {second}", percent(found.probability),
-                         f"{found.answer_bits:.3f}"]])
+        accuse = Table(
+            "Accusation (a wrong one costs nothing: accuse when allowed)",
+            ["pair", "chance", "answer bits"],
+            [[f"{first} + {second}", percent(found.probability), f"{found.answer_bits:.3f}"]],
+        )
         return Suggestion(data, [Table(title, ["pile", "bits"], rows), accuse])
 
-    def check(self, table: BlackRoseGame, games: int, seed: int,  # noqa: D102
-              lineup: Sequence[str], workers: Workers, options: CheckOptions) -> Iterator[Any]:
+    def check(  # noqa: D102
+        self,
+        table: BlackRoseGame,
+        games: int,
+        seed: int,
+        lineup: Sequence[str],
+        workers: Workers,
+        options: CheckOptions,
+    ) -> Iterator[Any]:
         return check.check_games(table, games, seed, lineup, options.model, workers)
 
     def check_report(self, players: int, results: Sequence[Any]) -> CheckReport:  # noqa: D102
         summary = check.CheckSummary.of(players, list(results))
-        return CheckReport(summary.to_json(), report.check_tables(summary),
-                           len(summary.failures))
+        return CheckReport(summary.to_json(), report.check_tables(summary), len(summary.failures))
 
 
 GAME = BlackRose()

@@ -37,8 +37,7 @@ def suspect_table(solution: BlackRoseSolution) -> Table:
 
 def possessed_table(solution: BlackRoseSolution) -> Table:
     """Who can be the Possessed (``nobody``: the card is the hidden one)."""
-    rows = [["nobody" if who is None else who, percent(p)]
-            for who, p in solution.possessed.items()]
+    rows = [["nobody" if who is None else who, percent(p)] for who, p in solution.possessed.items()]
     return Table("The Possessed", ["player", "chance"], rows)
 
 
@@ -69,29 +68,59 @@ def compact_tables(solution: BlackRoseSolution) -> list[Table]:
     pairs = list(solution.pairs.items())
     rows = [[f"{a} + {b}", percent(p)] for (a, b), p in pairs[:TOP_PAIRS]]
     title = f"Accomplices: {plural(len(pairs), 'possible pair')}" + _notes(solution)
-    possessed = [["nobody" if who is None else who, percent(p)]
-                 for who, p in solution.possessed.items()]
-    return [Table(title, ["pair", "chance"], rows + more_rows(len(rows), len(pairs), 2)),
-            Table("The Possessed", ["player", "chance"], possessed)]
+    possessed = [
+        ["nobody" if who is None else who, percent(p)] for who, p in solution.possessed.items()
+    ]
+    return [
+        Table(title, ["pair", "chance"], rows + more_rows(len(rows), len(pairs), 2)),
+        Table("The Possessed", ["player", "chance"], possessed),
+    ]
 
 
 def check_tables(summary: CheckSummary) -> list[Table]:
     """A check run: Brier scores per reading, the winning sides, then any soundness failure."""
     data = summary.to_json()
-    rows = [[reading, data[reading]["positions"], f"{data[reading]['accomplices_brier']:.4f}",
-             f"{data[reading]['possessed_brier']:.4f}",
-             f"{100 * data[reading]['pair_accuracy']:.1f}%"] for reading in ("claims", "hard")]
-    title = (f"{summary.games} games of {summary.players} players ({summary.seconds:.1f} s), "
-             f"at every vote: {data['soundness_failures']} soundness failures")
-    scores = Table(title, ["reading", "positions", "Brier, accomplices", "Brier, Possessed",
-                           "most probable pair right"], rows)
-    wins = Table(f"Wins (mean rounds {summary.rounds:.2f})", ["side", "games won"],
-                 [[side, f"{100 * share:.1f}%"] for side, share in data["wins"].items()])
+    rows = [
+        [
+            reading,
+            data[reading]["positions"],
+            f"{data[reading]['accomplices_brier']:.4f}",
+            f"{data[reading]['possessed_brier']:.4f}",
+            f"{100 * data[reading]['pair_accuracy']:.1f}%",
+        ]
+        for reading in ("claims", "hard")
+    ]
+    title = (
+        f"{summary.games} games of {summary.players} players ({summary.seconds:.1f} s), "
+        f"at every vote: {data['soundness_failures']} soundness failures"
+    )
+    scores = Table(
+        title,
+        [
+            "reading",
+            "positions",
+            "Brier, accomplices",
+            "Brier, Possessed",
+            "most probable pair right",
+        ],
+        rows,
+    )
+    wins = Table(
+        f"Wins (mean rounds {summary.rounds:.2f})",
+        ["side", "games won"],
+        [[side, f"{100 * share:.1f}%"] for side, share in data["wins"].items()],
+    )
     found = [wins, scores, *reliability_tables(data["claims"]["reliability"])]
     if not summary.failures:
         return found
-    return [*found, Table("Soundness failures (the truth eliminated)", ["failure"],
-                          [[f] for f in summary.failures[:20]])]
+    return [
+        *found,
+        Table(
+            "Soundness failures (the truth eliminated)",
+            ["failure"],
+            [[f] for f in summary.failures[:20]],
+        ),
+    ]
 
 
 def reliability_tables(reliability: dict[str, Any]) -> list[Table]:
@@ -99,16 +128,26 @@ def reliability_tables(reliability: dict[str, Any]) -> list[Table]:
 
     The Possessed table per bot is shown when more than one bot was guessed about.
     """
-    found = [Table("Reliability of the accomplice chances (claims; each uncertain suspect)",
-                   list(RELIABILITY_HEADINGS),
-                   reliability_rows(reliability["accomplices"], "accomplice_share")),
-             Table("Reliability of the Possessed chances (claims; each uncertain answer)",
-                   list(RELIABILITY_HEADINGS),
-                   reliability_rows(reliability["possessed"], "possessed_share"))]
-    by_bot = {bot: rows for bot, rows in reliability["possessed_by_bot"].items()
-              if bot != "nobody"}
+    found = [
+        Table(
+            "Reliability of the accomplice chances (claims; each uncertain suspect)",
+            list(RELIABILITY_HEADINGS),
+            reliability_rows(reliability["accomplices"], "accomplice_share"),
+        ),
+        Table(
+            "Reliability of the Possessed chances (claims; each uncertain answer)",
+            list(RELIABILITY_HEADINGS),
+            reliability_rows(reliability["possessed"], "possessed_share"),
+        ),
+    ]
+    by_bot = {bot: rows for bot, rows in reliability["possessed_by_bot"].items() if bot != "nobody"}
     if len(by_bot) > 1:
-        found += [Table(f"Reliability of the Possessed chances about {bot} players (claims)",
-                        list(RELIABILITY_HEADINGS), reliability_rows(rows, "possessed_share"))
-                  for bot, rows in by_bot.items()]
+        found += [
+            Table(
+                f"Reliability of the Possessed chances about {bot} players (claims)",
+                list(RELIABILITY_HEADINGS),
+                reliability_rows(rows, "possessed_share"),
+            )
+            for bot, rows in by_bot.items()
+        ]
     return found

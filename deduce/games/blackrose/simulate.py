@@ -21,15 +21,21 @@ def play(game: BlackRoseGame, index: int, seed: int, lineup: Sequence[str]) -> B
     return play_game(game, game_seed("blackrose", seed, index), lineup, BOTS)
 
 
-def record_game(game: BlackRoseGame, index: int, seed: int,
-                lineup: Sequence[str]) -> GameRecord:
+def record_game(game: BlackRoseGame, index: int, seed: int, lineup: Sequence[str]) -> GameRecord:
     """Play game ``index`` of run ``seed`` and return its truth and logs."""
     state = play(game, index, seed, lineup)
     players = game.players
-    truth = {"game": "blackrose", "accomplices": sorted(state.accomplices),
-             "roles": {p: state.roles[s] for s, p in enumerate(players)},
-             "seed": seed, "index": index, "players": list(players),
-             "bots": dict(zip(players, lineup)), "dead": list(state.dead),
-             "winner": state.winner, "rounds": state.round}
+    truth = {
+        "game": "blackrose",
+        "accomplices": sorted(state.accomplices),
+        "roles": {p: state.roles[s] for s, p in enumerate(players)},
+        "seed": seed,
+        "index": index,
+        "players": list(players),
+        "bots": dict(zip(players, lineup)),
+        "dead": list(state.dead),
+        "winner": state.winner,
+        "rounds": state.round,
+    }
     logs = {p: game.log_text(p, state.logs[seat]) for seat, p in enumerate(players)}
     return GameRecord(index, truth, logs)

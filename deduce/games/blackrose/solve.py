@@ -73,24 +73,37 @@ class BlackRoseSolution:
     def to_json(self) -> dict[str, Any]:
         """The spec's ``solve --json`` object."""
         if not self.consistent:
-            return {"game": "blackrose", "consistent": False, "exact": True,
-                    "conflict": list(self.conflict)}
-        accomplices = {"candidates": [list(pair) for pair in self.pairs],
-                       "probabilities": {"+".join(pair): float(p)
-                                         for pair, p in self.pairs.items()}}
-        data = {"game": "blackrose", "consistent": True, "exact": True,
-                "accomplices": accomplices,
-                "suspects": {s: float(p) for s, p in self.suspects.items()},
-                "possessed": {NOBODY if who is None else who: float(p)
-                              for who, p in self.possessed.items()}}
+            return {
+                "game": "blackrose",
+                "consistent": False,
+                "exact": True,
+                "conflict": list(self.conflict),
+            }
+        accomplices = {
+            "candidates": [list(pair) for pair in self.pairs],
+            "probabilities": {"+".join(pair): float(p) for pair, p in self.pairs.items()},
+        }
+        data = {
+            "game": "blackrose",
+            "consistent": True,
+            "exact": True,
+            "accomplices": accomplices,
+            "suspects": {s: float(p) for s, p in self.suspects.items()},
+            "possessed": {
+                NOBODY if who is None else who: float(p) for who, p in self.possessed.items()
+            },
+        }
         if self.styles:
-            data["styles"] = {player: {level: float(p) for level, p in row.items()}
-                              for player, row in self.styles.items()}
+            data["styles"] = {
+                player: {level: float(p) for level, p in row.items()}
+                for player, row in self.styles.items()
+            }
         return data
 
 
-def solve_blackrose(log: GameLog, hard: bool = False, model: ClaimsModel | None = None,
-                    styles: bool = True) -> BlackRoseSolution:
+def solve_blackrose(
+    log: GameLog, hard: bool = False, model: ClaimsModel | None = None, styles: bool = True
+) -> BlackRoseSolution:
     """Solve a validated blackrose log; ``hard`` ignores claims, ``model`` replaces the default.
 
     ``styles`` False skips the claimers' level posterior (the check and the
@@ -101,8 +114,11 @@ def solve_blackrose(log: GameLog, hard: bool = False, model: ClaimsModel | None 
     possible = solutions(setting, known)
     if not possible:
         chosen = minimal_conflict(setting, known)
-        return BlackRoseSolution(False, conflict=tuple(f.line for f in chosen),
-                                 explanation=explain_conflict(setting, chosen))
+        return BlackRoseSolution(
+            False,
+            conflict=tuple(f.line for f in chosen),
+            explanation=explain_conflict(setting, chosen),
+        )
     made = () if hard else claims_of(log.events)
     prior = role_prior(setting)
     if not made:
@@ -123,16 +139,26 @@ def solve_blackrose(log: GameLog, hard: bool = False, model: ClaimsModel | None 
     return _solution(setting, weights, ordered, model.names if rows else {}, len(made))
 
 
-def _solution(setting: Setting, weights: dict[Hidden, Fraction],
-              styles: dict[str, dict[str, Fraction]], names: dict[str, str],
-              weighed: int) -> BlackRoseSolution:
+def _solution(
+    setting: Setting,
+    weights: dict[Hidden, Fraction],
+    styles: dict[str, dict[str, Fraction]],
+    names: dict[str, str],
+    weighed: int,
+) -> BlackRoseSolution:
     """The solution of consistent states of these weights (prior times likelihood)."""
     total = sum(weights.values(), Fraction(0))
     joint = {h: w / total for h, w in weights.items()}
-    return BlackRoseSolution(True, joint, pair_marginals(joint),
-                             suspect_marginals(joint, setting.suspects),
-                             possessed_marginals(joint, setting.possessed_values),
-                             weighed, styles, names)
+    return BlackRoseSolution(
+        True,
+        joint,
+        pair_marginals(joint),
+        suspect_marginals(joint, setting.suspects),
+        possessed_marginals(joint, setting.possessed_values),
+        weighed,
+        styles,
+        names,
+    )
 
 
 def pair_marginals(joint: dict[Hidden, Fraction]) -> dict[Pair, Fraction]:
@@ -143,17 +169,20 @@ def pair_marginals(joint: dict[Hidden, Fraction]) -> dict[Pair, Fraction]:
     return dict(sorted(totals.items(), key=lambda item: (-item[1], item[0])))
 
 
-def suspect_marginals(joint: dict[Hidden, Fraction],
-                      suspects: Sequence[str]) -> dict[str, Fraction]:
+def suspect_marginals(
+    joint: dict[Hidden, Fraction], suspects: Sequence[str]
+) -> dict[str, Fraction]:
     """Each suspect's chance of being one of the accomplices, in the given order."""
     return {s: sum((p for h, p in joint.items() if s in h.pair), Fraction(0)) for s in suspects}
 
 
-def possessed_marginals(joint: dict[Hidden, Fraction],
-                        order: Sequence[str | None]) -> dict[str | None, Fraction]:
+def possessed_marginals(
+    joint: dict[Hidden, Fraction], order: Sequence[str | None]
+) -> dict[str | None, Fraction]:
     """Each possible Possessed's probability (positive only), in the given order."""
-    totals = {who: sum((p for h, p in joint.items() if h.possessed == who), Fraction(0))
-              for who in order}
+    totals = {
+        who: sum((p for h, p in joint.items() if h.possessed == who), Fraction(0)) for who in order
+    }
     return {who: p for who, p in totals.items() if p}
 
 
@@ -176,8 +205,11 @@ def describe(fact: Fact) -> str:
     event = fact.event
     if event.type == "role":
         role = event.get("role")
-        what = {"rector": "the Rector", "possessed": "the Possessed",
-                "investigator": "a real investigator"}[role]
+        what = {
+            "rector": "the Rector",
+            "possessed": "the Possessed",
+            "investigator": "a real investigator",
+        }[role]
         return f"{event.get('player')} is {what}"
     if event.type == "proof":
         return f"{event.get('suspect')} is innocent (a Proof of {event.get('suspect')} was seen)"
@@ -187,15 +219,16 @@ def describe(fact: Fact) -> str:
             return f"{named} are the accomplices (a correct accusation)"
         return f"{named} are not both accomplices (a wrong accusation)"
     dead = f"the dead ({_listing(fact.dead)})" if fact.dead else "the dead (nobody yet)"
-    return (f"the Rector played {event.get('card')}: at least {fact.at_least} of {dead} "
-            "are innocent")
+    return f"the Rector played {event.get('card')}: at least {fact.at_least} of {dead} are innocent"
 
 
 def _reason(setting: Setting, chosen: Sequence[Fact]) -> str:
     """Why the minimal set ``chosen`` cannot hold, in one sentence."""
     if any(against_header(setting, f.event) for f in chosen):
-        return (f"but the header names {setting.rector} as the Rector, "
-                "who holds no role card and is nobody else's")
+        return (
+            f"but the header names {setting.rector} as the Rector, "
+            "who holds no role card and is nobody else's"
+        )
     roles = [f.event for f in chosen if f.event.type == "role"]
     if roles:
         possessed = sorted({e.get("player") for e in roles if e.get("role") == "possessed"})
@@ -203,12 +236,16 @@ def _reason(setting: Setting, chosen: Sequence[Fact]) -> str:
             return "but there is only one Possessed card"
         if possessed:
             return f"so {possessed[0]} would be the Possessed and a real investigator at once"
-        return (f"so nobody is left to be the Possessed, and a {len(setting.players)}-player "
-                "game always has one")
+        return (
+            f"so nobody is left to be the Possessed, and a {len(setting.players)}-player "
+            "game always has one"
+        )
     if len(chosen) == 1 and chosen[0].event.type == "goal":
         fact = chosen[0]
-        return (f"but only {plural(len(fact.dead), 'suspect')} "
-                f"had died by then, fewer than {fact.at_least}")
+        return (
+            f"but only {plural(len(fact.dead), 'suspect')} "
+            f"had died by then, fewer than {fact.at_least}"
+        )
     return "so no pair of suspects can be the two accomplices"
 
 

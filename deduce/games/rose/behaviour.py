@@ -110,8 +110,10 @@ class BehaviourModel:
 
     def to_json(self) -> dict[str, Any]:
         """The file form read back by :func:`model_from_json`."""
-        theta = {cause: {sign: float(self.theta.get((cause, sign), 0.0)) for sign in SIGNS}
-                 for cause in CAUSES}
+        theta = {
+            cause: {sign: float(self.theta.get((cause, sign), 0.0)) for sign in SIGNS}
+            for cause in CAUSES
+        }
         return {"fitted": self.fitted, "theta": theta}
 
 
@@ -121,8 +123,9 @@ def _entries(raw: Any, allowed: Sequence[str], what: str, where: Where) -> dict[
         raise Invalid(where, f"{what} must be an object")
     unknown = sorted(set(raw) - set(allowed))
     if unknown:
-        raise Invalid(where, f"unknown key {unknown[0]!r} in {what} "
-                             f"(expected: {', '.join(allowed)})")
+        raise Invalid(
+            where, f"unknown key {unknown[0]!r} in {what} (expected: {', '.join(allowed)})"
+        )
     return raw
 
 
@@ -142,8 +145,9 @@ def parse_model(raw: Any) -> BehaviourModel:
         where: Where = ("theta", cause)
         for sign, value in _entries(signs, SIGNS, f"'theta' {cause!r}", where).items():
             if not finite_number(value):
-                raise Invalid((*where, sign), f"theta {cause} {sign} must be a finite number, "
-                                              f"not {value!r}")
+                raise Invalid(
+                    (*where, sign), f"theta {cause} {sign} must be a finite number, not {value!r}"
+                )
             theta[cause, sign] = float(value)
     return BehaviourModel(theta, fitted)
 
@@ -169,8 +173,11 @@ class Choice(NamedTuple):
 
 def choices(players: Sequence[str], events: Iterable[Event]) -> tuple[Choice, ...]:
     """The soft events of a log as choices (other events are skipped)."""
-    return tuple(Choice(players.index(e.get("player")), e.get("monk"), KINDS.index(kind_of(e)))
-                 for e in events if e.type in SOFT_EVENTS["rose"])
+    return tuple(
+        Choice(players.index(e.get("player")), e.get("monk"), KINDS.index(kind_of(e)))
+        for e in events
+        if e.type in SOFT_EVENTS["rose"]
+    )
 
 
 def features(made: Iterable[Choice], assignment: Assignment) -> tuple[int, ...]:
@@ -213,8 +220,10 @@ def _statistics(sample: Sample) -> _Statistics:
     truth = tuple(sample.truth.get(p, "") for p in players)
     possible = assignments(players, sample.log.events)
     if set(sample.truth) != set(players) or truth not in possible:
-        raise DeduceError(f"{sample.log.path}: the true identities {dict(sample.truth)} are not "
-                          f"one colour of {', '.join(COLOURS)} per player that the log allows")
+        raise DeduceError(
+            f"{sample.log.path}: the true identities {dict(sample.truth)} are not "
+            f"one colour of {', '.join(COLOURS)} per player that the log allows"
+        )
     made = choices(players, sample.log.events)
     support = Counter(features(made, a) for a in possible)
     return _Statistics(features(made, truth), tuple(support.items()))
@@ -235,16 +244,16 @@ def _objective(table: Sequence[_Statistics], theta: Sequence[float], l2: float) 
     return fit - l2 / 2 * math.fsum(t * t for t in theta)
 
 
-def _derivatives(table: Sequence[_Statistics], theta: Sequence[float],
-                 l2: float) -> tuple[list[float], list[list[float]]]:
+def _derivatives(
+    table: Sequence[_Statistics], theta: Sequence[float], l2: float
+) -> tuple[list[float], list[list[float]]]:
     """Gradient and Hessian of :func:`_objective` at ``theta``."""
     n = len(theta)
     gradient = [-l2 * t for t in theta]
     hessian = [[-l2 * (i == j) for j in range(n)] for i in range(n)]
     for stats in table:
         _, weights = _posterior(stats, theta)
-        mean = [math.fsum(w * v[k] for (v, _), w in zip(stats.support, weights))
-                for k in range(n)]
+        mean = [math.fsum(w * v[k] for (v, _), w in zip(stats.support, weights)) for k in range(n)]
         for k in range(n):
             gradient[k] += stats.truth[k] - mean[k]
         for (vector, _), w in zip(stats.support, weights):
@@ -272,8 +281,13 @@ def _solve_linear(matrix: Sequence[Sequence[float]], rhs: Sequence[float]) -> li
     return x
 
 
-def _newton_step(table: Sequence[_Statistics], theta: list[float], gradient: Sequence[float],
-                 hessian: Sequence[Sequence[float]], l2: float) -> list[float] | None:
+def _newton_step(
+    table: Sequence[_Statistics],
+    theta: list[float],
+    gradient: Sequence[float],
+    hessian: Sequence[Sequence[float]],
+    l2: float,
+) -> list[float] | None:
     """θ after one Newton step with backtracking (Armijo) line search; None if none improves."""
     direction = _solve_linear([[-h for h in row] for row in hessian], gradient)
     slope = math.fsum(g * d for g, d in zip(gradient, direction))
@@ -308,6 +322,5 @@ def fit(samples: Iterable[Sample], l2: float = L2, tolerance: float = TOLERANCE)
         theta = improved
     else:
         raise DeduceError(f"fitting did not converge in {MAX_STEPS} Newton steps")
-    note = (f"fitted on {len(table)} logs by maximum conditional likelihood "
-            f"(L2 penalty {l2:g})")
+    note = f"fitted on {len(table)} logs by maximum conditional likelihood (L2 penalty {l2:g})"
     return BehaviourModel(dict(zip(KINDS, theta)), note)

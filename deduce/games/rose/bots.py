@@ -63,6 +63,7 @@ def random_bot(game: RoseGame, seat: int) -> Bot:
 
     def act(obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
         return rng.choice(list(legal))
+
     return act
 
 
@@ -83,8 +84,7 @@ def move_value(obs: Observation, move: Action, mine: str) -> float:
         track, points = MEETING[pawn]
         points *= 2 if obs.event == "tricky" else 1
         met = [m for m in COLOURS if obs.positions[m] == building]
-        return sum(max(gain(m, track, points, mine), gain(m, track, -points, mine))
-                   for m in met)
+        return sum(max(gain(m, track, points, mine), gain(m, track, -points, mine)) for m in met)
     tiles = obs.tasks[building]
     own = [value for colour, value in tiles if colour == pawn]
     n = -max(own) if own else sum(value for _, value in tiles)
@@ -155,10 +155,16 @@ class Monk:
 
     def _values(self) -> dict[str, Value]:
         """How this bot values an action of each decision (reveal and guess are apart)."""
-        return {"play": self._value_play, "move": self._value_move,
-                "second": self._value_second, "task": self._value_task,
-                "william": self._value_william, "adson": self._value_adson,
-                "bonus": self._value_bonus, "awkward": self._value_awkward}
+        return {
+            "play": self._value_play,
+            "move": self._value_move,
+            "second": self._value_second,
+            "task": self._value_task,
+            "william": self._value_william,
+            "adson": self._value_adson,
+            "bonus": self._value_bonus,
+            "awkward": self._value_awkward,
+        }
 
     def _guess(self, obs: Observation) -> Action:
         """One colour per other player, all different: the solver's best joint guess."""
@@ -181,4 +187,8 @@ class Bluffer(Monk):
 
 #: The bots by name, for ``deduce.games.simulate.play_game``.
 BOTS: dict[str, Callable[[RoseGame, int], Bot]] = {
-    "monk": Monk, "solver": SolverBot, "random": random_bot, "bluffer": Bluffer}
+    "monk": Monk,
+    "solver": SolverBot,
+    "random": random_bot,
+    "bluffer": Bluffer,
+}

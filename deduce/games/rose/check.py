@@ -69,25 +69,41 @@ class Tally:
     by_bot: Mapping[str, Tally] = field(default_factory=dict)
 
     def __add__(self, other: Tally) -> Tally:
-        styles = {s: self.styles.get(s, 0.0) + other.styles.get(s, 0.0)
-                  for s in STYLES if s in self.styles or s in other.styles}
-        by_bot = {bot: self.by_bot.get(bot, Tally()) + other.by_bot.get(bot, Tally())
-                  for bot in sorted({*self.by_bot, *other.by_bot})}
-        return Tally(self.guesses + other.guesses, self.brier + other.brier,
-                     self.right + other.right, self.joint_right + other.joint_right,
-                     self.failures + other.failures, self.reliability + other.reliability,
-                     styles, self.styled + other.styled, by_bot)
+        styles = {
+            s: self.styles.get(s, 0.0) + other.styles.get(s, 0.0)
+            for s in STYLES
+            if s in self.styles or s in other.styles
+        }
+        by_bot = {
+            bot: self.by_bot.get(bot, Tally()) + other.by_bot.get(bot, Tally())
+            for bot in sorted({*self.by_bot, *other.by_bot})
+        }
+        return Tally(
+            self.guesses + other.guesses,
+            self.brier + other.brier,
+            self.right + other.right,
+            self.joint_right + other.joint_right,
+            self.failures + other.failures,
+            self.reliability + other.reliability,
+            styles,
+            self.styled + other.styled,
+            by_bot,
+        )
 
     def to_json(self) -> dict[str, Any]:
         """Means over the guesses: Brier score, accuracy of both guesses; failures; tables."""
         n = self.guesses or 1
         gap = self.reliability.worst_gap()
-        data = {"guesses": self.guesses, "brier": round(self.brier / n, 4),
-                "accuracy": round(self.right / n, 4),
-                "day7_accuracy": round(self.joint_right / n, 4),
-                "soundness_failures": len(self.failures), "failures": list(self.failures[:20]),
-                "reliability": self.reliability.to_json("colour_share"),
-                "worst_gap": None if gap is None else round(gap, 4)}
+        data = {
+            "guesses": self.guesses,
+            "brier": round(self.brier / n, 4),
+            "accuracy": round(self.right / n, 4),
+            "day7_accuracy": round(self.joint_right / n, 4),
+            "soundness_failures": len(self.failures),
+            "failures": list(self.failures[:20]),
+            "reliability": self.reliability.to_json("colour_share"),
+            "worst_gap": None if gap is None else round(gap, 4),
+        }
         if self.styles:
             data["styles"] = {s: round(p / self.styled, 4) for s, p in self.styles.items()}
         if self.by_bot:
@@ -105,12 +121,18 @@ def cut_before_guesses(log: GameLog) -> GameLog:
 def samples(record: GameRecord) -> list[Sample]:
     """Each player's log of the game cut before the guesses, with the true identities."""
     truth = record.truth["identities"]
-    return [Sample(cut_before_guesses(parse_jsonl(text, f"game-{record.index:04d}/{p}.jsonl")),
-                   truth) for p, text in record.logs.items()]
+    return [
+        Sample(cut_before_guesses(parse_jsonl(text, f"game-{record.index:04d}/{p}.jsonl")), truth)
+        for p, text in record.logs.items()
+    ]
 
 
-def score(solution: RoseSolution, truth: Mapping[str, str], where: str,
-          bots: Mapping[str, str] | None = None) -> Tally:
+def score(
+    solution: RoseSolution,
+    truth: Mapping[str, str],
+    where: str,
+    bots: Mapping[str, str] | None = None,
+) -> Tally:
     """One reading of one log, scored against the truth for every reported player.
 
     ``bots``: each player's bot, for the scores per bot (``bot`` when not given).
@@ -126,8 +148,16 @@ def score(solution: RoseSolution, truth: Mapping[str, str], where: str,
         failure = () if colour in row else (f"{where}: {player}'s colour {colour} eliminated",)
         uncertain = {c: p for c, p in chances.items() if 0 < p < 1}
         styles = solution.styles.get(player, {})
-        one = Tally(1, brier, solution.guess[player] == colour, joint[player] == colour,
-                    failure, Reliability().add(uncertain, colour), styles, int(bool(styles)))
+        one = Tally(
+            1,
+            brier,
+            solution.guess[player] == colour,
+            joint[player] == colour,
+            failure,
+            Reliability().add(uncertain, colour),
+            styles,
+            int(bool(styles)),
+        )
         tally += replace(one, by_bot={(bots or {}).get(player, "bot"): one})
     return tally
 
@@ -141,8 +171,13 @@ class GameCheck:
     seconds: float
 
 
-def check_game(game: RoseGame, index: int, seed: int, lineup: Sequence[str],
-               model: BehaviourModel | StyleModel | None) -> GameCheck:
+def check_game(
+    game: RoseGame,
+    index: int,
+    seed: int,
+    lineup: Sequence[str],
+    model: BehaviourModel | StyleModel | None,
+) -> GameCheck:
     """Play game ``index`` of run ``seed``; score both readings of every player's log."""
     started = perf_counter()
     record = record_game(game, index, seed, lineup)
@@ -156,9 +191,14 @@ def check_game(game: RoseGame, index: int, seed: int, lineup: Sequence[str],
     return GameCheck(index, tallies, perf_counter() - started)
 
 
-def check_games(game: RoseGame, games: int, seed: int, lineup: Sequence[str],
-                model: BehaviourModel | StyleModel | None = None, workers: Workers | int = 1
-                ) -> Iterator[GameCheck]:
+def check_games(
+    game: RoseGame,
+    games: int,
+    seed: int,
+    lineup: Sequence[str],
+    model: BehaviourModel | StyleModel | None = None,
+    workers: Workers | int = 1,
+) -> Iterator[GameCheck]:
     """Check ``games`` games in order, where ``workers`` says (see ``run_games``)."""
     return run_games(check_game, game, games, seed, lineup, model, workers=workers)
 
@@ -185,7 +225,11 @@ class CheckSummary:
 
     def to_json(self) -> dict[str, Any]:
         """The summary as ``deduce check rose --json`` prints it."""
-        return {"game": "rose", "players": self.players, "games": self.games,
-                "soundness_failures": len(self.failures),
-                **{r: self.tallies[r].to_json() for r in READINGS},
-                "seconds": round(self.seconds, 3)}
+        return {
+            "game": "rose",
+            "players": self.players,
+            "games": self.games,
+            "soundness_failures": len(self.failures),
+            **{r: self.tallies[r].to_json() for r in READINGS},
+            "seconds": round(self.seconds, 3),
+        }

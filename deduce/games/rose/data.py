@@ -41,20 +41,31 @@ DEFAULT_DATA_FILE = "rose-game.json"
 WHAT = "rose data file"
 #: The event tiles the engine implements, by id (rulebook, "The Event Tiles").
 EVENT_IDS: tuple[str, ...] = (
-    "communicative", "heels", "hurry", "ostentation", "mysterious", "studious", "incredulous",
-    "awkward", "tricky", "dubious", "forbidden", "caught", "inquiring", "suspicious")
+    "communicative",
+    "heels",
+    "hurry",
+    "ostentation",
+    "mysterious",
+    "studious",
+    "incredulous",
+    "awkward",
+    "tricky",
+    "dubious",
+    "forbidden",
+    "caught",
+    "inquiring",
+    "suspicious",
+)
 #: Buildings the event tiles name ("Forbidden": library; "Incredulous": church).
 LIBRARY, CHURCH = "library", "church"
 NAMED_BUILDINGS: tuple[str, ...] = (LIBRARY, CHURCH)
 #: Card kinds with the key naming the card's target (``None``: no target, no time).
-CARD_KINDS: dict[str, str | None] = {"monk": "monk", "building": "building",
-                                     "william-adson": None}
+CARD_KINDS: dict[str, str | None] = {"monk": "monk", "building": "building", "william-adson": None}
 #: Fewest buildings (the eight pawns start on different ones), cards (three for
 #: each of five players) and face-down event tiles (one for each of six days).
 MIN_BUILDINGS, MIN_CARDS, MIN_EVENTS = 8, 15, 6
 #: Time values a monk or building card may have (the sundial's 24 spaces).
 MAX_TIME = 24
-
 
 
 @dataclass(frozen=True)
@@ -109,8 +120,7 @@ def _buildings(raw: Any) -> tuple[str, ...]:
     buildings = _ids(raw, ("buildings",), "'buildings'", MIN_BUILDINGS)
     missing = [b for b in NAMED_BUILDINGS if b not in buildings]
     if missing:
-        raise Invalid(("buildings",), f"'buildings' has no {missing[0]!r} (an event tile "
-                                       "names it)")
+        raise Invalid(("buildings",), f"'buildings' has no {missing[0]!r} (an event tile names it)")
     return buildings
 
 
@@ -121,8 +131,7 @@ def _card(raw: Any, index: int, buildings: tuple[str, ...], seen: set[str]) -> A
         raise Invalid(where, f"{what} must be an object with id and kind")
     kind = raw.get("kind")
     if not isinstance(kind, str) or kind not in CARD_KINDS:
-        raise Invalid(where, f"{what}: kind must be one of {', '.join(CARD_KINDS)}, "
-                              f"not {kind!r}")
+        raise Invalid(where, f"{what}: kind must be one of {', '.join(CARD_KINDS)}, not {kind!r}")
     target = CARD_KINDS[kind]
     keys = {"id", "kind"} | ({target, "time"} if target else set())
     extra, missing = sorted(set(raw) - keys), sorted(keys - set(raw))
@@ -142,15 +151,19 @@ def _card(raw: Any, index: int, buildings: tuple[str, ...], seen: set[str]) -> A
         raise Invalid(where, f"card {cid!r}: unknown {target} {raw[target]!r}")
     time = raw["time"]
     if not _is_int(time) or not 1 <= time <= MAX_TIME:
-        raise Invalid(where, f"card {cid!r}: time must be an integer from 1 to {MAX_TIME}, "
-                              f"not {time!r}")
+        raise Invalid(
+            where, f"card {cid!r}: time must be an integer from 1 to {MAX_TIME}, not {time!r}"
+        )
     return ActionCard(cid, kind, raw[target], time)
 
 
 def _cards(raw: Any, buildings: tuple[str, ...]) -> tuple[ActionCard, ...]:
     if not isinstance(raw, list) or len(raw) < MIN_CARDS:
-        raise Invalid(("cards",), f"'cards' must be a list of at least {MIN_CARDS} cards "
-                                   "(three for each of five players)")
+        raise Invalid(
+            ("cards",),
+            f"'cards' must be a list of at least {MIN_CARDS} cards "
+            "(three for each of five players)",
+        )
     seen: set[str] = set()
     return tuple(_card(item, i, buildings, seen) for i, item in enumerate(raw))
 
@@ -162,15 +175,21 @@ def _tasks(raw: Any, buildings: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     tiles: list[tuple[str, int]] = []
     for colour, values in raw.items():
         if colour not in COLOURS:
-            raise Invalid(("tasks",), f"'tasks': unknown colour {colour!r} "
-                                       f"(colours: {', '.join(COLOURS)})")
+            raise Invalid(
+                ("tasks",), f"'tasks': unknown colour {colour!r} (colours: {', '.join(COLOURS)})"
+            )
         if not isinstance(values, list) or not all(_is_int(v) and v > 0 for v in values):
-            raise Invalid(("tasks", colour), f"'tasks' of {colour}: tile values must be a "
-                                              "list of positive integers")
+            raise Invalid(
+                ("tasks", colour),
+                f"'tasks' of {colour}: tile values must be a list of positive integers",
+            )
         tiles += [(colour, v) for v in values]
     if len(tiles) < 2 * len(buildings):
-        raise Invalid(("tasks",), f"'tasks' has {len(tiles)} tiles; two for each of the "
-                                   f"{len(buildings)} buildings need {2 * len(buildings)}")
+        raise Invalid(
+            ("tasks",),
+            f"'tasks' has {len(tiles)} tiles; two for each of the "
+            f"{len(buildings)} buildings need {2 * len(buildings)}",
+        )
     return tuple(tiles)
 
 
@@ -178,8 +197,10 @@ def _events(raw: Any) -> tuple[str, ...]:
     events = _ids(raw, ("events",), "'events'", MIN_EVENTS)
     unknown = [e for e in events if e not in EVENT_IDS]
     if unknown:
-        raise Invalid(("events",), f"'events': unknown event tile {unknown[0]!r} "
-                                    f"(tiles: {', '.join(EVENT_IDS)})")
+        raise Invalid(
+            ("events",),
+            f"'events': unknown event tile {unknown[0]!r} (tiles: {', '.join(EVENT_IDS)})",
+        )
     return events
 
 
@@ -187,8 +208,12 @@ def _parse(raw: Any) -> RoseData:
     """Check the whole file's object (see the module docstring)."""
     raw = check_top(raw, ("buildings", "cards", "tasks", "events"), WHAT)
     buildings = _buildings(raw["buildings"])
-    return RoseData(buildings, _cards(raw["cards"], buildings),
-                    _tasks(raw["tasks"], buildings), _events(raw["events"]))
+    return RoseData(
+        buildings,
+        _cards(raw["cards"], buildings),
+        _tasks(raw["tasks"], buildings),
+        _events(raw["events"]),
+    )
 
 
 def data_from_json(raw: Any, path: str) -> RoseData:

@@ -108,12 +108,16 @@ def move_context(card: ActionCard, pawn: str | None) -> Context:
     A monk card moves its monk, a William/Adson card the pawn chosen with it
     (``pawn``), anywhere else; a building card moves any pawn ``to`` its building.
     """
-    return {"card": card.id, "pawn": card.target if card.kind == "monk" else pawn,
-            "to": card.target if card.kind == "building" else None}
+    return {
+        "card": card.id,
+        "pawn": card.target if card.kind == "monk" else pawn,
+        "to": card.target if card.kind == "building" else None,
+    }
 
 
-def card_moves(context: Context, positions: Mapping[str, str],
-               buildings: Sequence[str]) -> list[Action]:
+def card_moves(
+    context: Context, positions: Mapping[str, str], buildings: Sequence[str]
+) -> list[Action]:
     """The ``(pawn, building)`` moves of a card's :func:`move_context` with pawns at ``positions``.
 
     Its pawn to another building, or another building's pawn to its building;
@@ -244,13 +248,17 @@ class RoseState(StepMachine):
         self._chosen: dict[int, str] = {}
         self._unlaid = list(range(len(data.tasks)))
         spare = len(data.tasks) - 2 * len(data.buildings)
-        self._start(*[("hide",)] * DAYS,
-                    *(("place", pawn) for pawn in PAWNS),
-                    *(("lay", b) for b in data.buildings for _ in range(2)),
-                    *[("lay", None)] * spare,
-                    *(("identity", s) for s in seats),
-                    *(("draw", s) for _ in range(HAND) for s in seats),
-                    ("dealt",), ("chance", "first", tuple(seats)), ("day",))
+        self._start(
+            *[("hide",)] * DAYS,
+            *(("place", pawn) for pawn in PAWNS),
+            *(("lay", b) for b in data.buildings for _ in range(2)),
+            *[("lay", None)] * spare,
+            *(("identity", s) for s in seats),
+            *(("draw", s) for _ in range(HAND) for s in seats),
+            ("dealt",),
+            ("chance", "first", tuple(seats)),
+            ("day",),
+        )
 
     # ----------------------------------------------------------- interface
 
@@ -271,8 +279,9 @@ class RoseState(StepMachine):
     def winners(self) -> list[int]:
         """Seats with the lowest clue score; a tie goes to the fewest event tiles, else all."""
         best = min((score, len(self.events_held[s])) for s, score in enumerate(self.scores))
-        return [s for s, score in enumerate(self.scores)
-                if (score, len(self.events_held[s])) == best]
+        return [
+            s for s, score in enumerate(self.scores) if (score, len(self.events_held[s])) == best
+        ]
 
     def usable(self, seat: int) -> int:
         """How many time tiles ``seat`` may use now: none on the "In a Hurry" day."""
@@ -286,14 +295,27 @@ class RoseState(StepMachine):
             decision, context = step[0], dict(step[2])
         seats = range(len(self.game.players))
         return Observation(
-            seat, self.game.players[seat], self.identities[seat], tuple(self.hands[seat]),
-            tuple(self.logs[seat]), decision, context, self.day,
-            self.time if self.time < SUNDIAL else 0, self.event, dict(self.positions),
-            {b: tuple(tiles) for b, tiles in self.tasks.items()}, len(self.row),
-            dict(self.suspicion), dict(self.clue),
-            tuple(len(self.time_tiles[s]) for s in seats), self.usable(seat),
+            seat,
+            self.game.players[seat],
+            self.identities[seat],
+            tuple(self.hands[seat]),
+            tuple(self.logs[seat]),
+            decision,
+            context,
+            self.day,
+            self.time if self.time < SUNDIAL else 0,
+            self.event,
+            dict(self.positions),
+            {b: tuple(tiles) for b, tiles in self.tasks.items()},
+            len(self.row),
+            dict(self.suspicion),
+            dict(self.clue),
+            tuple(len(self.time_tiles[s]) for s in seats),
+            self.usable(seat),
             tuple(tuple(self.revealed[s]) for s in seats),
-            tuple(len(self.events_held[s]) for s in seats), len(self.pile))
+            tuple(len(self.events_held[s]) for s in seats),
+            len(self.pile),
+        )
 
     # --------------------------------------------------------------- engine
 
@@ -318,8 +340,16 @@ class RoseState(StepMachine):
         if seat is None:
             self._emit({"type": "score", "monk": monk, "track": track, "n": n, "cause": cause})
         else:
-            self._emit({"type": "points", "player": self.game.players[seat], "monk": monk,
-                        "track": track, "n": n, "cause": cause})
+            self._emit(
+                {
+                    "type": "points",
+                    "player": self.game.players[seat],
+                    "monk": monk,
+                    "track": track,
+                    "n": n,
+                    "cause": cause,
+                }
+            )
         if track == "clue":
             self.clue[monk] = max(0, self.clue[monk] + n)
         else:
@@ -375,10 +405,16 @@ class RoseState(StepMachine):
 
     def _step_dealt(self) -> None:
         players = self.game.players
-        self._emit({"type": "deal", "identities": dict(zip(players, self.identities)),
-                    "positions": dict(self.positions),
-                    "tasks": {b: [list(t) for t in tiles] for b, tiles in self.tasks.items()},
-                    "row": [list(t) for t in self.row], "events": list(self.event_tiles)})
+        self._emit(
+            {
+                "type": "deal",
+                "identities": dict(zip(players, self.identities)),
+                "positions": dict(self.positions),
+                "tasks": {b: [list(t) for t in tiles] for b, tiles in self.tasks.items()},
+                "row": [list(t) for t in self.row],
+                "events": list(self.event_tiles),
+            }
+        )
 
     def _chance_first(self, seat: int) -> None:
         self.starter = seat
@@ -396,8 +432,14 @@ class RoseState(StepMachine):
             seats = range(len(self.game.players))
             self._then(*(("guess", s, {"of": self._others(s)}) for s in seats), ("score",))
             return
-        self._emit({"type": "day", "day": self.day, "event": self.event,
-                    "player": self.game.players[self.starter]})
+        self._emit(
+            {
+                "type": "day",
+                "day": self.day,
+                "event": self.event,
+                "player": self.game.players[self.starter],
+            }
+        )
         self._then(("play", self.starter, {}))
 
     def _choices_play(self, seat: int, context: Context) -> list[Action]:
@@ -431,13 +473,22 @@ class RoseState(StepMachine):
         del self.time_tiles[seat][:used]
         time = card_time(card, pawn)
         self.time += time - used
-        event = {"type": "play", "player": self.game.players[seat], "card": card_id,
-                 "tiles": used, "time": self.time}
+        event = {
+            "type": "play",
+            "player": self.game.players[seat],
+            "card": card_id,
+            "tiles": used,
+            "time": self.time,
+        }
         if pawn is not None:
             event["pawn"] = pawn
         self._emit(event)
-        self._then(("move", seat, move_context(card, pawn)), ("turn_end", seat, {"time": time}),
-                   ("draw", seat), ("next", seat))
+        self._then(
+            ("move", seat, move_context(card, pawn)),
+            ("turn_end", seat, {"time": time}),
+            ("draw", seat),
+            ("next", seat),
+        )
 
     def _moves(self, context: Context) -> list[Action]:
         return card_moves(context, self.positions, self.game.data.buildings)
@@ -450,7 +501,7 @@ class RoseState(StepMachine):
         self._then(*self._move(seat, *action), *second)
 
     def _choices_second(self, seat: int, context: Context) -> list[Action]:
-        """"Studious": the card used again (the same monk, pawn or building), or not."""
+        """With "Studious": the card used again (the same monk, pawn or building), or not."""
         moves = self._moves(context)
         return [None, *moves] if moves else []
 
@@ -466,18 +517,23 @@ class RoseState(StepMachine):
         event tile acts on the move (the ``arrived`` step).
         """
         before = tuple(p for p in PAWNS if self.positions[p] == building)
-        self._emit({"type": "move", "player": self.game.players[seat], "pawn": pawn,
-                    "from": self.positions[pawn], "to": building})
+        self._emit(
+            {
+                "type": "move",
+                "player": self.game.players[seat],
+                "pawn": pawn,
+                "from": self.positions[pawn],
+                "to": building,
+            }
+        )
         self.positions[pawn] = building
         steps: list[Step] = []
         if pawn in MEETING:
             points = MEETING[pawn][1] * (2 if self.event == "tricky" else 1)
-            steps += [(pawn, seat, {"monk": m, "points": points})
-                      for m in before if m in COLOURS]
+            steps += [(pawn, seat, {"monk": m, "points": points}) for m in before if m in COLOURS]
         else:
             steps += self._work(seat, pawn, building)
-        return [*steps, ("arrived", seat, {"pawn": pawn, "building": building,
-                                           "before": before})]
+        return [*steps, ("arrived", seat, {"pawn": pawn, "building": building, "before": before})]
 
     def _work(self, seat: int, monk: str, building: str) -> list[Step]:
         """A monk's task tile taken (a decision when two of its colour differ), else suspicion.
@@ -511,14 +567,25 @@ class RoseState(StepMachine):
         """
         monk, value = tile
         self.tasks[building].remove(tile)
-        self._emit({"type": "task", "player": self.game.players[seat], "building": building,
-                    "tile": list(tile)})
+        self._emit(
+            {
+                "type": "task",
+                "player": self.game.players[seat],
+                "building": building,
+                "tile": list(tile),
+            }
+        )
         self._mark(monk, "suspicion", -value, "move", seat)
         self.time_tiles[seat].append(tile)
         if not self.tasks[building]:
             self.tasks[building], self.row = self.row[:2], self.row[2:]
-            self._emit({"type": "refill", "building": building,
-                        "tiles": [list(t) for t in self.tasks[building]]})
+            self._emit(
+                {
+                    "type": "refill",
+                    "building": building,
+                    "tiles": [list(t) for t in self.tasks[building]],
+                }
+            )
 
     def _choices_william(self, seat: int, context: Context) -> list[Action]:
         return [1, -1]
@@ -562,8 +629,9 @@ class RoseState(StepMachine):
         assert tile is not None
         self._convert()
         self.events_held[seat].append(tile)
-        self._emit({"type": "end_day", "day": self.day, "player": self.game.players[seat],
-                    "event": tile})
+        self._emit(
+            {"type": "end_day", "day": self.day, "player": self.game.players[seat], "event": tile}
+        )
         self.starter = seat
         steps: list[Step] = []
         if self.day in REVELATION_DAYS:
@@ -601,15 +669,15 @@ class RoseState(StepMachine):
         if act is not None:
             act(self, seat, context["pawn"], context["building"], context["before"])
 
-    def _arrival_communicative(self, seat: int, pawn: str, building: str,
-                               before: tuple[str, ...]) -> None:
+    def _arrival_communicative(
+        self, seat: int, pawn: str, building: str, before: tuple[str, ...]
+    ) -> None:
         """William and Adson meet: a conversion, unless all six suspicion markers are tied."""
         other = {"william": "adson", "adson": "william"}.get(pawn)
         if other in before and not self._all_tied():
             self._convert()
 
-    def _arrival_heels(self, seat: int, pawn: str, building: str,
-                       before: tuple[str, ...]) -> None:
+    def _arrival_heels(self, seat: int, pawn: str, building: str, before: tuple[str, ...]) -> None:
         """William moved: after his clue points, +2 clue to one monk or +1 to each of two.
 
         Any monks (see ``_choices_bonus``), wherever they are.
@@ -617,43 +685,54 @@ class RoseState(StepMachine):
         if pawn == "william":
             self._then(("bonus", seat, {"event": "heels"}))
 
-    def _arrival_mysterious(self, seat: int, pawn: str, building: str,
-                            before: tuple[str, ...]) -> None:
+    def _arrival_mysterious(
+        self, seat: int, pawn: str, building: str, before: tuple[str, ...]
+    ) -> None:
         """A monk moved to William's building: +2 clue to one monk or +1 to each of two."""
         if pawn in COLOURS and "william" in before:
             self._then(("bonus", seat, {"event": "mysterious"}))
 
-    def _arrival_ostentation(self, seat: int, pawn: str, building: str,
-                             before: tuple[str, ...]) -> None:
-        """"Without Ostentation": a monk moved to a building with no pawn gets -1 clue."""
+    def _arrival_ostentation(
+        self, seat: int, pawn: str, building: str, before: tuple[str, ...]
+    ) -> None:
+        """With "Without Ostentation": a monk moved to a building with no pawn gets -1 clue."""
         if pawn in COLOURS and not before:
             self._mark(pawn, "clue", -1, "ostentation")
 
-    def _arrival_incredulous(self, seat: int, pawn: str, building: str,
-                             before: tuple[str, ...]) -> None:
+    def _arrival_incredulous(
+        self, seat: int, pawn: str, building: str, before: tuple[str, ...]
+    ) -> None:
         """A monk moved to the church: every other player gives back their oldest time tile."""
         if pawn not in COLOURS or building != CHURCH:
             return
         for other, tiles in enumerate(self.time_tiles):
             if other != seat and tiles:
                 self.row.append(tiles.pop(0))
-                self._emit({"type": "give_back", "player": self.game.players[other],
-                            "tile": list(self.row[-1])})
+                self._emit(
+                    {
+                        "type": "give_back",
+                        "player": self.game.players[other],
+                        "tile": list(self.row[-1]),
+                    }
+                )
 
-    def _arrival_dubious(self, seat: int, pawn: str, building: str,
-                         before: tuple[str, ...]) -> None:
+    def _arrival_dubious(
+        self, seat: int, pawn: str, building: str, before: tuple[str, ...]
+    ) -> None:
         """The moved monk gets +1 clue."""
         if pawn in COLOURS:
             self._mark(pawn, "clue", 1, "dubious")
 
-    def _arrival_forbidden(self, seat: int, pawn: str, building: str,
-                           before: tuple[str, ...]) -> None:
+    def _arrival_forbidden(
+        self, seat: int, pawn: str, building: str, before: tuple[str, ...]
+    ) -> None:
         """A monk moved to the library gets +2 clue."""
         if pawn in COLOURS and building == LIBRARY:
             self._mark(pawn, "clue", 2, "forbidden")
 
-    def _arrival_inquiring(self, seat: int, pawn: str, building: str,
-                           before: tuple[str, ...]) -> None:
+    def _arrival_inquiring(
+        self, seat: int, pawn: str, building: str, before: tuple[str, ...]
+    ) -> None:
         """A monk moved to monks: each monk met (not the one moved) gets +1 clue."""
         if pawn in COLOURS:
             for monk in before:
@@ -675,7 +754,7 @@ class RoseState(StepMachine):
         self._mark(action, "suspicion", context["points"], "bonus", seat)
 
     def _suspicious(self) -> None:
-        """"Suspicious": +1 clue to every monk with the most suspicion, unless all are tied."""
+        """With "Suspicious": +1 clue to every monk with the most suspicion, unless all are tied."""
         top = max(self.suspicion.values())
         if not self._all_tied():
             for colour in COLOURS:
@@ -725,15 +804,21 @@ class RoseState(StepMachine):
         points = GUESS_POINTS[len(players)]
         for seat, guess in sorted(self.guesses.items()):
             for other, colour in zip(self._others(seat), guess):
-                self._emit({"type": "guess", "player": players[seat], "of": other,
-                            "colour": colour})
+                self._emit(
+                    {"type": "guess", "player": players[seat], "of": other, "colour": colour}
+                )
                 if colour == self.identities[players.index(other)]:
                     self._mark(colour, "clue", points, "guess")
         for seat, colour in enumerate(self.identities):
             self._mark(colour, "clue", TILE_POINTS * len(self.events_held[seat]), "tiles")
-        self._emit({"type": "end", "identities": dict(zip(players, self.identities)),
-                    "scores": dict(zip(players, self.scores)),
-                    "winners": [players[s] for s in self.winners()]})
+        self._emit(
+            {
+                "type": "end",
+                "identities": dict(zip(players, self.identities)),
+                "scores": dict(zip(players, self.scores)),
+                "winners": [players[s] for s in self.winners()],
+            }
+        )
         self.over = True
 
     #: The event tiles that act on a move, by tile id (the others act elsewhere or not at all).

@@ -61,9 +61,12 @@ def _suggestion(solution: RoseSolution) -> Suggestion:
     guesses = solution.best_guesses()
     chances = {p: solution.probabilities[p].get(c, Fraction(0)) for p, c in guesses.items()}
     expected = sum(chances.values())
-    data = {"game": "rose", "guesses": guesses,
-            "probabilities": {p: float(q) for p, q in chances.items()},
-            "expected_right": float(expected)}
+    data = {
+        "game": "rose",
+        "guesses": guesses,
+        "probabilities": {p: float(q) for p, q in chances.items()},
+        "expected_right": float(expected),
+    }
     rows = [[p, c, percent(chances[p]) or "0%"] for p, c in guesses.items()]
     title = f"Day-7 guesses (all different; expected right: {float(expected):.2f})"
     return Suggestion(data, [Table(title, ["player", "guess", "chance"], rows)])
@@ -80,8 +83,10 @@ class Rose(FromScratch):
     engines: tuple[str, ...] = ()
     owned: Mapping[str, tuple[str, ...]] = {
         "play": ("model_file",),
-        "solve": ("model_file",), "analyze": ("model_file",),
-        "suggest": ("model_file", "hard"), "check": ("model_file",),
+        "solve": ("model_file",),
+        "analyze": ("model_file",),
+        "suggest": ("model_file", "hard"),
+        "check": ("model_file",),
     }
     why_usage = USAGE
     why_meaning = "why PLAYER COLOUR: why PLAYER cannot be COLOUR."
@@ -94,8 +99,12 @@ class Rose(FromScratch):
             return styles.load_model_file(path)
         raise DeduceError(f"{path}: rose has no {kind} file")
 
-    def solve(self, log: GameLog, options: SolveOptions,  # noqa: D102
-              warm: Any = None) -> RoseSolution:
+    def solve(  # noqa: D102
+        self,
+        log: GameLog,
+        options: SolveOptions,
+        warm: Any = None,
+    ) -> RoseSolution:
         return solve_rose(log, hard=options.hard, model=options.model)
 
     def tables(self, solution: RoseSolution) -> list[Table]:  # noqa: D102
@@ -105,13 +114,16 @@ class Rose(FromScratch):
         return [report.compact_table(solution)]
 
     def answers(self, solution: RoseSolution) -> tuple[Mapping[str, Any], bool]:  # noqa: D102
-        return {colouring_label(solution.players, colours): p
-                for colours, p in solution.joint.items()}, True
+        return {
+            colouring_label(solution.players, colours): p for colours, p in solution.joint.items()
+        }, True
 
     def picks(self, solution: RoseSolution) -> tuple[str, ...]:
         """The day-7 guesses (see :meth:`RoseSolution.tied_guesses`), as colourings."""
-        return tuple(colouring_label(solution.players, tuple(g[p] for p in solution.players))
-                     for g in solution.tied_guesses())
+        return tuple(
+            colouring_label(solution.players, tuple(g[p] for p in solution.players))
+            for g in solution.tied_guesses()
+        )
 
     def revealed(self, log: GameLog) -> Revealed | None:
         """The colouring, when every reported player's ``identity`` is in the log (first ones)."""
@@ -154,8 +166,13 @@ class Rose(FromScratch):
         def minimal() -> set[int]:
             return set(minimal_conflict(seats, [*log.events, hypothesis])) - {hypothesis.line}
 
-        return Query(f"{player} is {colour}", tuple(e.line for e in hard), consistent, minimal,
-                     lambda: csp.is_consistent(seats, log.events))
+        return Query(
+            f"{player} is {colour}",
+            tuple(e.line for e in hard),
+            consistent,
+            minimal,
+            lambda: csp.is_consistent(seats, log.events),
+        )
 
     def words(self, header: Header, path: str) -> dict[str, tuple[str, ...]]:  # noqa: D102
         return {"colour": COLOURS, "monk": COLOURS, "track": TRACKS, "cause": CAUSES}
@@ -172,27 +189,43 @@ class Rose(FromScratch):
                 player = event.get("player")
                 seen[player] = seen.get(player, 0) + 1
                 if seen[player] == REVEALS + 1:
-                    found.append((event.line, f"{player}'s fourth reveal: the rulebook has each "
-                                  f"player reveal {REVEALS} markers (after the first, third and "
-                                  "fifth days)"))
+                    found.append(
+                        (
+                            event.line,
+                            f"{player}'s fourth reveal: the rulebook has each "
+                            f"player reveal {REVEALS} markers (after the first, third and "
+                            "fifth days)",
+                        )
+                    )
         return tuple(found)
 
-    def suggest(self, log: GameLog, options: SolveOptions, advice: AdviceOptions,
-                solution: RoseSolution | None = None) -> Suggestion:
+    def suggest(
+        self,
+        log: GameLog,
+        options: SolveOptions,
+        advice: AdviceOptions,
+        solution: RoseSolution | None = None,
+    ) -> Suggestion:
         """The day-7 guesses maximising the expected number of right guesses."""
         solution = solution or self.solve(log, options)
         if not solution.consistent:
             raise InconsistentLog(f"{log.path}: no history fits the log")
         return _suggestion(solution)
 
-    def check(self, table: RoseGame, games: int, seed: int,  # noqa: D102
-              lineup: Sequence[str], workers: Workers, options: CheckOptions) -> Iterator[Any]:
+    def check(  # noqa: D102
+        self,
+        table: RoseGame,
+        games: int,
+        seed: int,
+        lineup: Sequence[str],
+        workers: Workers,
+        options: CheckOptions,
+    ) -> Iterator[Any]:
         return check.check_games(table, games, seed, lineup, options.model, workers)
 
     def check_report(self, players: int, results: Sequence[Any]) -> CheckReport:  # noqa: D102
         summary = check.CheckSummary.of(players, list(results))
-        return CheckReport(summary.to_json(), report.check_tables(summary),
-                           len(summary.failures))
+        return CheckReport(summary.to_json(), report.check_tables(summary), len(summary.failures))
 
 
 GAME = Rose()

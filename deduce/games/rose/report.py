@@ -32,12 +32,16 @@ def guess_table(solution: RoseSolution) -> Table:
     """
     best, tied = solution.guess, solution.tied_guesses()
     joint = tied[0]
-    rows = [[p, best[p], _chance(solution, p, best[p]), joint[p], _chance(solution, p, joint[p])]
-            for p in solution.players]
+    rows = [
+        [p, best[p], _chance(solution, p, best[p]), joint[p], _chance(solution, p, joint[p])]
+        for p in solution.players
+    ]
     expected = sum(solution.probabilities[p].get(joint[p], Fraction(0)) for p in solution.players)
     whole = solution.joint.get(tuple(joint[p] for p in solution.players), Fraction(0))
-    title = (f"Guesses (the day-7 guess: expected right {float(expected):.2f} of "
-             f"{len(solution.players)}, all right {percent(whole) or '0%'}")
+    title = (
+        f"Guesses (the day-7 guess: expected right {float(expected):.2f} of "
+        f"{len(solution.players)}, all right {percent(whole) or '0%'}"
+    )
     if len(tied) > 1:
         title += f"; tied with {plural(len(tied) - 1, 'other guess', 'other guesses')}"
     return Table(title + ")", ["player", "most probable", "chance", "day-7 guess", "chance"], rows)
@@ -45,8 +49,10 @@ def guess_table(solution: RoseSolution) -> Table:
 
 def identity_table(solution: RoseSolution) -> Table:
     """Every reported player against every colour (blank: impossible)."""
-    rows = [[p, *(percent(solution.probabilities[p].get(c, 0)) for c in COLOURS)]
-            for p in solution.players]
+    rows = [
+        [p, *(percent(solution.probabilities[p].get(c, 0)) for c in COLOURS)]
+        for p in solution.players
+    ]
     events = solution.weighed
     title = "Who is which monk"
     if events:
@@ -92,35 +98,68 @@ def check_tables(summary: CheckSummary) -> list[Table]:
     data = summary.to_json()
 
     def cells(scores: dict[str, Any]) -> list[Any]:
-        return [scores["guesses"], f"{scores['brier']:.4f}", f"{100 * scores['accuracy']:.1f}%",
-                f"{100 * scores['day7_accuracy']:.1f}%"]
+        return [
+            scores["guesses"],
+            f"{scores['brier']:.4f}",
+            f"{100 * scores['accuracy']:.1f}%",
+            f"{100 * scores['day7_accuracy']:.1f}%",
+        ]
 
     headings = ["guesses", "Brier score", "most probable right", "day-7 guess right"]
-    title = (f"{summary.games} games of {summary.players} players ({summary.seconds:.1f} s), "
-             f"at the seventh day's guesses: {data['soundness_failures']} soundness failures")
-    found = [Table(title, ["reading", *headings],
-                   [[reading, *cells(data[reading])] for reading in ("behaviour", "hard")])]
+    title = (
+        f"{summary.games} games of {summary.players} players ({summary.seconds:.1f} s), "
+        f"at the seventh day's guesses: {data['soundness_failures']} soundness failures"
+    )
+    found = [
+        Table(
+            title,
+            ["reading", *headings],
+            [[reading, *cells(data[reading])] for reading in ("behaviour", "hard")],
+        )
+    ]
     by_bot = data["behaviour"].get("by_bot", {})
     if len(by_bot) > 1:
-        rows = [[bot, reading, *cells(data[reading]["by_bot"][bot])]
-                for bot in by_bot for reading in ("behaviour", "hard")]
+        rows = [
+            [bot, reading, *cells(data[reading]["by_bot"][bot])]
+            for bot in by_bot
+            for reading in ("behaviour", "hard")
+        ]
         found.append(Table("Per bot of the guessed player", ["bot", "reading", *headings], rows))
     styled = {bot: t["styles"] for bot, t in by_bot.items() if "styles" in t}
     if styled:
-        found.append(Table("How the behaviour reading read each bot's players (mean style chance)",
-                           ["bot", *(STYLE_WORDS[s] for s in STYLES)],
-                           # a style's chance is never 0: a mean rounded to 0 is below 0.1%
-                           [[bot, *(percent(row[s]) or "<0.1%" for s in STYLES)]
-                            for bot, row in styled.items()]))
-    found.append(Table("Reliability of the colour chances (behaviour; each uncertain colour)",
-                       list(RELIABILITY_HEADINGS),
-                       reliability_rows(data["behaviour"]["reliability"], "colour_share")))
+        found.append(
+            Table(
+                "How the behaviour reading read each bot's players (mean style chance)",
+                ["bot", *(STYLE_WORDS[s] for s in STYLES)],
+                # a style's chance is never 0: a mean rounded to 0 is below 0.1%
+                [
+                    [bot, *(percent(row[s]) or "<0.1%" for s in STYLES)]
+                    for bot, row in styled.items()
+                ],
+            )
+        )
+    found.append(
+        Table(
+            "Reliability of the colour chances (behaviour; each uncertain colour)",
+            list(RELIABILITY_HEADINGS),
+            reliability_rows(data["behaviour"]["reliability"], "colour_share"),
+        )
+    )
     if len(by_bot) > 1:
-        found += [Table(f"Reliability of the colour chances about {bot} players (behaviour)",
-                        list(RELIABILITY_HEADINGS),
-                        reliability_rows(t["reliability"], "colour_share"))
-                  for bot, t in by_bot.items()]
+        found += [
+            Table(
+                f"Reliability of the colour chances about {bot} players (behaviour)",
+                list(RELIABILITY_HEADINGS),
+                reliability_rows(t["reliability"], "colour_share"),
+            )
+            for bot, t in by_bot.items()
+        ]
     if summary.failures:
-        found.append(Table("Soundness failures (the truth eliminated)", ["failure"],
-                           [[f] for f in summary.failures[:20]]))
+        found.append(
+            Table(
+                "Soundness failures (the truth eliminated)",
+                ["failure"],
+                [[f] for f in summary.failures[:20]],
+            )
+        )
     return found

@@ -25,13 +25,19 @@ def record_game(game: RoseGame, index: int, seed: int, lineup: Sequence[str]) ->
     state = play(game, index, seed, lineup)
     players = game.players
     others = {p: [q for q in players if q != p] for p in players}
-    truth = {"game": "rose", "identities": dict(zip(players, state.identities)),
-             "seed": seed, "index": index, "players": list(players),
-             "bots": dict(zip(players, lineup)),
-             "guesses": {players[s]: dict(zip(others[players[s]], g))
-                         for s, g in sorted(state.guesses.items())},
-             "scores": dict(zip(players, state.scores)),
-             "event_tiles": {p: len(t) for p, t in zip(players, state.events_held)},
-             "winners": [players[s] for s in state.winners()]}
+    truth = {
+        "game": "rose",
+        "identities": dict(zip(players, state.identities)),
+        "seed": seed,
+        "index": index,
+        "players": list(players),
+        "bots": dict(zip(players, lineup)),
+        "guesses": {
+            players[s]: dict(zip(others[players[s]], g)) for s, g in sorted(state.guesses.items())
+        },
+        "scores": dict(zip(players, state.scores)),
+        "event_tiles": {p: len(t) for p, t in zip(players, state.events_held)},
+        "winners": [players[s] for s in state.winners()],
+    }
     logs = {p: game.log_text(p, state.logs[seat]) for seat, p in enumerate(players)}
     return GameRecord(index, truth, logs)

@@ -101,27 +101,46 @@ class RoseSolution:
         if not self.consistent:
             return []
         rows = [self.probabilities[p] for p in self.players]
-        scored = [(sum(row.get(c, Fraction(0)) for row, c in zip(rows, pick)), pick)
-                  for pick in permutations(COLOURS, len(rows))]
+        scored = [
+            (sum(row.get(c, Fraction(0)) for row, c in zip(rows, pick)), pick)
+            for pick in permutations(COLOURS, len(rows))
+        ]
         top = max(score for score, _ in scored)
         return [dict(zip(self.players, pick)) for score, pick in scored if score == top]
 
     def to_json(self) -> dict[str, Any]:
         """The spec's ``solve --json`` object."""
         if not self.consistent:
-            return {"game": "rose", "consistent": False, "exact": True,
-                    "conflict": list(self.conflict)}
-        players = {p: {"candidates": self.candidates(p),
-                       "probabilities": {c: float(q) for c, q in row.items()}}
-                   for p, row in self.probabilities.items()}
+            return {
+                "game": "rose",
+                "consistent": False,
+                "exact": True,
+                "conflict": list(self.conflict),
+            }
+        players = {
+            p: {
+                "candidates": self.candidates(p),
+                "probabilities": {c: float(q) for c, q in row.items()},
+            }
+            for p, row in self.probabilities.items()
+        }
         tied = self.tied_guesses()
         styles = {"styles": self.styles} if self.styles else {}
-        return {"game": "rose", "consistent": True, "exact": True, "players": players,
-                "guess": self.guess, "day7_guess": tied[0], "day7_tied": len(tied), **styles}
+        return {
+            "game": "rose",
+            "consistent": True,
+            "exact": True,
+            "players": players,
+            "guess": self.guess,
+            "day7_guess": tied[0],
+            "day7_tied": len(tied),
+            **styles,
+        }
 
 
-def solve_rose(log: GameLog, hard: bool = False,
-               model: BehaviourModel | StyleModel | None = None) -> RoseSolution:
+def solve_rose(
+    log: GameLog, hard: bool = False, model: BehaviourModel | StyleModel | None = None
+) -> RoseSolution:
     """Solve a validated rose log; ``hard`` ignores soft events, ``model`` replaces the default.
 
     The default is the styles model (:mod:`deduce.games.rose.styles`); a
@@ -133,8 +152,9 @@ def solve_rose(log: GameLog, hard: bool = False,
     if not possible:
         lines = minimal_conflict(seats, log.events)
         chosen = [e for e in log.events if e.line in lines]
-        return RoseSolution(reported, False, conflict=lines,
-                            explanation=explain_conflict(seats, chosen))
+        return RoseSolution(
+            reported, False, conflict=lines, explanation=explain_conflict(seats, chosen)
+        )
     made = () if hard else choices(seats, log.events)
     model = (model or default_model()) if made else None
     styles: dict[str, dict[str, float]] = {}
@@ -147,9 +167,14 @@ def solve_rose(log: GameLog, hard: bool = False,
         scores = [score(theta, features(made, a)) for a in possible]
     weights = soft_weights(scores)
     probabilities = {p: marginal(possible, weights, seats.index(p)) for p in reported}
-    return RoseSolution(reported, True, probabilities,
-                        joint_colourings(possible, weights, [seats.index(p) for p in reported]),
-                        weighed=len(made), styles=styles)
+    return RoseSolution(
+        reported,
+        True,
+        probabilities,
+        joint_colourings(possible, weights, [seats.index(p) for p in reported]),
+        weighed=len(made),
+        styles=styles,
+    )
 
 
 def soft_weights(scores: Sequence[float]) -> list[Fraction]:
@@ -158,8 +183,9 @@ def soft_weights(scores: Sequence[float]) -> list[Fraction]:
     return [Fraction(math.exp(s - top)) for s in scores]
 
 
-def marginal(possible: Sequence[Assignment], weights: Sequence[Fraction],
-             seat: int) -> dict[str, Fraction]:
+def marginal(
+    possible: Sequence[Assignment], weights: Sequence[Fraction], seat: int
+) -> dict[str, Fraction]:
     """The weighted share of each colour at ``seat``, candidates only, in ``COLOURS`` order."""
     totals = dict.fromkeys(COLOURS, Fraction(0))
     for assignment, weight in zip(possible, weights):
@@ -168,8 +194,9 @@ def marginal(possible: Sequence[Assignment], weights: Sequence[Fraction],
     return {c: w / total for c, w in totals.items() if w}
 
 
-def joint_colourings(possible: Sequence[Assignment], weights: Sequence[Fraction],
-                     seats: Sequence[int]) -> dict[tuple[str, ...], Fraction]:
+def joint_colourings(
+    possible: Sequence[Assignment], weights: Sequence[Fraction], seats: Sequence[int]
+) -> dict[tuple[str, ...], Fraction]:
     """The weighted share of each colouring of ``seats``, most probable first (ties sorted)."""
     totals: dict[tuple[str, ...], Fraction] = {}
     for assignment, weight in zip(possible, weights):
@@ -210,16 +237,20 @@ def _reason(players: Sequence[str], chosen: Sequence[Event]) -> str:
     repeated = repeated_reveals(chosen)
     if repeated:
         first, _ = repeated[0]
-        return (f"{first.get('player')} has a single {first.get('colour')} marker, "
-                "which cannot be revealed twice")
+        return (
+            f"{first.get('player')} has a single {first.get('colour')} marker, "
+            "which cannot be revealed twice"
+        )
     named = [p for p in players if any(e.get("player") == p for e in chosen)]
     left = allowed_colours(named, chosen)
     if len(named) == 1:
         return f"so {named[0]} can be no colour at all"
     shared = [c for c in COLOURS if any(c in colours for colours in left.values())]
-    return (f"so {_names(named)} have only {_names(shared)} left between them: "
-            f"{plural(len(shared), 'colour')} for {len(named)} players, "
-            "who are all different monks")
+    return (
+        f"so {_names(named)} have only {_names(shared)} left between them: "
+        f"{plural(len(shared), 'colour')} for {len(named)} players, "
+        "who are all different monks"
+    )
 
 
 def explain_conflict(players: Sequence[str], chosen: Sequence[Event]) -> tuple[str, ...]:

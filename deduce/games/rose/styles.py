@@ -118,24 +118,34 @@ from deduce.logs.vocabulary.rose import CAUSES, COLOURS
 #: The styles, in the order of the solver's arrays and of the tables' columns.
 STYLES: tuple[str, ...] = ("own", "honest", "bluffs", "contrarian", "indifferent")
 #: Each style in words, for tables.
-STYLE_WORDS: dict[str, str] = {"own": "plays for its colour",
-                               "honest": "never bluffs",
-                               "bluffs": "bluffs half the time",
-                               "contrarian": "plays for another",
-                               "indifferent": "no sign of colour"}
+STYLE_WORDS: dict[str, str] = {
+    "own": "plays for its colour",
+    "honest": "never bluffs",
+    "bluffs": "bluffs half the time",
+    "contrarian": "plays for another",
+    "indifferent": "no sign of colour",
+}
 DEFAULT_MODEL_FILE = "rose-styles.json"
 #: How often each style but ``indifferent`` plays for its decoy (``own``: the fitted rate).
-BLUFF_RATES: dict[str, float | None] = {"own": None, "honest": 0.0, "bluffs": 0.5,
-                                        "contrarian": 1.0}
+BLUFF_RATES: dict[str, float | None] = {
+    "own": None,
+    "honest": 0.0,
+    "bluffs": 0.5,
+    "contrarian": 1.0,
+}
 #: The fitted bluff rate is kept this far inside (0, 1).
 BLUFF_FLOOR = 1e-6
 #: The bundled prior weights α (see the module docstring): mostly own, strongly tied.
-PRIOR: dict[str, float] = {"own": 0.25, "honest": 0.05, "bluffs": 0.1, "contrarian": 0.025,
-                           "indifferent": 0.075}
+PRIOR: dict[str, float] = {
+    "own": 0.25,
+    "honest": 0.05,
+    "bluffs": 0.1,
+    "contrarian": 0.025,
+    "indifferent": 0.075,
+}
 #: Bundled models a user may name instead of a file: ``monk``, the single-style model
 #: fitted on the ``monk`` bots (the reading before styles: right for tables who play so).
-NAMED: dict[str, Callable[[], StyleModel | BehaviourModel]] = {
-    "monk": behaviour.default_model}
+NAMED: dict[str, Callable[[], StyleModel | BehaviourModel]] = {"monk": behaviour.default_model}
 #: How far the shares of a style may sum away from 1.
 SHARE_SLACK = 1e-6
 
@@ -157,33 +167,51 @@ class StyleModel:
 
     def to_json(self) -> dict[str, Any]:
         """The file form read back by :func:`model_from_json`."""
-        return {"fitted": self.fitted, "prior": {s: float(self.prior[s]) for s in STYLES},
-                "own": {"share": _by_kind(self.own_share), "theta": _by_kind(self.theta),
-                        "bluff": self.bluff},
-                "indifferent": {"share": _by_kind(self.indifferent_share)}}
+        return {
+            "fitted": self.fitted,
+            "prior": {s: float(self.prior[s]) for s in STYLES},
+            "own": {
+                "share": _by_kind(self.own_share),
+                "theta": _by_kind(self.theta),
+                "bluff": self.bluff,
+            },
+            "indifferent": {"share": _by_kind(self.indifferent_share)},
+        }
 
     def log_prior(self, counts: Sequence[int]) -> float:
         """The Dirichlet-multinomial log-prior of one style vector with these counts per style."""
         alpha = [float(self.prior[s]) for s in STYLES]
         total = math.fsum(alpha)
-        return (math.lgamma(total) - math.lgamma(total + sum(counts))
-                + math.fsum(math.lgamma(a + n) - math.lgamma(a) for a, n in zip(alpha, counts)))
+        return (
+            math.lgamma(total)
+            - math.lgamma(total + sum(counts))
+            + math.fsum(math.lgamma(a + n) - math.lgamma(a) for a, n in zip(alpha, counts))
+        )
 
     def player_logs(self, made: Iterable[Choice]) -> np.ndarray:
         """Log-likelihood of one player's choices: an array [style, colour] (``COLOURS`` order)."""
-        events = [(choice.kind, np.array([choice.monk == c for c in COLOURS]))
-                  for choice in made]
+        events = [(choice.kind, np.array([choice.monk == c for c in COLOURS])) for choice in made]
         others = len(COLOURS) - 1
         # chosen[e, x]: log P(choice e | the player plays for colour x)
-        base = [math.log(self.own_share[k]) - math.log(math.exp(self.theta[k]) + others)
-                for k, _ in events]
-        chosen = np.array([b + self.theta[k] * mine for b, (k, mine) in zip(base, events)]
-                          ).reshape(len(events), len(COLOURS))
-        indifferent = math.fsum(math.log(self.indifferent_share[k] / len(COLOURS))
-                                for k, _ in events)
+        base = [
+            math.log(self.own_share[k]) - math.log(math.exp(self.theta[k]) + others)
+            for k, _ in events
+        ]
+        chosen = np.array([b + self.theta[k] * mine for b, (k, mine) in zip(base, events)]).reshape(
+            len(events), len(COLOURS)
+        )
+        indifferent = math.fsum(
+            math.log(self.indifferent_share[k] / len(COLOURS)) for k, _ in events
+        )
         rates = {s: self.bluff if r is None else r for s, r in BLUFF_RATES.items()}
-        return np.stack([np.full(len(COLOURS), indifferent) if style == "indifferent"
-                         else _with_decoy(chosen, rates[style]) for style in STYLES])
+        return np.stack(
+            [
+                np.full(len(COLOURS), indifferent)
+                if style == "indifferent"
+                else _with_decoy(chosen, rates[style])
+                for style in STYLES
+            ]
+        )
 
 
 def _with_decoy(chosen: np.ndarray, bluff: float) -> np.ndarray:
@@ -196,16 +224,19 @@ def _with_decoy(chosen: np.ndarray, bluff: float) -> np.ndarray:
     if bluff == 1:  # pairs[c, d]: log P(choices | colour c, decoy d)
         pairs = np.broadcast_to(chosen.sum(axis=0)[None, :], (len(COLOURS),) * 2)
     else:
-        pairs = np.logaddexp(math.log1p(-bluff) + chosen[:, :, None],
-                             math.log(bluff) + chosen[:, None, :]).sum(axis=0)
+        pairs = np.logaddexp(
+            math.log1p(-bluff) + chosen[:, :, None], math.log(bluff) + chosen[:, None, :]
+        ).sum(axis=0)
     off = ~np.eye(len(COLOURS), dtype=bool)
     return np.array([_log_mean(pairs[c][off[c]]) for c in range(len(COLOURS))])
 
 
 def _by_kind(values: Sequence[float]) -> dict[str, dict[str, float]]:
     """Values in ``KINDS`` order as the file's ``{cause: {sign: value}}``."""
-    return {cause: {sign: float(values[KINDS.index((cause, sign))]) for sign in SIGNS}
-            for cause in CAUSES}
+    return {
+        cause: {sign: float(values[KINDS.index((cause, sign))]) for sign in SIGNS}
+        for cause in CAUSES
+    }
 
 
 def _log_mean(values: np.ndarray) -> float:
@@ -228,8 +259,13 @@ class Weighing:
     styles: dict[int, dict[str, float]]
 
 
-def weigh(model: StyleModel, seats: Sequence[str], me: str | None, possible: Sequence[Assignment],
-          made: Sequence[Choice]) -> Weighing:
+def weigh(
+    model: StyleModel,
+    seats: Sequence[str],
+    me: str | None,
+    possible: Sequence[Assignment],
+    made: Sequence[Choice],
+) -> Weighing:
     """Each consistent colouring's log-weight, styles summed out, and each player's styles.
 
     ``seats``: the log's players; the observer ``me`` has no style (see the
@@ -290,8 +326,7 @@ def _per_kind(raw: Any, where: Where, share: bool) -> tuple[float, ...]:
         ok = finite_number(value) and (0 < value < 1 if share else True)
         if not ok:
             bound = "strictly between 0 and 1" if share else "a finite number"
-            raise Invalid((*where, cause), f"{what} {cause} {sign} must be {bound}, "
-                                           f"not {value!r}")
+            raise Invalid((*where, cause), f"{what} {cause} {sign} must be {bound}, not {value!r}")
         values.append(float(value))
     if share and abs(math.fsum(values) - 1) > SHARE_SLACK:
         raise Invalid(where, f"the shares of {what!r} sum to {math.fsum(values):g}, not 1")
@@ -308,17 +343,23 @@ def _parse(raw: Any) -> StyleModel:
     prior = _object(top["prior"], STYLES, "'prior'", ("prior",))
     for style in STYLES:
         if not finite_number(prior[style]) or prior[style] <= 0:
-            raise Invalid(("prior",), f"prior {style} must be a positive number, "
-                                      f"not {prior[style]!r}")
+            raise Invalid(
+                ("prior",), f"prior {style} must be a positive number, not {prior[style]!r}"
+            )
     own = _object(top["own"], ("share", "theta", "bluff"), "'own'", ("own",))
     if not finite_number(own["bluff"]) or not 0 <= own["bluff"] < 1:
-        raise Invalid(("own", "bluff"), f"own bluff must be a number in [0, 1), "
-                                        f"not {own['bluff']!r}")
+        raise Invalid(
+            ("own", "bluff"), f"own bluff must be a number in [0, 1), not {own['bluff']!r}"
+        )
     indifferent = _object(top["indifferent"], ("share",), "'indifferent'", ("indifferent",))
-    return StyleModel(_per_kind(own["share"], ("own", "share"), True),
-                      _per_kind(own["theta"], ("own", "theta"), False), float(own["bluff"]),
-                      _per_kind(indifferent["share"], ("indifferent", "share"), True),
-                      {s: float(prior[s]) for s in STYLES}, top["fitted"])
+    return StyleModel(
+        _per_kind(own["share"], ("own", "share"), True),
+        _per_kind(own["theta"], ("own", "theta"), False),
+        float(own["bluff"]),
+        _per_kind(indifferent["share"], ("indifferent", "share"), True),
+        {s: float(prior[s]) for s in STYLES},
+        top["fitted"],
+    )
 
 
 def model_from_json(raw: Any, path: str) -> StyleModel:
@@ -337,8 +378,9 @@ def load_model_file(path: str) -> StyleModel | BehaviourModel:
         return NAMED[path]()
     raw = read_json_file(path, "behaviour file")
     single = isinstance(raw, dict) and "theta" in raw
-    parse: Callable[[Any], StyleModel | BehaviourModel] = behaviour.parse_model if single \
-        else _parse
+    parse: Callable[[Any], StyleModel | BehaviourModel] = (
+        behaviour.parse_model if single else _parse
+    )
     return parse_file(parse, raw, path)
 
 
@@ -354,8 +396,11 @@ def kind_shares(samples: Iterable[Sample]) -> tuple[float, ...]:
     Every player's choices count; pass one log per game (the choices are
     public, so every player's log of a game holds the same ones).
     """
-    counts = Counter(choice.kind for sample in samples
-                     for choice in choices(sample.log.header.players, sample.log.events))
+    counts = Counter(
+        choice.kind
+        for sample in samples
+        for choice in choices(sample.log.header.players, sample.log.events)
+    )
     total = sum(counts.values()) + len(KINDS)
     return tuple((counts[k] + 1) / total for k in range(len(KINDS)))
 
@@ -386,8 +431,7 @@ def choice_counts(samples: Iterable[Sample]) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(counts), np.array(truths, dtype=np.intp)
 
 
-def fit_own(samples: Iterable[Sample], tolerance: float = 1e-9,
-            rounds: int = 10_000) -> OwnFit:
+def fit_own(samples: Iterable[Sample], tolerance: float = 1e-9, rounds: int = 10_000) -> OwnFit:
     """The ``own`` style's θ and bluff rate, by expectation-maximisation over the decoys.
 
     The likelihood of the module docstring, with each player's decoy and
@@ -402,8 +446,9 @@ def fit_own(samples: Iterable[Sample], tolerance: float = 1e-9,
     return fit_counts(*choice_counts(samples), tolerance, rounds)
 
 
-def fit_counts(counts: np.ndarray, truths: np.ndarray, tolerance: float = 1e-9,
-               rounds: int = 10_000) -> OwnFit:
+def fit_counts(
+    counts: np.ndarray, truths: np.ndarray, tolerance: float = 1e-9, rounds: int = 10_000
+) -> OwnFit:
     """:func:`fit_own` on the choices as counts [player, colour, kind] and true colours."""
     people, colours, kinds = counts.shape
     others = colours - 1
@@ -430,8 +475,11 @@ def fit_counts(counts: np.ndarray, truths: np.ndarray, tolerance: float = 1e-9,
         for_decoy = np.exp(decoy_for_decoy - log_decoy)
         decoys = np.einsum("pd,pdk->pk", weight, decoy)
         hits = (mine * for_me + decoys * for_decoy).sum(axis=0)
-        bluffed = ((mine * (1 - for_me)).sum() + (decoys * for_decoy).sum()
-                   + (total - mine - decoys).sum() * bluff)
+        bluffed = (
+            (mine * (1 - for_me)).sum()
+            + (decoys * for_decoy).sum()
+            + (total - mine - decoys).sum() * bluff
+        )
         new_theta = np.log(others * (hits + 1) / (total.sum(axis=0) - hits + others))
         new_bluff = min(max(float(bluffed / max(total.sum(), 1)), BLUFF_FLOOR), 1 - BLUFF_FLOOR)
         moved = max(float(np.abs(new_theta - theta).max()), abs(new_bluff - bluff))

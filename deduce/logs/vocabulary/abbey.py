@@ -38,18 +38,27 @@ GROUP_OF: dict[str, str] = {t: g for g, ts in TRAIT_GROUPS.items() for t in ts}
 
 #: How many of the 24 suspects carry each trait (rulebook, "Setting up the Game").
 RULEBOOK_TOTALS: dict[str, int] = {
-    "templar": 8, "franciscan": 8, "benedictine": 8,
-    "father": 6, "brother": 9, "novice": 9,
-    "hooded": 12, "bareheaded": 12,
-    "bearded": 12, "shaven": 12,
-    "fat": 12, "thin": 12,
+    "templar": 8,
+    "franciscan": 8,
+    "benedictine": 8,
+    "father": 6,
+    "brother": 9,
+    "novice": 9,
+    "hooded": 12,
+    "bareheaded": 12,
+    "bearded": 12,
+    "shaven": 12,
+    "fat": 12,
+    "thin": 12,
 }
+
 
 def show_requests() -> list[tuple[str, ...]]:
     """What the parlor's "show me" may ask for: one trait, or two of different groups."""
     singles: list[tuple[str, ...]] = [(t,) for t in TRAITS]
-    pairs = [(a, b) for i, a in enumerate(TRAITS) for b in TRAITS[i + 1:]
-             if GROUP_OF[a] != GROUP_OF[b]]
+    pairs = [
+        (a, b) for i, a in enumerate(TRAITS) for b in TRAITS[i + 1 :] if GROUP_OF[a] != GROUP_OF[b]
+    ]
     return singles + pairs
 
 
@@ -70,8 +79,7 @@ class Card:
 
     def to_json(self) -> dict[str, Any]:
         """The card as written in a log header or deck file (traits in group order)."""
-        return {"id": self.id, "name": self.name,
-                "traits": [t for t in TRAITS if t in self.traits]}
+        return {"id": self.id, "name": self.name, "traits": [t for t in TRAITS if t in self.traits]}
 
 
 #: Most cards a deck may have (the game's has 24).
@@ -116,8 +124,9 @@ def parse_traits(raw: Any, where: tuple[str, int | None], what: str = "traits") 
         if not isinstance(trait, str) or trait not in GROUP_OF:
             close = difflib.get_close_matches(str(trait), TRAITS, n=1, cutoff=0.75)
             guess = f"did you mean '{close[0]}'? " if close else ""
-            raise LogError(path, line, f"unknown trait {trait!r} ({guess}traits: "
-                           f"{', '.join(TRAITS)})")
+            raise LogError(
+                path, line, f"unknown trait {trait!r} ({guess}traits: {', '.join(TRAITS)})"
+            )
         group = GROUP_OF[trait]
         if group in seen_groups:
             raise LogError(path, line, f"{what} name two traits of the {group} group")
@@ -139,8 +148,9 @@ def deck_from_json(raw: Any, path: str, line: int | None = None) -> Deck:
     for i, item in enumerate(raw, 1):
         with lines_of(item):  # a deck file's errors name the card's line
             if not isinstance(item, dict):
-                raise LogError(path, line,
-                               f"deck card {i} must be an object with id, name and traits")
+                raise LogError(
+                    path, line, f"deck card {i} must be an object with id, name and traits"
+                )
             unknown = set(item) - {"id", "name", "traits"}
             if unknown:
                 raise LogError(path, line, f"deck card {i}: unknown key {sorted(unknown)[0]!r}")
@@ -153,8 +163,7 @@ def deck_from_json(raw: Any, path: str, line: int | None = None) -> Deck:
             if cid in seen:
                 raise LogError(path, line, f"deck card {i}: duplicate id {cid!r}")
             if not isinstance(name, str) or not name.strip():
-                raise LogError(path, line,
-                               f"deck card {cid!r}: name must be a non-empty string")
+                raise LogError(path, line, f"deck card {cid!r}: name must be a non-empty string")
             parsed = parse_traits(traits, (path, line), f"deck card {cid!r} traits")
             if len(parsed) != len(TRAIT_GROUPS):
                 missing = sorted(set(TRAIT_GROUPS) - {GROUP_OF[t] for t in parsed})
@@ -171,8 +180,12 @@ def check_rulebook_totals(cards: Sequence[Card], path: str, line: int | None) ->
     counts = Counter(t for c in cards for t in c.traits)
     for trait, expected in RULEBOOK_TOTALS.items():
         if counts[trait] != expected:
-            raise LogError(path, line, f"a 24-card deck needs {expected} {trait} cards "
-                           f"(rulebook totals), this one has {counts[trait]}")
+            raise LogError(
+                path,
+                line,
+                f"a 24-card deck needs {expected} {trait} cards "
+                f"(rulebook totals), this one has {counts[trait]}",
+            )
 
 
 @cache
@@ -240,14 +253,22 @@ def setup_from_header(header: Header, path: str, deck_override: Deck | None = No
     pile, hand = header.extra.get("pile"), header.extra.get("hand")
     if pile is None or hand is None:
         if len(deck) != 24 or n not in RULEBOOK_SIZES:
-            raise LogError(path, line, "pile and hand are required unless the deck has 24 cards "
-                           "and there are 3 to 6 players")
+            raise LogError(
+                path,
+                line,
+                "pile and hand are required unless the deck has 24 cards "
+                "and there are 3 to 6 players",
+            )
         default_pile, default_hand = RULEBOOK_SIZES[n]
         pile = default_pile if pile is None else pile
         hand = default_hand if hand is None else hand
     if n < 2:
         raise LogError(path, line, "an abbey game needs at least 2 players")
     if 1 + pile + n * hand != len(deck):
-        raise LogError(path, line, f"the deck has {len(deck)} cards but 1 culprit + pile {pile} "
-                       f"+ {n} players x hand {hand} = {1 + pile + n * hand}")
+        raise LogError(
+            path,
+            line,
+            f"the deck has {len(deck)} cards but 1 culprit + pile {pile} "
+            f"+ {n} players x hand {hand} = {1 + pile + n * hand}",
+        )
     return AbbeySetup(header.players, header.me, deck, pile, hand)

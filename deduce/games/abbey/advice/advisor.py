@@ -71,8 +71,14 @@ class Advice:
 
     def best(self, kind: str, targets: Sequence[str] | None = None) -> Option | None:
         """The most informative option of ``kind`` (towards one of ``targets``), if any."""
-        return next((o for o in self.options if o.kind == kind
-                     and (targets is None or o.target in targets)), None)
+        return next(
+            (
+                o
+                for o in self.options
+                if o.kind == kind and (targets is None or o.target in targets)
+            ),
+            None,
+        )
 
     def gain(self, kind: str, target: str) -> float:
         """The best gain of ``kind`` towards ``target`` (0 when there is no such option)."""
@@ -91,9 +97,17 @@ class Advice:
         return card if 6 * p - 2 >= ACCUSE_POINTS else None
 
 
-def estimated_advice(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
-                     sat: SatModel, draws: int, seed: int, show_me: bool, thin: int = 20,
-                     deadline: tuple[float, int] | None = None) -> Advice | None:
+def estimated_advice(
+    setup: AbbeySetup,
+    timeline: Timeline,
+    events: Sequence[Event],
+    sat: SatModel,
+    draws: int,
+    seed: int,
+    show_me: bool,
+    thin: int = 20,
+    deadline: tuple[float, int] | None = None,
+) -> Advice | None:
     """The options ranked by their estimated values over drawn histories (None: no history).
 
     The draws come from chains started at witnesses of ``sat`` (the log's
@@ -107,8 +121,9 @@ def estimated_advice(setup: AbbeySetup, timeline: Timeline, events: Sequence[Eve
         return None
     model = build_model(setup, timeline, events)
     propagate(model)
-    sample = sample_histories(model, starts, draws, seed=seed, thin=thin, burn=4 * thin,
-                              deadline=deadline)
+    sample = sample_histories(
+        model, starts, draws, seed=seed, thin=thin, burn=4 * thin, deadline=deadline
+    )
     ranker = Ranker(setup, sample, timeline.holders, seed)
     return ranker.advice(show_me, timeline.sizes[-1][PILE])
 
@@ -127,8 +142,14 @@ class Ranker:
     are a sample of equally likely states, and each value an estimate.
     """
 
-    def __init__(self, setup: AbbeySetup, draws: Sequence[Draw], holders: Sequence[str],
-                 seed: int, weights: Sequence[float] | None = None) -> None:
+    def __init__(
+        self,
+        setup: AbbeySetup,
+        draws: Sequence[Draw],
+        holders: Sequence[str],
+        seed: int,
+        weights: Sequence[float] | None = None,
+    ) -> None:
         self.setup = setup
         self.rng = np.random.default_rng(seed)
         self.holders = holders
@@ -159,8 +180,9 @@ class Ranker:
             options.append(Option("take", name, (), self.random_card(h)))
             if show_me:
                 for traits_asked in show_requests():
-                    options.append(Option("show_me", name, traits_asked,
-                                          self.random_card(h, traits_asked)))
+                    options.append(
+                        Option("show_me", name, traits_asked, self.random_card(h, traits_asked))
+                    )
         if pile:
             options.append(Option("draw", "pile", (), self.random_card(PILE)))
         options.sort(key=lambda o: -o.gain)
@@ -172,15 +194,19 @@ class Ranker:
         shares = np.bincount(self._culprits, weights=self.weights, minlength=self.cards)
         shares = shares / shares.sum()
         ids = self.setup.deck.ids
-        return {ids[c]: float(shares[c]) for c in sorted(np.nonzero(shares)[0],
-                                                          key=lambda c: (-shares[c], c))}
+        return {
+            ids[c]: float(shares[c])
+            for c in sorted(np.nonzero(shares)[0], key=lambda c: (-shares[c], c))
+        }
 
     def traits(self) -> dict[str, float]:
         """Each trait's chance of being the culprit's, by the draws."""
         culprit = self.culprit()
         deck = self.setup.deck
-        return {t: math.fsum(p for c, p in culprit.items() if deck.card(c).has_traits((t,)))
-                for t in TRAITS}
+        return {
+            t: math.fsum(p for c, p in culprit.items() if deck.card(c).has_traits((t,)))
+            for t in TRAITS
+        }
 
     def question(self, holder: int, question: tuple[str, object]) -> float:
         """Bits about the culprit in ``holder``'s answer to a question.
@@ -230,7 +256,8 @@ class Ranker:
         if mask is None:
             deck = self.setup.deck
             mask = self.with_traits[traits] = np.array(
-                [deck.card(c).has_traits(traits) for c in deck.ids])
+                [deck.card(c).has_traits(traits) for c in deck.ids]
+            )
         return mask
 
     def _fixed(self, answers: np.ndarray) -> float:
@@ -243,13 +270,13 @@ class Ranker:
         """Mutual information of a joint table of weights (culprit by answer)."""
         culprits, answers = np.nonzero(grid)
         joint: dict[tuple[int, object], float] = {
-            (int(c), int(a)): float(grid[c, a]) for c, a in zip(culprits, answers)}
+            (int(c), int(a)): float(grid[c, a]) for c, a in zip(culprits, answers)
+        }
         total = float(grid.sum()) if self.exact else len(self.draws)
         return _information(joint, total, corrected=not self.exact)
 
 
-def _information(joint: dict[tuple[int, object], float], n: float,
-                 corrected: bool = True) -> float:
+def _information(joint: dict[tuple[int, object], float], n: float, corrected: bool = True) -> float:
     """Mutual information (bits) of a joint table of weights summing to ``n``.
 
     The plug-in value overstates the information of answers with many

@@ -85,9 +85,15 @@ class Position:
     count and ``exact`` whether the ranker's laws are exact.
     """
 
-    def __init__(self, setup: AbbeySetup, ranker: Callable[[], Ranker] | None,
-                 lines: Sequence[Line],
-                 holders: Sequence[str], hands: Mapping[str, int], exact: bool = False) -> None:
+    def __init__(
+        self,
+        setup: AbbeySetup,
+        ranker: Callable[[], Ranker] | None,
+        lines: Sequence[Line],
+        holders: Sequence[str],
+        hands: Mapping[str, int],
+        exact: bool = False,
+    ) -> None:
         self.setup = setup
         self._ranker = ranker
         self._made: Ranker | None = None
@@ -127,8 +133,9 @@ class Position:
             if target not in self._asks:
                 h = self.index[target]
                 asks = [("count", (t,)) for t in TRAITS] + [("has", c) for c in self.setup.deck.ids]
-                self._asks[target] = [self._bits(self.ranker.question(h, q),
-                                                 action=("ask", target, q)) for q in asks]
+                self._asks[target] = [
+                    self._bits(self.ranker.question(h, q), action=("ask", target, q)) for q in asks
+                ]
             found += self._asks[target]
         return ranked(found)
 
@@ -145,9 +152,13 @@ class Position:
         found = [Choice(("pass",), 0.0, exact=True)]
         for other in others:
             if self.hands.get(other):
-                found += [self._bits(self.ranker.random_card(self.index[other], traits),
-                                     action=("show_me", other, traits))
-                          for traits in show_requests()]
+                found += [
+                    self._bits(
+                        self.ranker.random_card(self.index[other], traits),
+                        action=("show_me", other, traits),
+                    )
+                    for traits in show_requests()
+                ]
         return ranked(found)
 
     def reveal(self, made: Sequence[str]) -> str | None:
@@ -175,14 +186,23 @@ class Position:
         """Bits a true answer to ``question`` gives the table: a "yes" shows the card to all."""
         if question[0] != "has" or question[1] not in hand:
             return 0.0
-        return public_leak(self.known, question[1], self.deck,
-                           {p: self.hands.get(p, 0) for p in self.known})
+        return public_leak(
+            self.known, question[1], self.deck, {p: self.hands.get(p, 0) for p in self.known}
+        )
 
     def show(self, to: str, cards: Sequence[str]) -> list[Choice]:
         """Each card that may be shown to ``to``, least given away first."""
-        return ranked([Choice(("show", c), 0.0, leak(self.known[to], c, self.deck,
-                                                     self.hands.get(to, 0)), True)
-                       for c in cards])
+        return ranked(
+            [
+                Choice(
+                    ("show", c),
+                    0.0,
+                    leak(self.known[to], c, self.deck, self.hands.get(to, 0)),
+                    True,
+                )
+                for c in cards
+            ]
+        )
 
     @property
     def left(self) -> str:
@@ -192,14 +212,18 @@ class Position:
     def mass(self, hand: Sequence[str], n: int) -> list[Choice]:
         """Each set of ``n`` cards of ``hand`` to pass left, least given away first."""
         known, size = self.known[self.left], self.hands.get(self.left, 0)
-        return ranked([Choice(("pass", cards), 0.0,
-                              sum(leak(known, c, self.deck, size) for c in cards), True)
-                       for cards in combinations(sorted(hand), n)])
+        return ranked(
+            [
+                Choice(
+                    ("pass", cards), 0.0, sum(leak(known, c, self.deck, size) for c in cards), True
+                )
+                for cards in combinations(sorted(hand), n)
+            ]
+        )
 
     # ----------------------------------------------------------- look-ahead
 
-    def room_action(self, board: Board, room: str, die: Mapping[str, str],
-                    pile: int) -> float:
+    def room_action(self, board: Board, room: str, die: Mapping[str, str], pile: int) -> float:
         """Bits of what ``room`` does for the observer (theft, draw, "show me"), pawns aside.
 
         ``die`` gives the last visitor of each confessional.
@@ -213,13 +237,24 @@ class Position:
             return max(c.bits for c in self.parlor(others))
         if kind.kind == "confessional" and die.get(room, self.me) != self.me:
             return self.take(die[room])
-        if kind.kind == "cell" and kind.seat is not None and kind.seat != me \
-                and kind.seat < len(self.players):
+        if (
+            kind.kind == "cell"
+            and kind.seat is not None
+            and kind.seat != me
+            and kind.seat < len(self.players)
+        ):
             return self.take(self.players[kind.seat])
         return 0.0
 
-    def rooms(self, board: Board, destinations: Sequence[str], pawns: Mapping[str, list[str]],
-              die: Mapping[str, str], pile: int, steps: int) -> list[Choice]:
+    def rooms(
+        self,
+        board: Board,
+        destinations: Sequence[str],
+        pawns: Mapping[str, list[str]],
+        die: Mapping[str, str],
+        pile: int,
+        steps: int,
+    ) -> list[Choice]:
         """Each destination's worth: its question, its action and half the best next turn.
 
         ``pawns`` lists the askable players in each room (not praying).
@@ -231,6 +266,5 @@ class Position:
         for room in destinations:
             asked = self.ask(pawns[room])[0].bits if pawns.get(room) else 0.0
             ahead = max(action[r] for r in board.destinations(room, steps))
-            found.append(self._bits(asked + action[room] + AHEAD * ahead,
-                                    action=("move", room)))
+            found.append(self._bits(asked + action[room] + AHEAD * ahead, action=("move", room)))
         return ranked(found)

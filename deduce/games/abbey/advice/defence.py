@@ -69,8 +69,8 @@ def leak(known: set[str], card: str, deck: int, hand: int) -> float:
     return math.log2(k / (k - 1)) if k > 1 else 0.0
 
 
-def public_leak(known: Mapping[str, set[str]], card: str, deck: int,
-                hands: Mapping[str, int]) -> float:
+def public_leak(
+    known: Mapping[str, set[str]], card: str, deck: int, hands: Mapping[str, int]
+) -> float:
     """Bits every other player together gains when ``card`` is shown to all (a "yes")."""
     return math.fsum(leak(cards, card, deck, hands[player]) for player, cards in known.items())
-

@@ -78,9 +78,12 @@ class _OutOfTime(Exception):
     """A count did not finish by the deadline."""
 
 
-def exact_advice(log: GameLog, deck: Deck | None = None,
-                 deadline: float | None = None, witness: History | None = None
-                 ) -> Advice | None:
+def exact_advice(
+    log: GameLog,
+    deck: Deck | None = None,
+    deadline: float | None = None,
+    witness: History | None = None,
+) -> Advice | None:
     """Every count, "do you have", theft and draw option of a log, exactly valued, best first.
 
     None when a count does not finish by ``deadline`` (a
@@ -92,21 +95,31 @@ def exact_advice(log: GameLog, deck: Deck | None = None,
     return advise_exactly(setup, log.events, log.path, deadline, witness)
 
 
-def advise_exactly(setup: AbbeySetup, events: Sequence[Event], path: str = "<log>",
-                   deadline: float | None = None, witness: History | None = None
-                   ) -> Advice | None:
+def advise_exactly(
+    setup: AbbeySetup,
+    events: Sequence[Event],
+    path: str = "<log>",
+    deadline: float | None = None,
+    witness: History | None = None,
+) -> Advice | None:
     """:func:`exact_advice` for a game's setup and events."""
-    position = _Position(setup, tuple(events), build_timeline(setup, events, path), path,
-                         deadline)
+    position = _Position(setup, tuple(events), build_timeline(setup, events, path), path, deadline)
     try:
-        base = (position.count() if witness is None
-                else Counts(1, tuple({route[-1]: 1} for route in witness)))
+        base = (
+            position.count()
+            if witness is None
+            else Counts(1, tuple({route[-1]: 1} for route in witness))
+        )
         if not base.total:
             raise InconsistentLog(f"{path}: the log is inconsistent: no advice")
         ids = setup.deck.ids
         culprits = {c: n for c, row in enumerate(base.holders) if (n := row.get(CULPRIT, 0))}
-        by_culprit = {c: position.count(("culprit", {"card": ids[c]})).holders
-                      if len(culprits) > 1 else base.holders for c in culprits}
+        by_culprit = {
+            c: position.count(("culprit", {"card": ids[c]})).holders
+            if len(culprits) > 1
+            else base.holders
+            for c in culprits
+        }
         return _Options(position, base, culprits, by_culprit).advice()
     except _OutOfTime:
         return None
@@ -115,8 +128,13 @@ def advise_exactly(setup: AbbeySetup, events: Sequence[Event], path: str = "<log
 class _Options:
     """The options of one position, valued from its exact counts."""
 
-    def __init__(self, position: _Position, base: Counts, culprits: dict[int, int],
-                 by_culprit: dict[int, tuple[dict[int, int], ...]]) -> None:
+    def __init__(
+        self,
+        position: _Position,
+        base: Counts,
+        culprits: dict[int, int],
+        by_culprit: dict[int, tuple[dict[int, int], ...]],
+    ) -> None:
         self.position = position
         self.setup = position.setup
         self.total = base.total
@@ -129,13 +147,16 @@ class _Options:
     def advice(self) -> Advice:
         """Culprit and trait probabilities and every option, most informative first."""
         ids = self.setup.deck.ids
-        culprit = {ids[c]: n / self.total for c, n in
-                   sorted(self.culprits.items(), key=lambda item: (-item[1], item[0]))}
-        traits = {t: math.fsum(p for c, p in culprit.items()
-                               if self.setup.deck.card(c).has_traits((t,))) for t in TRAITS}
+        culprit = {
+            ids[c]: n / self.total
+            for c, n in sorted(self.culprits.items(), key=lambda item: (-item[1], item[0]))
+        }
+        traits = {
+            t: math.fsum(p for c, p in culprit.items() if self.setup.deck.card(c).has_traits((t,)))
+            for t in TRAITS
+        }
         options: list[Option] = []
-        others = [h for h, name in enumerate(self.holders)
-                  if h > PILE and name != self.setup.me]
+        others = [h for h, name in enumerate(self.holders) if h > PILE and name != self.setup.me]
         for h in others:
             options += self._questions(h)
             if self.sizes[h]:
@@ -154,18 +175,23 @@ class _Options:
         ids = self.setup.deck.ids
         found = [self._option("count", h, (t,), self._count_answer(h, t)) for t in TRAITS]
         for x, card in enumerate(ids):
-            yes: Joint = {(c, True): row[x].get(h, 0) / self.total
-                          for c, row in self.by_culprit.items()}
-            no: Joint = {(c, False): n / self.total - yes[c, True]
-                         for c, n in self.culprits.items()}
+            yes: Joint = {
+                (c, True): row[x].get(h, 0) / self.total for c, row in self.by_culprit.items()
+            }
+            no: Joint = {
+                (c, False): n / self.total - yes[c, True] for c, n in self.culprits.items()
+            }
             found.append(self._option("has", h, (card,), {**yes, **no}))
         return found
 
     def _random_card(self, h: int) -> dict[tuple[int, object], float]:
         """The joint law of the culprit and one uniformly random card of holder ``h``."""
         share = self.total * self.sizes[h]
-        return {(c, x): row[x].get(h, 0) / share
-                for c, row in self.by_culprit.items() for x in range(len(row))}
+        return {
+            (c, x): row[x].get(h, 0) / share
+            for c, row in self.by_culprit.items()
+            for x in range(len(row))
+        }
 
     def _count_answer(self, h: int, trait: str) -> dict[tuple[int, object], float]:
         """The joint law of the culprit and the number of ``trait`` cards at ``h``.
@@ -184,13 +210,15 @@ class _Options:
         seen = 0
         for k in answers:
             counts = self.position.count(
-                ("count", {"player": self.holders[h], "traits": (trait,), "n": k}))
+                ("count", {"player": self.holders[h], "traits": (trait,), "n": k})
+            )
             seen += counts.total
             for c in self.culprits:
                 joint[c, k] = counts.holders[c].get(CULPRIT, 0) / self.total
         if seen != self.total:
-            raise DeduceError(f"internal error: count answers cover {seen} histories "
-                              f"of {self.total}")
+            raise DeduceError(
+                f"internal error: count answers cover {seen} histories of {self.total}"
+            )
         return joint
 
 
@@ -201,6 +229,7 @@ def information(joint: Joint) -> float:
     for (c, a), p in joint.items():
         left[c] = left.get(c, 0.0) + p
         right[a] = right.get(a, 0.0) + p
-    return max(0.0, math.fsum(p * math.log2(p / (left[c] * right[a]))
-                              for (c, a), p in joint.items() if p > 0))
-
+    return max(
+        0.0,
+        math.fsum(p * math.log2(p / (left[c] * right[a])) for (c, a), p in joint.items() if p > 0),
+    )

@@ -29,8 +29,10 @@ from deduce.logs.vocabulary.abbey import TRAITS, AbbeySetup
 from deduce.report import UNKNOWN, Table
 
 KINDS = ("asked", "show", "mass")
-USAGE = ("asked PLAYER has CARD | asked PLAYER count TRAIT[+TRAIT] | "
-         "show PLAYER [TRAIT[+TRAIT]] | mass N")
+USAGE = (
+    "asked PLAYER has CARD | asked PLAYER count TRAIT[+TRAIT] | "
+    "show PLAYER [TRAIT[+TRAIT]] | mass N"
+)
 
 
 @dataclass(frozen=True)
@@ -64,8 +66,10 @@ def parse_situation(text: str, setup: AbbeySetup) -> Situation:
             raise DeduceError(f"--situation: expected show PLAYER [TRAIT[+TRAIT]], not {text!r}")
         return Situation("show", player, traits=_traits(rest[1]) if len(rest) == 2 else ())
     if len(rest) != 3 or rest[1] not in ("has", "count"):
-        raise DeduceError(f"--situation: expected asked PLAYER has CARD or asked PLAYER "
-                          f"count TRAIT[+TRAIT], not {text!r}")
+        raise DeduceError(
+            f"--situation: expected asked PLAYER has CARD or asked PLAYER "
+            f"count TRAIT[+TRAIT], not {text!r}"
+        )
     if rest[1] == "has":
         if rest[2] not in setup.deck.ids:
             raise DeduceError(f"--situation: unknown card {rest[2]!r}")
@@ -77,22 +81,30 @@ def _traits(text: str) -> tuple[str, ...]:
     traits = tuple(text.split("+"))
     unknown = [t for t in traits if t not in TRAITS]
     if unknown:
-        raise DeduceError(f"--situation: unknown trait {unknown[0]!r} "
-                          f"(traits: {', '.join(TRAITS)})")
+        raise DeduceError(
+            f"--situation: unknown trait {unknown[0]!r} (traits: {', '.join(TRAITS)})"
+        )
     return traits
 
 
-def advise(situation: Situation, log: GameLog, setup: AbbeySetup, hand: Sequence[str],
-           hands: dict[str, int], advice: Advice | None, top: int
-           ) -> tuple[dict[str, Any], Table]:
+def advise(
+    situation: Situation,
+    log: GameLog,
+    setup: AbbeySetup,
+    hand: Sequence[str],
+    hands: dict[str, int],
+    advice: Advice | None,
+    top: int,
+) -> tuple[dict[str, Any], Table]:
     """The situation's choices, best first, as JSON and as a table.
 
     ``hand``: the observer's cards now; ``hands``: each holder's card count;
     ``advice``: the position's options, for a question back (only a question
     asked of you needs them).
     """
-    position = Position(setup, None, [{"type": e.type, **e.fields} for e in log.events],
-                        list(hands), hands)
+    position = Position(
+        setup, None, [{"type": e.type, **e.fields} for e in log.events], list(hands), hands
+    )
     if situation.kind == "asked":
         assert advice is not None, "a question back needs the position's options"
         title = f"{situation.player} asks you: {_question(situation.question)}"
@@ -100,25 +112,47 @@ def advise(situation: Situation, log: GameLog, setup: AbbeySetup, hand: Sequence
     elif situation.kind == "show":
         matching = [c for c in hand if setup.deck.card(c).has_traits(situation.traits)]
         if not matching:
-            raise DeduceError(f"you hold no card with {'+'.join(situation.traits)} to show: "
-                              "answer that you have none")
+            raise DeduceError(
+                f"you hold no card with {'+'.join(situation.traits)} to show: "
+                "answer that you have none"
+            )
         title = f"Which card to show {situation.player}"
         choices = position.show(situation.player, matching)
     else:
         title = f"Which cards to pass to {position.left} at Mass"
         choices = position.mass(hand, min(situation.n, len(hand)))
     rows = [(_words(c), c) for c in ranked(choices)[:top]]
-    data = {"kind": situation.kind, "player": situation.player or None,
-            "choices": [{"action": words, "bits": c.bits, "given_away": c.leak,
-                         "value": c.value, "exact": c.exact,
-                         "error": 0.0 if c.exact else None} for words, c in rows]}
-    table = Table(f"{title} (bits learnt about the culprit, bits given away to the others' "
-                  "sheets; advised first)", ["rank", "choice", "bits learnt", "bits given away",
-                                             "value", "basis"],
-                  [[i, words, f"{c.bits:.3f}" if c.exact else UNKNOWN, f"{c.leak:.3f}",
-                    f"{c.value:.3f}" if c.exact else UNKNOWN,
-                    "exact" if c.exact else "rough estimate"]
-                   for i, (words, c) in enumerate(rows, 1)])
+    data = {
+        "kind": situation.kind,
+        "player": situation.player or None,
+        "choices": [
+            {
+                "action": words,
+                "bits": c.bits,
+                "given_away": c.leak,
+                "value": c.value,
+                "exact": c.exact,
+                "error": 0.0 if c.exact else None,
+            }
+            for words, c in rows
+        ],
+    }
+    table = Table(
+        f"{title} (bits learnt about the culprit, bits given away to the others' "
+        "sheets; advised first)",
+        ["rank", "choice", "bits learnt", "bits given away", "value", "basis"],
+        [
+            [
+                i,
+                words,
+                f"{c.bits:.3f}" if c.exact else UNKNOWN,
+                f"{c.leak:.3f}",
+                f"{c.value:.3f}" if c.exact else UNKNOWN,
+                "exact" if c.exact else "rough estimate",
+            ]
+            for i, (words, c) in enumerate(rows, 1)
+        ],
+    )
     return data, table
 
 
@@ -140,14 +174,19 @@ def _words(choice: Choice) -> str:
     return f"{kind} {rest[0]}"
 
 
-def _reply(situation: Situation, hand: Sequence[str], position: Position, advice: Advice
-           ) -> list[Choice]:
+def _reply(
+    situation: Situation, hand: Sequence[str], position: Position, advice: Advice
+) -> list[Choice]:
     """Answer and the best question back (from ``advice``), or the vow of silence."""
-    back: Option | None = next((o for o in advice.options if o.target == situation.player
-                                and o.kind in ("count", "has")), None)
+    back: Option | None = next(
+        (o for o in advice.options if o.target == situation.player and o.kind in ("count", "has")),
+        None,
+    )
     given = position.answer_leak(situation.question, hand)
     if back is None:
         return [Choice(("answer",), 0.0, given, True), Choice(("silence",), 0.0, exact=True)]
     detail = back.detail if back.kind == "count" else back.detail[0]
-    return [Choice(("answer", (back.kind, detail)), back.gain, given, back.exact),
-            Choice(("silence",), 0.0, exact=True)]
+    return [
+        Choice(("answer", (back.kind, detail)), back.gain, given, back.exact),
+        Choice(("silence",), 0.0, exact=True),
+    ]

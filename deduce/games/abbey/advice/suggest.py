@@ -50,9 +50,13 @@ DRAWS, LEAST_DRAWS = 400, 40
 SOLVE_SHARE, EXACT_SHARE = 0.4, 0.9
 
 
-def suggest(log: GameLog, options: SolveOptions, top: int,
-            solution: AbbeySolution | None = None, situation: str | None = None
-            ) -> Suggestion:
+def suggest(
+    log: GameLog,
+    options: SolveOptions,
+    top: int,
+    solution: AbbeySolution | None = None,
+    situation: str | None = None,
+) -> Suggestion:
     """Ranked options and the accusation, within ``options.budget`` seconds in all.
 
     The budget (None: no limit) is shared by the solve, the exact values and
@@ -74,9 +78,13 @@ def suggest(log: GameLog, options: SolveOptions, top: int,
     solved_here = solution is None
     warm = Warm()  # the solve's SAT model, kept for the estimate's draws
     if solution is None:
-        solution = solve_abbey(log, options.deck, seed=options.seed,
-                               budget=None if budget is None else SOLVE_SHARE * budget,
-                               warm=warm)
+        solution = solve_abbey(
+            log,
+            options.deck,
+            seed=options.seed,
+            budget=None if budget is None else SOLVE_SHARE * budget,
+            warm=warm,
+        )
     if not solution.consistent:
         raise InconsistentLog(f"{log.path}: no history fits the log")
     timeline = build_timeline(setup, log.events, log.path)
@@ -86,16 +94,24 @@ def suggest(log: GameLog, options: SolveOptions, top: int,
     pile = timeline.sizes[-1][PILE]
     advice = None
     if len(solution.culprit) == 1:  # nothing left to learn: every value is 0, at once
-        advice = exact_advice(log, options.deck, None,
-                              warm.model_of(setup, timeline, log.events).witness())
+        advice = exact_advice(
+            log, options.deck, None, warm.model_of(setup, timeline, log.events).witness()
+        )
     elif solution.culprit_exact or not solved_here:  # a count that failed here: no use trying
-        advice = exact_advice(log, options.deck,
-                              None if budget is None else start + EXACT_SHARE * budget)
+        advice = exact_advice(
+            log, options.deck, None if budget is None else start + EXACT_SHARE * budget
+        )
     if advice is None or not pile:
         estimate = estimated_advice(
-            setup, timeline, log.events, warm.model_of(setup, timeline, log.events), DRAWS,
-            options.seed, show_me=not pile,
-            deadline=None if budget is None else (start + budget, LEAST_DRAWS))
+            setup,
+            timeline,
+            log.events,
+            warm.model_of(setup, timeline, log.events),
+            DRAWS,
+            options.seed,
+            show_me=not pile,
+            deadline=None if budget is None else (start + budget, LEAST_DRAWS),
+        )
         if estimate is None:
             raise InconsistentLog(f"{log.path}: no history fits the log")
         if advice is None:
@@ -109,15 +125,20 @@ def suggest(log: GameLog, options: SolveOptions, top: int,
     data = _json(advice, accusation, revelations, top)
     tables = _tables(advice, accusation, revelations, pile, top)
     if decision is not None:
-        data["situation"], table = _situation(decision, log, setup, solution, timeline, advice,
-                                              top)
+        data["situation"], table = _situation(decision, log, setup, solution, timeline, advice, top)
         tables.insert(0, table)
     return Suggestion(data, tables)
 
 
-def _situation(decision: Situation, log: GameLog, setup: AbbeySetup, solution: AbbeySolution,
-               timeline: Timeline, advice: Advice | None, top: int
-               ) -> tuple[dict[str, Any], Table]:
+def _situation(
+    decision: Situation,
+    log: GameLog,
+    setup: AbbeySetup,
+    solution: AbbeySolution,
+    timeline: Timeline,
+    advice: Advice | None,
+    top: int,
+) -> tuple[dict[str, Any], Table]:
     """The situation's advice, from the observer's hand and every holder's size now."""
     hand = [c for c, row in solution.holders.items() if set(row) == {setup.me}]
     sizes = dict(zip(timeline.holders, timeline.sizes[-1]))
@@ -139,9 +160,16 @@ def _accusation(solution: AbbeySolution, pile: int) -> dict[str, Any]:
     tied = [c for c in order if solution.culprit[c] == solution.culprit[card]]
     low = max(0.0, p - error)
     supported = certain or (usable(exact, error) and 6 * low - 2 >= ACCUSE_POINTS)
-    return {"card": card, "probability": p, "expected_points": 6 * p - 2,
-            "allowed": not pile, "advised": not pile and supported,
-            "exact": exact, "error": round(error, 6), "tied": tied}
+    return {
+        "card": card,
+        "probability": p,
+        "expected_points": 6 * p - 2,
+        "allowed": not pile,
+        "advised": not pile and supported,
+        "exact": exact,
+        "error": round(error, 6),
+        "tied": tied,
+    }
 
 
 def _revelations(solution: AbbeySolution, setup: AbbeySetup) -> list[dict[str, Any]]:
@@ -157,30 +185,50 @@ def _revelations(solution: AbbeySolution, setup: AbbeySetup) -> list[dict[str, A
             side = min(len(having), len(solution.culprit) - len(having))
             exact = solution.culprit_exact or side == 0  # every candidate has it, or none
             # a Fraction when exact; all or nothing surely when no candidate is on one side
-            p = (sum(solution.culprit[c] for c in having) if side
-                 else int(len(having) == len(solution.culprit)))
+            p = (
+                sum(solution.culprit[c] for c in having)
+                if side
+                else int(len(having) == len(solution.culprit))
+            )
             error = 0.0 if exact else min(1.0, solution.culprit_bound * side)
             if best is None or p > best["probability"]:
                 supported = usable(exact, error) and p - error >= REVEAL_AT
-                best = {"trait": trait, "probability": float(p),
-                        "expected_points": float(3 * p - 1),
-                        "advised": supported, "exact": exact,
-                        "error": round(error, 6)}
+                best = {
+                    "trait": trait,
+                    "probability": float(p),
+                    "expected_points": float(3 * p - 1),
+                    "advised": supported,
+                    "exact": exact,
+                    "error": round(error, 6),
+                }
         assert best is not None
         rows.append(best)
     return sorted(rows, key=lambda row: -row["probability"])
 
 
-def _json(advice: Advice, accusation: dict[str, Any], revelations: list[dict[str, Any]],
-          top: int) -> dict[str, Any]:
+def _json(
+    advice: Advice, accusation: dict[str, Any], revelations: list[dict[str, Any]], top: int
+) -> dict[str, Any]:
     """The advice as JSON: the ``top`` options, as the table lists them."""
     options = advice.options[:top]
-    return {"game": "abbey", "entropy": advice.entropy,
-            "exact": all(o.exact for o in options),
-            "options": [{"kind": o.kind, "target": o.target, "detail": list(o.detail),
-                         "bits": o.gain, "exact": o.exact, "error": 0.0 if o.exact else None}
-                        for o in options],
-            "accusation": accusation, "revelation": revelations}
+    return {
+        "game": "abbey",
+        "entropy": advice.entropy,
+        "exact": all(o.exact for o in options),
+        "options": [
+            {
+                "kind": o.kind,
+                "target": o.target,
+                "detail": list(o.detail),
+                "bits": o.gain,
+                "exact": o.exact,
+                "error": 0.0 if o.exact else None,
+            }
+            for o in options
+        ],
+        "accusation": accusation,
+        "revelation": revelations,
+    }
 
 
 def describe_option(option: Option) -> tuple[str, str]:
@@ -193,8 +241,10 @@ def describe_option(option: Option) -> tuple[str, str]:
     if option.kind == "show_me":
         return "parlor (pile empty)", f"ask {option.target} to show you a {detail}"
     if option.kind == "take":
-        return (f"{option.target}'s cell, or a confessional {option.target} left last",
-                f"take a random card from {option.target}")
+        return (
+            f"{option.target}'s cell, or a confessional {option.target} left last",
+            f"take a random card from {option.target}",
+        )
     return "parlor", "draw the top card of the pile"
 
 
@@ -219,28 +269,52 @@ def _verdict(row: dict[str, Any], act: str) -> str:
     return f"{act + ' now' if row['advised'] else 'not yet'} ({basis})"
 
 
-def _tables(advice: Advice, accusation: dict[str, Any], revelations: list[dict[str, Any]],
-            pile: int, top: int) -> list[Table]:
+def _tables(
+    advice: Advice,
+    accusation: dict[str, Any],
+    revelations: list[dict[str, Any]],
+    pile: int,
+    top: int,
+) -> list[Table]:
     tied = len(accusation["tied"])
-    suspect = accusation["card"] + (f" (tied with {plural(tied - 1, 'other')})"
-                                    if tied > 1 else "")
-    verdict = (_verdict(accusation, "accuse") if accusation["allowed"]
-               else f"not allowed yet: {plural(pile, 'card')} left in the pile")
-    accuse = Table("Accusation", ["suspect", "chance", "expected points", "advice"],
-                   [[suspect, _chance(accusation), _points(accusation), verdict]])
-    reveal = Table("Revelation (the culprit's likeliest trait per group; skip one already "
-                   "revealed)", ["the culprit is", "chance", "expected points", "advice"],
-                   [[row["trait"], _chance(row), _points(row), _verdict(row, "reveal")]
-                    for row in revelations])
+    suspect = accusation["card"] + (f" (tied with {plural(tied - 1, 'other')})" if tied > 1 else "")
+    verdict = (
+        _verdict(accusation, "accuse")
+        if accusation["allowed"]
+        else f"not allowed yet: {plural(pile, 'card')} left in the pile"
+    )
+    accuse = Table(
+        "Accusation",
+        ["suspect", "chance", "expected points", "advice"],
+        [[suspect, _chance(accusation), _points(accusation), verdict]],
+    )
+    reveal = Table(
+        "Revelation (the culprit's likeliest trait per group; skip one already revealed)",
+        ["the culprit is", "chance", "expected points", "advice"],
+        [
+            [row["trait"], _chance(row), _points(row), _verdict(row, "reveal")]
+            for row in revelations
+        ],
+    )
     exact = all(o.exact for o in advice.options[:top])
-    rows = [[i, *describe_option(o), f"{o.gain:.3f}" if o.exact else UNKNOWN,
-             "exact" if o.exact else "rough estimate"]
-            for i, o in enumerate(advice.options[:top], 1)]
+    rows = [
+        [
+            i,
+            *describe_option(o),
+            f"{o.gain:.3f}" if o.exact else UNKNOWN,
+            "exact" if o.exact else "rough estimate",
+        ]
+        for i, o in enumerate(advice.options[:top], 1)
+    ]
     if exact:
-        title = (f"Best moves (culprit uncertainty {advice.entropy:.2f} bits; value: expected "
-                 "bits learnt about the culprit)")
+        title = (
+            f"Best moves (culprit uncertainty {advice.entropy:.2f} bits; value: expected "
+            "bits learnt about the culprit)"
+        )
     else:
-        title = (f"Best moves (value: expected bits learnt about the culprit; {NO_TIME} "
-                 "some values: ranked by a rough estimate without a bound, give a longer "
-                 "--budget)")
+        title = (
+            f"Best moves (value: expected bits learnt about the culprit; {NO_TIME} "
+            "some values: ranked by a rough estimate without a bound, give a longer "
+            "--budget)"
+        )
     return [accuse, reveal, Table(title, ["rank", "where", "what", "bits", "value"], rows)]

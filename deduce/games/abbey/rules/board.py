@@ -72,10 +72,10 @@ class Board:
     rooms: tuple[Room, ...]
     doors: frozenset[frozenset[str]]
     _by_id: dict[str, Room] = field(init=False, repr=False, compare=False, hash=False)
-    _adjacent: dict[str, tuple[str, ...]] = field(
-        init=False, repr=False, compare=False, hash=False)
+    _adjacent: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False, hash=False)
     _moves: dict[tuple[str, int], tuple[str, ...]] = field(
-        init=False, repr=False, compare=False, hash=False)
+        init=False, repr=False, compare=False, hash=False
+    )
 
     def __post_init__(self) -> None:
         by_id = {r.id: r for r in self.rooms}
@@ -132,14 +132,17 @@ class Board:
         """
         key = (start, max_steps)
         if key not in self._moves:
-            self._moves[key] = tuple(sorted(
-                room for room, d in self.distances(start).items() if 1 <= d <= max_steps))
+            self._moves[key] = tuple(
+                sorted(room for room, d in self.distances(start).items() if 1 <= d <= max_steps)
+            )
         return self._moves[key]
 
     def to_json(self) -> dict[str, Any]:
         """The board as written in a board file (doors sorted)."""
-        return {"rooms": [r.to_json() for r in self.rooms],
-                "doors": sorted(sorted(d) for d in self.doors)}
+        return {
+            "rooms": [r.to_json() for r in self.rooms],
+            "doors": sorted(sorted(d) for d in self.doors),
+        }
 
 
 def _fail(path: str, message: str) -> LogError:
@@ -157,8 +160,9 @@ def _parse_room(item: Any, i: int, path: str) -> Room:
     if not isinstance(rid, str) or not ID_PATTERN.match(rid):
         raise _fail(path, f"board room {i}: id must match [a-z0-9][a-z0-9_-]*")
     if not isinstance(kind, str) or kind not in KIND_COUNTS:
-        raise _fail(path, f"board room {rid!r}: unknown kind {kind!r} "
-                          f"(kinds: {', '.join(ROOM_KINDS)})")
+        raise _fail(
+            path, f"board room {rid!r}: unknown kind {kind!r} (kinds: {', '.join(ROOM_KINDS)})"
+        )
     seat = item.get("seat")
     if kind == "cell":
         if isinstance(seat, bool) or not isinstance(seat, int) or seat not in SEATS:
@@ -175,8 +179,11 @@ def _parse_doors(raw: Any, ids: set[str], path: str) -> frozenset[frozenset[str]
     doors: set[frozenset[str]] = set()
     for i, pair in enumerate(raw, 1):
         with lines_of(pair):  # a board file's errors name the door's line
-            if (not isinstance(pair, list) or len(pair) != 2
-                    or not all(isinstance(x, str) for x in pair)):
+            if (
+                not isinstance(pair, list)
+                or len(pair) != 2
+                or not all(isinstance(x, str) for x in pair)
+            ):
                 raise _fail(path, f"board door {i} must be a pair of room ids")
             for rid in pair:
                 if rid not in ids:
@@ -196,8 +203,11 @@ def _check_counts(rooms: list[Room], path: str) -> None:
     counts = Counter(r.kind for r in rooms)
     for kind, expected in KIND_COUNTS.items():
         if expected is not None and counts[kind] != expected:
-            raise _fail(path, f"a board needs {expected} {kind} room"
-                              f"{'s' if expected > 1 else ''}, this one has {counts[kind]}")
+            raise _fail(
+                path,
+                f"a board needs {expected} {kind} room"
+                f"{'s' if expected > 1 else ''}, this one has {counts[kind]}",
+            )
     for kind, rid in (("chapel", CHAPEL), ("courtyard", COURTYARD)):
         room = next(r for r in rooms if r.kind == kind)
         if room.id != rid:
@@ -212,14 +222,18 @@ def _check_confessionals(board: Board, path: str) -> None:
     """One confessional is entered only from the courtyard, the other from the chapel."""
     first, second = board.of_kind("confessional")
     for courtyard_one, chapel_one in ((first, second), (second, first)):
-        if (board.neighbours(courtyard_one.id) == (COURTYARD,)
-                and CHAPEL in board.neighbours(chapel_one.id)):
+        if board.neighbours(courtyard_one.id) == (COURTYARD,) and CHAPEL in board.neighbours(
+            chapel_one.id
+        ):
             return
     if not any(board.neighbours(c.id) == (COURTYARD,) for c in (first, second)):
-        raise _fail(path, f"one confessional must have a single door, to the courtyard "
-                          f"{COURTYARD!r} (rulebook)")
-    raise _fail(path, f"the other confessional must have a door to the chapel {CHAPEL!r} "
-                      f"(rulebook)")
+        raise _fail(
+            path,
+            f"one confessional must have a single door, to the courtyard {COURTYARD!r} (rulebook)",
+        )
+    raise _fail(
+        path, f"the other confessional must have a door to the chapel {CHAPEL!r} (rulebook)"
+    )
 
 
 def _check_connected(board: Board, path: str) -> None:
@@ -227,8 +241,10 @@ def _check_connected(board: Board, path: str) -> None:
     seen = board.distances(CHAPEL)
     missing = [r.id for r in board.rooms if r.id not in seen]
     if missing:
-        raise _fail(path, f"room {missing[0]!r} cannot be reached from the chapel "
-                          f"(the board must be connected)")
+        raise _fail(
+            path,
+            f"room {missing[0]!r} cannot be reached from the chapel (the board must be connected)",
+        )
 
 
 def board_from_json(raw: Any, path: str) -> Board:

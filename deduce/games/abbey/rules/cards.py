@@ -44,7 +44,15 @@ from deduce.logs.ids import ID_PATTERN
 
 #: The Mass cards' ids in chronological order (rulebook, "Setting up the Game").
 MASS_IDS: tuple[str, ...] = (
-    "matins", "lauds", "prime", "terce", "sexte", "none", "vespers", "compline")
+    "matins",
+    "lauds",
+    "prime",
+    "terce",
+    "sexte",
+    "none",
+    "vespers",
+    "compline",
+)
 #: How many suspect cards a Mass card may have each player pass to the left.
 MASS_PASSES: tuple[int, ...] = (1, 2, 3)
 
@@ -159,8 +167,9 @@ def parse_effect(raw: Any, what: str, path: str, keep: bool = False) -> Effect:
         raise _fail(path, f"{what}: effect must be an object with a 'kind'")
     kind = raw.get("kind")
     if not isinstance(kind, str) or kind not in EFFECT_WHO:
-        raise _fail(path, f"{what}: unknown effect kind {kind!r} "
-                          f"(kinds: {', '.join(EFFECT_KINDS)})")
+        raise _fail(
+            path, f"{what}: unknown effect kind {kind!r} (kinds: {', '.join(EFFECT_KINDS)})"
+        )
     allowed_who = EFFECT_WHO[kind]
     keys = {"kind"}
     if kind == "pass":
@@ -178,22 +187,28 @@ def parse_effect(raw: Any, what: str, path: str, keep: bool = False) -> Effect:
     if kind == "move":
         to = raw["to"]
         if to not in MOVE_KINDS:
-            raise _fail(path, f"{what}: a move effect cannot go to {to!r} "
-                              f"(room kinds: {', '.join(MOVE_KINDS)})")
+            raise _fail(
+                path,
+                f"{what}: a move effect cannot go to {to!r} (room kinds: {', '.join(MOVE_KINDS)})",
+            )
         return Effect(kind, to=to)
     if allowed_who is not None:
         who = raw["who"]
         if who not in allowed_who:
-            raise _fail(path, f"{what}: a {kind} effect cannot have who {who!r} "
-                              f"(allowed: {', '.join(allowed_who)})")
+            raise _fail(
+                path,
+                f"{what}: a {kind} effect cannot have who {who!r} "
+                f"(allowed: {', '.join(allowed_who)})",
+            )
         return Effect(kind, who=who)
     if kind == "protect" and not keep:
-        raise _fail(path, f"{what}: a protect effect needs a kept book (\"keep\": true)")
+        raise _fail(path, f'{what}: a protect effect needs a kept book ("keep": true)')
     return Effect(kind)
 
 
-def _entries(raw: list[Any], label: str, keys: tuple[str, ...], path: str
-             ) -> Iterator[tuple[int, dict[str, Any], str]]:
+def _entries(
+    raw: list[Any], label: str, keys: tuple[str, ...], path: str
+) -> Iterator[tuple[int, dict[str, Any], str]]:
     """(number, object, id) of each card of a list, checking its keys, id and name."""
     seen: set[str] = set()
     for i, item in enumerate(raw, 1):
@@ -209,15 +224,20 @@ def _entries(raw: list[Any], label: str, keys: tuple[str, ...], path: str
 def _parse_masses(raw: Any, path: str) -> tuple[MassCard, ...]:
     """Validate the eight Mass cards, in chronological order."""
     if not isinstance(raw, list) or len(raw) != len(MASS_IDS):
-        raise _fail(path, f"'masses' must be a list of the {len(MASS_IDS)} Mass cards "
-                          f"({', '.join(MASS_IDS)})")
+        raise _fail(
+            path,
+            f"'masses' must be a list of the {len(MASS_IDS)} Mass cards ({', '.join(MASS_IDS)})",
+        )
     masses: list[MassCard] = []
     for i, item, cid in _entries(raw, "mass", ("id", "name", "pass"), path):
         what = f"mass card {i}"
         with lines_of(item):  # a cards file's errors name the card's line
             if cid != MASS_IDS[i - 1]:
-                raise _fail(path, f"{what} must be {MASS_IDS[i - 1]!r}, not {cid!r} "
-                                  f"(chronological order: {', '.join(MASS_IDS)})")
+                raise _fail(
+                    path,
+                    f"{what} must be {MASS_IDS[i - 1]!r}, not {cid!r} "
+                    f"(chronological order: {', '.join(MASS_IDS)})",
+                )
             passes = item["pass"]
             if not _is_int(passes) or passes not in MASS_PASSES:
                 raise _fail(path, f"mass card {cid!r}: pass must be 1, 2 or 3, not {passes!r}")
@@ -229,8 +249,11 @@ def _parse_pile(raw: Any, pile: str, path: str) -> tuple[BookCard, ...]:
     """Validate one pile of event, scriptorium or library cards."""
     if not isinstance(raw, list) or not raw:
         raise _fail(path, f"{pile!r} must be a non-empty list of cards")
-    keys = ("effect", "id", "keep", "name", "text") if pile == "scriptorium" else (
-        "effect", "id", "name", "text")
+    keys = (
+        ("effect", "id", "keep", "name", "text")
+        if pile == "scriptorium"
+        else ("effect", "id", "name", "text")
+    )
     label = {"events": "event"}.get(pile, pile)
     cards: list[BookCard] = []
     for _, item, cid in _entries(raw, label, keys, path):
@@ -256,8 +279,10 @@ def cards_from_json(raw: Any, path: str) -> CardSet:
     cards. Each problem raises ``LogError(path, None, ...)``.
     """
     if not isinstance(raw, dict):
-        raise _fail(path, "a cards file must be an object with masses, events, scriptorium, "
-                          "library and crypt")
+        raise _fail(
+            path,
+            "a cards file must be an object with masses, events, scriptorium, library and crypt",
+        )
     unknown = set(raw) - {"note", "masses", "events", "scriptorium", "library", "crypt"}
     if unknown:
         raise _fail(path, f"unknown key {sorted(unknown)[0]!r} in cards file")

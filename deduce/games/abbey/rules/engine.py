@@ -59,18 +59,25 @@ class AbbeyGame:
     max_turns: int = 400
 
     @classmethod
-    def create(cls, players: int | Sequence[str], deck: Deck | None = None,
-               board: Board | None = None, cards: CardSet | None = None,
-               max_turns: int = 400) -> AbbeyGame:
+    def create(
+        cls,
+        players: int | Sequence[str],
+        deck: Deck | None = None,
+        board: Board | None = None,
+        cards: CardSet | None = None,
+        max_turns: int = 400,
+    ) -> AbbeyGame:
         """A game for these seats (a count uses the default names), rulebook sizes for 24 cards."""
         names = seat_names("abbey", players, min(RULEBOOK_SIZES), max(RULEBOOK_SIZES))
         deck = deck or default_deck()
         if len(deck) != 24:
-            raise DeduceError("the engine deals the rulebook's 24-card layout; "
-                              f"this deck has {len(deck)} cards")
+            raise DeduceError(
+                f"the engine deals the rulebook's 24-card layout; this deck has {len(deck)} cards"
+            )
         pile, hand = RULEBOOK_SIZES[len(names)]
-        return cls(names, deck, board or default_board(), cards or default_cards(), pile, hand,
-                   max_turns)
+        return cls(
+            names, deck, board or default_board(), cards or default_cards(), pile, hand, max_turns
+        )
 
     @property
     def steps(self) -> int:
@@ -91,8 +98,13 @@ class AbbeyGame:
         The header carries the deck inline, as the log format asks of a
         simulator's logs, so any tool reads the log without the bundled data.
         """
-        header: dict[str, Any] = {"game": "abbey", "version": 1, "players": list(self.players),
-                                  "me": player, "deck": self.deck.to_json()}
+        header: dict[str, Any] = {
+            "game": "abbey",
+            "version": 1,
+            "players": list(self.players),
+            "me": player,
+            "deck": self.deck.to_json(),
+        }
         return canonical_text(header, events, f"{player}.jsonl", self.deck)
 
     def new_state(self) -> AbbeyState:
@@ -175,8 +187,7 @@ class AbbeyState(StepMachine):
         self._passes: dict[int, tuple[str, ...]] = {}
         deal = ["culprit"] + ["pile"] * g.pile + [s for s in range(n) for _ in range(g.hand)]
         shuffles = [("shuffle", pile) for pile in PILES for _ in getattr(g.cards, pile)]
-        self._start(*(("deal", slot) for slot in deal), ("deal_done",), *shuffles,
-                    ("turn_order",))
+        self._start(*(("deal", slot) for slot in deal), ("deal_done",), *shuffles, ("turn_order",))
 
     # ----------------------------------------------------------- interface
 
@@ -194,18 +205,29 @@ class AbbeyState(StepMachine):
         """What ``seat`` sees now (public table, own cards, own log, pending decision)."""
         decision = about = ""
         context: tuple[Any, ...] = ()
-        if self._waiting is not None and self._waiting[0] != "chance" and \
-                self._waiting[1] == seat:
+        if self._waiting is not None and self._waiting[0] != "chance" and self._waiting[1] == seat:
             decision = self._waiting[0]
             context = tuple(self._waiting[2:])
             if decision == "target":
                 about = self._waiting[3]
         return Observation(
-            seat, self.game.players[seat], tuple(self.hands[seat]), tuple(self.logs[seat]),
-            tuple(self.positions), frozenset(self.penance),
-            tuple(len(h) for h in self.hands), len(self.pile), tuple(self.revealed),
-            dict(self.dice), seat in self.library_used, seat in self.crypt_held,
-            tuple(self.kept[seat]), decision, about, context)
+            seat,
+            self.game.players[seat],
+            tuple(self.hands[seat]),
+            tuple(self.logs[seat]),
+            tuple(self.positions),
+            frozenset(self.penance),
+            tuple(len(h) for h in self.hands),
+            len(self.pile),
+            tuple(self.revealed),
+            dict(self.dice),
+            seat in self.library_used,
+            seat in self.crypt_held,
+            tuple(self.kept[seat]),
+            decision,
+            about,
+            context,
+        )
 
     def holder_of(self, card: str) -> str:
         """Who holds ``card`` now: a player's name, ``pile`` or ``culprit``."""
@@ -221,7 +243,8 @@ class AbbeyState(StepMachine):
         self.events.append(event)
         if event["type"] in ("deal", "draw", "take", "mass"):
             self.holders_after[len(self.events) - 1] = {
-                c: self.holder_of(c) for c in self.game.deck.ids}
+                c: self.holder_of(c) for c in self.game.deck.ids
+            }
         for seat, player in enumerate(self.game.players):
             seen = observe(event, player, self.game.players)
             self.logs[seat].extend(seen)
@@ -251,16 +274,26 @@ class AbbeyState(StepMachine):
         self.piles[pile].append(next(b for b in getattr(self.game.cards, pile) if b.id == card))
 
     def _step_deal_done(self) -> None:
-        self._emit({"type": "deal", "culprit": self.culprit, "pile": list(self.pile),
-                    "hands": {p: list(h) for p, h in zip(self.game.players, self.hands)}})
+        self._emit(
+            {
+                "type": "deal",
+                "culprit": self.culprit,
+                "pile": list(self.pile),
+                "hands": {p: list(h) for p, h in zip(self.game.players, self.hands)},
+            }
+        )
 
     def _step_turn_order(self) -> None:
         """A die picks the first player, two dice the last visitors of the confessionals."""
         seats = tuple(range(len(self.game.players)))
-        self._then(("chance", "first", seats),
-                   *(("chance", "confessional", seats, room.id)
-                     for room in self.game.board.of_kind("confessional")),
-                   ("next_turn",))
+        self._then(
+            ("chance", "first", seats),
+            *(
+                ("chance", "confessional", seats, room.id)
+                for room in self.game.board.of_kind("confessional")
+            ),
+            ("next_turn",),
+        )
 
     def _chance_first(self, seat: int) -> None:
         self.first = seat
@@ -331,14 +364,18 @@ class AbbeyState(StepMachine):
         self.intrusions.pop(seat, None)
         if action[0] == "move":
             self.positions[seat] = action[1]
-        self._emit({"type": "move", "player": self.game.players[seat],
-                    "room": self.positions[seat]})
+        self._emit(
+            {"type": "move", "player": self.game.players[seat], "room": self.positions[seat]}
+        )
 
     def _askable(self, seat: int) -> list[int]:
         """Other pawns in the same room that may be asked (not praying in penance)."""
         room = self.positions[seat]
-        return [s for s, r in enumerate(self.positions)
-                if r == room and s != seat and s not in self.penance]
+        return [
+            s
+            for s, r in enumerate(self.positions)
+            if r == room and s != seat and s not in self.penance
+        ]
 
     def _step_encounter(self, seat: int) -> None:
         """Ending a move with another pawn: a question to one of them is compulsory."""
@@ -354,8 +391,14 @@ class AbbeyState(StepMachine):
 
     def _do_ask(self, action: Action, seat: int, targets: tuple[int, ...], forced: bool) -> None:
         _, target, question = action
-        self._emit({"type": "question", "player": self.game.players[seat],
-                    "to": self.game.players[target], "question": _question_json(question)})
+        self._emit(
+            {
+                "type": "question",
+                "player": self.game.players[seat],
+                "to": self.game.players[target],
+                "question": _question_json(question),
+            }
+        )
         if forced:
             self._answer(target, question)
         else:
@@ -434,8 +477,13 @@ class AbbeyState(StepMachine):
         if shield is not None:
             self.kept[victim].remove(shield)
             self.piles["scriptorium"].append(shield)
-            self._emit({"type": "protect", "player": self.game.players[victim],
-                        "from": self.game.players[taker]})
+            self._emit(
+                {
+                    "type": "protect",
+                    "player": self.game.players[victim],
+                    "from": self.game.players[taker],
+                }
+            )
         elif self.hands[victim]:
             self._chance("steal", self.hands[victim], taker, victim, purpose)
 
@@ -447,8 +495,14 @@ class AbbeyState(StepMachine):
     def _give(self, taker: int, victim: int, card: str) -> None:
         self.hands[victim].remove(card)
         self.hands[taker].append(card)
-        self._emit({"type": "take", "player": self.game.players[taker],
-                    "from": self.game.players[victim], "card": card})
+        self._emit(
+            {
+                "type": "take",
+                "player": self.game.players[taker],
+                "from": self.game.players[victim],
+                "card": card,
+            }
+        )
 
     def _room_scriptorium(self, seat: int, room: Any) -> None:
         self._draw_book(seat, "scriptorium")
@@ -465,8 +519,9 @@ class AbbeyState(StepMachine):
         if not self.piles[pile]:  # every book of the pile kept by players
             return
         book = self.piles[pile].pop(0)
-        self._emit({"type": "book", "player": self.game.players[seat], "pile": pile,
-                    "card": book.id})
+        self._emit(
+            {"type": "book", "player": self.game.players[seat], "pile": pile, "card": book.id}
+        )
         if book.keep:
             self.kept[seat].append(book)
             return
@@ -492,20 +547,28 @@ class AbbeyState(StepMachine):
 
     def _choices_show(self, seat: int, to: int, traits: tuple[str, ...] | None) -> list[Action]:
         deck = self.game.deck
-        return [("show", c) for c in self.hands[seat]
-                if traits is None or deck.card(c).has_traits(traits)]
+        return [
+            ("show", c)
+            for c in self.hands[seat]
+            if traits is None or deck.card(c).has_traits(traits)
+        ]
 
     def _step_show(self, seat: int, to: int, traits: tuple[str, ...] | None) -> None:
         """Show one matching card if any (the shower's choice); none: say so."""
         if self._choices_show(seat, to, traits):
             self._waiting = ("show", seat, to, traits)
         elif traits is not None:
-            self._emit({"type": "count", "player": self.game.players[seat],
-                        "traits": list(traits), "n": 0})
+            self._emit(
+                {"type": "count", "player": self.game.players[seat], "traits": list(traits), "n": 0}
+            )
 
     def _do_show(self, action: Action, seat: int, to: int, traits: tuple[str, ...] | None) -> None:
-        event = {"type": "show", "player": self.game.players[seat],
-                 "to": self.game.players[to], "card": action[1]}
+        event = {
+            "type": "show",
+            "player": self.game.players[seat],
+            "to": self.game.players[to],
+            "card": action[1],
+        }
         if traits is not None:
             event["traits"] = list(traits)
         self._emit(event)
@@ -547,8 +610,15 @@ class AbbeyState(StepMachine):
             self._finish()
         else:
             self.scores[seat] += POINTS["accusation"][1]
-            self._emit({"type": "accuse", "player": player, "card": card, "correct": False,
-                        "shown_by": holder})
+            self._emit(
+                {
+                    "type": "accuse",
+                    "player": player,
+                    "card": card,
+                    "correct": False,
+                    "shown_by": holder,
+                }
+            )
             self._penance(seat)
 
     def _finish(self) -> None:
@@ -622,9 +692,7 @@ class AbbeyState(StepMachine):
         self.first = (ringer - 1) % len(g.players)
         self.played_in_round = 0
         self.bell = None
-        self._then(*self._pass_steps(card.passes),
-                   ("book", ringer, "events"),
-                   ("next_turn",))
+        self._then(*self._pass_steps(card.passes), ("book", ringer, "events"), ("next_turn",))
 
     def _pass_steps(self, n: int) -> list[Step]:
         """Every player chooses min(n, hand) cards, then all pass them left at once."""
@@ -651,8 +719,13 @@ class AbbeyState(StepMachine):
             for card in cards:
                 self.hands[seat].remove(card)
                 self.hands[left].append(card)
-        self._emit({"type": "mass", "n": n,
-                    "passes": {g.players[s]: list(c) for s, c in sorted(passes.items())}})
+        self._emit(
+            {
+                "type": "mass",
+                "n": n,
+                "passes": {g.players[s]: list(c) for s, c in sorted(passes.items())},
+            }
+        )
 
     # ------------------------------------------------------------- effects
 

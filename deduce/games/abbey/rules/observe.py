@@ -45,8 +45,14 @@ def observe(event: LogEvent, player: str, players: Sequence[str]) -> list[LogEve
         return _show(event, player)
     if kind == "mass":
         right = players[players.index(player) - 1]
-        return [{"type": "mass", "n": event["n"], "gave": list(event["passes"][player]),
-                 "got": list(event["passes"][right])}]
+        return [
+            {
+                "type": "mass",
+                "n": event["n"],
+                "gave": list(event["passes"][player]),
+                "got": list(event["passes"][right]),
+            }
+        ]
     return []
 
 

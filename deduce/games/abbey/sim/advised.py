@@ -72,11 +72,17 @@ class AdvisedBot(SolverBot):
 
     def _advisers(self) -> dict[str, Bot]:
         """The advised way with each decision, by name (any other: the solver bot's way)."""
-        return {"move": self._advised_move, "ask": self._advised_ask,
-                "ask_back": self._advised_ask_back,
-                "parlor": self._advised_parlor, "target": self._advised_target,
-                "reply": self._advised_reply, "show": self._advised_show,
-                "pass": self._advised_pass, "chapter": self._advised_chapter}
+        return {
+            "move": self._advised_move,
+            "ask": self._advised_ask,
+            "ask_back": self._advised_ask_back,
+            "parlor": self._advised_parlor,
+            "target": self._advised_target,
+            "reply": self._advised_reply,
+            "show": self._advised_show,
+            "pass": self._advised_pass,
+            "chapter": self._advised_chapter,
+        }
 
     def sampling(self, candidates: int) -> tuple[int, int]:
         """Fewer, closer draws while too many candidates are left for an accusation."""
@@ -93,10 +99,16 @@ class AdvisedBot(SolverBot):
             assert self._warm.model is not None
             setup = self._warm.model.setup
             hands = dict(zip(self.game.players, obs.hand_sizes))
-            self._advice = (len(obs.log), Position(
-                setup, lambda: Ranker(setup, self.draws(len(sheet)), timeline.holders,
-                                      len(obs.log)),
-                obs.log, timeline.holders, hands))
+            self._advice = (
+                len(obs.log),
+                Position(
+                    setup,
+                    lambda: Ranker(setup, self.draws(len(sheet)), timeline.holders, len(obs.log)),
+                    obs.log,
+                    timeline.holders,
+                    hands,
+                ),
+            )
         position = self._advice[1]
         assert position is not None
         return position
@@ -107,8 +119,9 @@ class AdvisedBot(SolverBot):
     def _name(self, seat: int) -> str:
         return self.game.players[seat]
 
-    def _best(self, choices: Sequence[Choice], legal: Sequence[Action],
-              engine: Callable[[Choice], Action]) -> Action:
+    def _best(
+        self, choices: Sequence[Choice], legal: Sequence[Action], engine: Callable[[Choice], Action]
+    ) -> Action:
         """The first advised choice the engine allows (they come best first)."""
         allowed = set(legal)
         return next((engine(c) for c in choices if engine(c) in allowed), legal[0])
@@ -120,16 +133,21 @@ class AdvisedBot(SolverBot):
             return super()._move(obs, legal, rng)
         board = self.game.board
         chapter = board.of_kind("chapter")[0].id
-        if "reveal" not in self.plain and ("move", chapter) in legal and not obs.pile \
-                and self.position(obs).reveal([t for _, t in obs.revealed]):
+        if (
+            "reveal" not in self.plain
+            and ("move", chapter) in legal
+            and not obs.pile
+            and self.position(obs).reveal([t for _, t in obs.revealed])
+        ):
             return ("move", chapter)
         pawns: dict[str, list[str]] = {}
         for seat, room in enumerate(obs.positions):
             if seat != self.seat and seat not in obs.penance:
                 pawns.setdefault(room, []).append(self._name(seat))
         die = {room: self._name(seat) for room, seat in obs.dice.items()}
-        rooms = self.position(obs).rooms(board, [a[1] for a in legal], pawns, die, obs.pile,
-                                         self.game.steps)
+        rooms = self.position(obs).rooms(
+            board, [a[1] for a in legal], pawns, die, obs.pile, self.game.steps
+        )
         if not rooms or rooms[0].value < MOVE_FLOOR:
             return super()._move(obs, legal, rng)
         return ("move", rooms[0].action[1])
@@ -139,20 +157,24 @@ class AdvisedBot(SolverBot):
     def _advised_ask(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
         targets = sorted({a[1] for a in legal if a[0] == "ask"})
         choices = self.position(obs).ask([self._name(t) for t in targets])
-        return self._best(choices, legal, lambda c: ("ask", self._seat(c.action[1]),
-                                                     c.action[2]))
+        return self._best(choices, legal, lambda c: ("ask", self._seat(c.action[1]), c.action[2]))
 
     _advised_ask_back = _advised_ask
 
-    def _advised_parlor(self, obs: Observation, legal: Sequence[Action], rng: Random
-                        ) -> Action:
+    def _advised_parlor(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
         others = [self._name(s) for s in range(len(obs.hand_sizes)) if s != self.seat]
         choices = self.position(obs).parlor(others)
-        return self._best(choices, legal, lambda c: c.action if c.action == ("pass",)
-                          else ("show_me", self._seat(c.action[1]), c.action[2]))
+        return self._best(
+            choices,
+            legal,
+            lambda c: (
+                c.action
+                if c.action == ("pass",)
+                else ("show_me", self._seat(c.action[1]), c.action[2])
+            ),
+        )
 
-    def _advised_target(self, obs: Observation, legal: Sequence[Action], rng: Random
-                        ) -> Action:
+    def _advised_target(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
         position = self.position(obs)
         if obs.about in ("take", "show"):
             return max(legal, key=lambda a: (position.take(self._name(a[1])), -a[1]))
@@ -177,8 +199,7 @@ class AdvisedBot(SolverBot):
 
     # ------------------------------------------------------------- chapter
 
-    def _advised_chapter(self, obs: Observation, legal: Sequence[Action], rng: Random
-                         ) -> Action:
+    def _advised_chapter(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
         card = self.suspect(obs)
         if card is not None and ("accuse", card) in legal:
             return ("accuse", card)
@@ -202,8 +223,10 @@ def advised_variants(names: Iterable[str] = ()) -> dict[str, Callable[[AbbeyGame
     way. Each ``advised-plain-<d1>+<d2>...`` among ``names`` (a line-up) is
     there too: every decision advised but all those.
     """
+
     def variant(decisions: tuple[str, ...]) -> Callable[[AbbeyGame, int], Bot]:
         return lambda game, seat: AdvisedBot(game, seat, decisions)
+
     wanted = {f"{PLAIN}{d}" for d in DECISIONS} | {n for n in names if n.startswith(PLAIN)}
     plain = {name: variant(tuple(name.removeprefix(PLAIN).split("+"))) for name in sorted(wanted)}
     return {EVERY: variant(()), **plain}

@@ -41,6 +41,7 @@ def random_bot(game: AbbeyGame, seat: int) -> Bot:
 
     def act(obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
         return rng.choice(list(legal))
+
     return act
 
 
@@ -90,16 +91,21 @@ class Notepad:
 
     def _deciders(self) -> dict[str, Bot]:
         """The bot's way with each decision, by name (any other: a random legal action)."""
-        return {"move": self._move, "ask": self._ask, "reply": self._reply,
-                "parlor": self._parlor, "chapter": self._chapter, "extra": self._extra,
-                "target": self._target}
+        return {
+            "move": self._move,
+            "ask": self._ask,
+            "reply": self._reply,
+            "parlor": self._parlor,
+            "chapter": self._chapter,
+            "extra": self._extra,
+            "target": self._target,
+        }
 
     def _move(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
         goals = self._goals(obs)
         if legal[0][0] == "stay":
             return legal[0]
-        return min(legal, key=lambda a: (min(self.distance[a[1]][g] for g in goals),
-                                         rng.random()))
+        return min(legal, key=lambda a: (min(self.distance[a[1]][g] for g in goals), rng.random()))
 
     def _goals(self, obs: Observation) -> list[str]:
         """Rooms worth reaching now."""
@@ -110,11 +116,19 @@ class Notepad:
             return [r.id for r in board.of_kind("parlor")]
         if self.suspect(obs) is not None:
             return [r.id for r in board.of_kind("chapter")]
-        goals = [room for room, seat in obs.dice.items()
-                 if seat != self.seat and obs.hand_sizes[seat]]
-        goals += [r for r in rooms if (room := kinds(r)).kind == "cell" and room.seat is not None
-                  and room.seat != self.seat and room.seat < len(obs.hand_sizes)
-                  and obs.hand_sizes[room.seat] and r not in obs.positions]
+        goals = [
+            room for room, seat in obs.dice.items() if seat != self.seat and obs.hand_sizes[seat]
+        ]
+        goals += [
+            r
+            for r in rooms
+            if (room := kinds(r)).kind == "cell"
+            and room.seat is not None
+            and room.seat != self.seat
+            and room.seat < len(obs.hand_sizes)
+            and obs.hand_sizes[room.seat]
+            and r not in obs.positions
+        ]
         return goals or [r.id for r in board.of_kind("parlor")]
 
     def _ask(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
@@ -128,9 +142,13 @@ class Notepad:
         """The trait closest to splitting the remaining suspects in half."""
         deck = self.game.deck
         traits = sorted(GROUP_OF)
-        return min(traits, key=lambda t: (abs(2 * sum(deck.card(c).has_traits((t,))
-                                                      for c in sheet) - len(sheet)),
-                                          rng.random()))
+        return min(
+            traits,
+            key=lambda t: (
+                abs(2 * sum(deck.card(c).has_traits((t,)) for c in sheet) - len(sheet)),
+                rng.random(),
+            ),
+        )
 
     def _reply(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
         return ("answer",)
@@ -154,8 +172,11 @@ class Notepad:
         sheet = self.sheet(obs)
         made = {t for _, t in obs.revealed}
         deck = self.game.deck
-        shared = [t for t in sorted(GROUP_OF) if t not in made
-                  and all(deck.card(c).has_traits((t,)) for c in sheet)]
+        shared = [
+            t
+            for t in sorted(GROUP_OF)
+            if t not in made and all(deck.card(c).has_traits((t,)) for c in sheet)
+        ]
         return ("reveal", shared[0]) if shared else ("pass",)
 
     def _extra(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
@@ -164,8 +185,6 @@ class Notepad:
 
     def _target(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
         return max(legal, key=lambda a: (obs.hand_sizes[a[1]], rng.random()))
-
-
 
 
 class SolverBot(Notepad):
@@ -203,8 +222,9 @@ class SolverBot(Notepad):
         self._draws: tuple[int, list[tuple[int, ...]]] = (-1, [])
 
     def _cross_out(self, obs: Observation) -> list[str]:
-        log = parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl",
-                          self.game.deck)
+        log = parse_jsonl(
+            self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl", self.game.deck
+        )
         setup = setup_from_header(log.header, log.path, self.game.deck)
         timeline = build_timeline(setup, log.events, log.path)
         possible = self._warm.model_of(setup, timeline, log.events).closure()
@@ -248,6 +268,8 @@ class SolverBot(Notepad):
             propagate(model)
             starts = sat.witnesses(possible, 2 * min(candidates, self.ACCUSE_AMONG), Random(seen))
             count, thin = self.sampling(candidates)
-            self._draws = (seen, sample_histories(model, starts, count, seed=seen, thin=thin,
-                                                  burn=4 * thin))
+            self._draws = (
+                seen,
+                sample_histories(model, starts, count, seed=seen, thin=thin, burn=4 * thin),
+            )
         return self._draws[1]

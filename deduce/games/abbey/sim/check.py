@@ -81,26 +81,39 @@ class Calibration:
         uniform = 1 - 1 / len(culprit) if truth in culprit else 1 + 1 / len(culprit)
         top = max(culprit.values())
         leaders = [c for c, p in culprit.items() if p == top]
-        return Calibration(self.positions + 1, self.brier + brier, self.uniform + uniform,
-                           self.favourite + (truth in leaders) / len(leaders),
-                           self.expected + top, self.error + error,
-                           self.bins.add(culprit, truth))
+        return Calibration(
+            self.positions + 1,
+            self.brier + brier,
+            self.uniform + uniform,
+            self.favourite + (truth in leaders) / len(leaders),
+            self.expected + top,
+            self.error + error,
+            self.bins.add(culprit, truth),
+        )
 
     def __add__(self, other: Calibration) -> Calibration:
-        return Calibration(self.positions + other.positions, self.brier + other.brier,
-                           self.uniform + other.uniform, self.favourite + other.favourite,
-                           self.expected + other.expected, self.error + other.error,
-                           self.bins + other.bins)
+        return Calibration(
+            self.positions + other.positions,
+            self.brier + other.brier,
+            self.uniform + other.uniform,
+            self.favourite + other.favourite,
+            self.expected + other.expected,
+            self.error + other.error,
+            self.bins + other.bins,
+        )
 
     def to_json(self) -> dict[str, Any]:
         """Brier scores, favourite shares and the reliability table, as ``check --json`` prints."""
         n = max(self.positions, 1)
-        return {"positions": self.positions, "brier": round(self.brier / n, 4),
-                "uniform_brier": round(self.uniform / n, 4),
-                "favourite_share": round(self.favourite / n, 4),
-                "expected_favourite_share": round(self.expected / n, 4),
-                "mean_error": round(self.error / n, 4),
-                "reliability": self.bins.to_json("culprit_share")}
+        return {
+            "positions": self.positions,
+            "brier": round(self.brier / n, 4),
+            "uniform_brier": round(self.uniform / n, 4),
+            "favourite_share": round(self.favourite / n, 4),
+            "expected_favourite_share": round(self.expected / n, 4),
+            "mean_error": round(self.error / n, 4),
+            "reliability": self.bins.to_json("culprit_share"),
+        }
 
 
 @dataclass(frozen=True)
@@ -121,14 +134,16 @@ class LogCheck:
     catches: int = 0  # intruders caught owing a card back, in the whole game
 
 
-def check_log(state: AbbeyState, index: int, seat: int, budget: float, every: int,
-              fast: bool) -> LogCheck:
+def check_log(
+    state: AbbeyState, index: int, seat: int, budget: float, every: int, fast: bool
+) -> LogCheck:
     """Check one player's log of a finished game at every ``every``-th cut and the end."""
     started = perf_counter()
     game = state.game
     player = game.players[seat]
-    log = parse_jsonl(game.log_text(player, state.logs[seat]), f"game-{index:04d}/{player}.jsonl",
-                      game.deck)
+    log = parse_jsonl(
+        game.log_text(player, state.logs[seat]), f"game-{index:04d}/{player}.jsonl", game.deck
+    )
     snapshots = state.holders_after
     transfers = sorted(snapshots)
     public = _public_from(log)
@@ -164,9 +179,20 @@ def check_log(state: AbbeyState, index: int, seat: int, budget: float, every: in
             after_catch += any(catch <= source for catch in state.catches)
         if determined is None and cut <= public and len(solution.culprit) == 1:
             determined = cut
-    return LogCheck(index, player, public, positions, exact, tuple(failures), determined,
-                    perf_counter() - started, calibration, estimated, after_catch,
-                    len(state.catches))
+    return LogCheck(
+        index,
+        player,
+        public,
+        positions,
+        exact,
+        tuple(failures),
+        determined,
+        perf_counter() - started,
+        calibration,
+        estimated,
+        after_catch,
+        len(state.catches),
+    )
 
 
 def _public_from(log: GameLog) -> int:
@@ -177,8 +203,9 @@ def _public_from(log: GameLog) -> int:
     return len(log.events)
 
 
-def _model_check(log: GameLog, epochs: Sequence[dict[str, str]], where: str
-                 ) -> tuple[list[str], int]:
+def _model_check(
+    log: GameLog, epochs: Sequence[dict[str, str]], where: str
+) -> tuple[list[str], int]:
     """Whether the propagated model of ``log`` still holds the true history; its candidates."""
     setup = setup_from_header(log.header, log.path)
     timeline = build_timeline(setup, log.events, log.path)
@@ -205,20 +232,32 @@ def _solve_check(solution: AbbeySolution, holders: dict[str, str], where: str) -
     return problems
 
 
-def check_game(game: AbbeyGame, index: int, seed: int, lineup: Sequence[str],
-               budget: float, every: int, fast: bool) -> list[LogCheck]:
+def check_game(
+    game: AbbeyGame,
+    index: int,
+    seed: int,
+    lineup: Sequence[str],
+    budget: float,
+    every: int,
+    fast: bool,
+) -> list[LogCheck]:
     """Play game ``index`` of run ``seed`` and check every player's log."""
     state = play(game, index, seed, lineup)
-    return [check_log(state, index, seat, budget, every, fast)
-            for seat in range(len(game.players))]
+    return [check_log(state, index, seat, budget, every, fast) for seat in range(len(game.players))]
 
 
-def check_games(game: AbbeyGame, games: int, seed: int, lineup: Sequence[str], budget: float,
-                every: int = 1, fast: bool = False, workers: Workers | int = 1
-                ) -> Iterator[list[LogCheck]]:
+def check_games(
+    game: AbbeyGame,
+    games: int,
+    seed: int,
+    lineup: Sequence[str],
+    budget: float,
+    every: int = 1,
+    fast: bool = False,
+    workers: Workers | int = 1,
+) -> Iterator[list[LogCheck]]:
     """Check ``games`` games in order, where ``workers`` says (see ``run_games``)."""
-    return run_games(check_game, game, games, seed, lineup, budget, every, fast,
-                     workers=workers)
+    return run_games(check_game, game, games, seed, lineup, budget, every, fast, workers=workers)
 
 
 @dataclass(frozen=True)
@@ -242,33 +281,56 @@ class CheckSummary:
     def of(cls, checks: Sequence[LogCheck]) -> CheckSummary:
         """Summarise a run's log checks."""
         found = sorted(c.determined for c in checks if c.determined is not None)
-        return cls(len({c.game for c in checks}), len(checks), sum(c.positions for c in checks),
-                   sum(c.exact for c in checks),
-                   tuple(f for c in checks for f in c.failures), tuple(found),
-                   len(checks) - len(found), sum(c.seconds for c in checks),
-                   sum((c.calibration for c in checks), Calibration()),
-                   sum((c.estimated for c in checks), Calibration()),
-                   sum(c.after_catch for c in checks),
-                   sum({c.game: c.catches for c in checks}.values()))
+        return cls(
+            len({c.game for c in checks}),
+            len(checks),
+            sum(c.positions for c in checks),
+            sum(c.exact for c in checks),
+            tuple(f for c in checks for f in c.failures),
+            tuple(found),
+            len(checks) - len(found),
+            sum(c.seconds for c in checks),
+            sum((c.calibration for c in checks), Calibration()),
+            sum((c.estimated for c in checks), Calibration()),
+            sum(c.after_catch for c in checks),
+            sum({c.game: c.catches for c in checks}.values()),
+        )
 
     def spread(self) -> dict[str, float | None]:
         """Events until the culprit was known: min, quartiles, 90th percentile, max."""
         if not self.determined:
             return dict.fromkeys(("min", "q1", "median", "q3", "p90", "max"))
         values = list(self.determined)
-        cuts = statistics.quantiles(values, n=20, method="inclusive") if len(values) > 1 \
+        cuts = (
+            statistics.quantiles(values, n=20, method="inclusive")
+            if len(values) > 1
             else [values[0]] * 19
-        return {"min": values[0], "q1": cuts[4], "median": statistics.median(values),
-                "q3": cuts[14], "p90": cuts[17], "max": values[-1]}
+        )
+        return {
+            "min": values[0],
+            "q1": cuts[4],
+            "median": statistics.median(values),
+            "q3": cuts[14],
+            "p90": cuts[17],
+            "max": values[-1],
+        }
 
     def to_json(self) -> dict[str, Any]:
         """The summary as ``deduce check --json`` prints it."""
-        return {"game": "abbey", "games": self.games, "logs": self.logs,
-                "positions": self.positions, "soundness_failures": len(self.failures),
-                "failures": list(self.failures[:20]),
-                "exact_positions": self.exact,
-                "determined_logs": len(self.determined), "undetermined_logs": self.undetermined,
-                "events_to_culprit": self.spread(), "calibration": self.calibration.to_json(),
-                "calibration_estimated": self.estimated.to_json(),
-                "catches": self.catches, "positions_after_catch": self.after_catch,
-                "seconds": round(self.seconds, 3)}
+        return {
+            "game": "abbey",
+            "games": self.games,
+            "logs": self.logs,
+            "positions": self.positions,
+            "soundness_failures": len(self.failures),
+            "failures": list(self.failures[:20]),
+            "exact_positions": self.exact,
+            "determined_logs": len(self.determined),
+            "undetermined_logs": self.undetermined,
+            "events_to_culprit": self.spread(),
+            "calibration": self.calibration.to_json(),
+            "calibration_estimated": self.estimated.to_json(),
+            "catches": self.catches,
+            "positions_after_catch": self.after_catch,
+            "seconds": round(self.seconds, 3),
+        }

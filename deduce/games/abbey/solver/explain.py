@@ -40,8 +40,11 @@ def describe(setup: AbbeySetup, event: Event) -> str:
             return f"{player} holds no {_kind(get('traits'))} cards"
         return f"{player} holds exactly {plural(n, _kind(get('traits')) + ' card')}"
     if kind == "show":
-        shown = (_card(setup, get("card")) if "card" in event.fields
-                 else f"a {_kind(get('traits'))} card")
+        shown = (
+            _card(setup, get("card"))
+            if "card" in event.fields
+            else f"a {_kind(get('traits'))} card"
+        )
         return f"{player} shows {shown} to {get('to')}"
     if kind == "draw":
         drawn = _card(setup, get("card")) if get("card") else "a card"
@@ -52,8 +55,10 @@ def describe(setup: AbbeySetup, event: Event) -> str:
     if kind == "mass":
         words = f"Mass: every player passes {plural(get('n'), 'card')} to the left"
         if "gave" in event.fields:
-            words += (f"; {setup.me} gives {_cards(setup, get('gave'))}"
-                      f" and gets {_cards(setup, get('got'))}")
+            words += (
+                f"; {setup.me} gives {_cards(setup, get('gave'))}"
+                f" and gets {_cards(setup, get('got'))}"
+            )
         return words
     if kind == "accuse":
         if get("correct"):
@@ -63,8 +68,13 @@ def describe(setup: AbbeySetup, event: Event) -> str:
     return f"the culprit is {_card(setup, get('card'))}"
 
 
-def explain_conflict(setup: AbbeySetup, events: Sequence[Event], lines: Sequence[int],
-                     transfers: Sequence[int] = (), clash: Clash | None = None) -> list[str]:
+def explain_conflict(
+    setup: AbbeySetup,
+    events: Sequence[Event],
+    lines: Sequence[int],
+    transfers: Sequence[int] = (),
+    clash: Clash | None = None,
+) -> list[str]:
     """Sentences explaining why the events on ``lines`` cannot all be true.
 
     ``transfers`` are the transfers whose known cards the contradiction
@@ -73,8 +83,11 @@ def explain_conflict(setup: AbbeySetup, events: Sequence[Event], lines: Sequence
     by_line = {e.line: e for e in events}
     chosen = sorted((by_line[line] for line in {*lines, *transfers}), key=lambda e: e.line)
     sentences = [f"line {e.line} says {describe(setup, e)}" for e in chosen]
-    sentences.append(how(setup, by_line[clash.line], clash) if clash is not None
-                     else "no deal and no passing of the cards fits all of them")
+    sentences.append(
+        how(setup, by_line[clash.line], clash)
+        if clash is not None
+        else "no deal and no passing of the cards fits all of them"
+    )
     return ["These events cannot all be true:", *sentences]
 
 
@@ -94,25 +107,28 @@ def how(setup: AbbeySetup, event: Event, clash: Clash) -> str:
     if clash.kind == "only":
         said = f"leave{s} {card} only {_where(names, clash.holders)} {at}"
     elif clash.kind == "forced":
-        said = (f"make{s} {card} the culprit" if holder == "culprit"
-                else f"put{s} {card} {_where(names, {clash.holder})} {at}")
+        said = (
+            f"make{s} {card} the culprit"
+            if holder == "culprit"
+            else f"put{s} {card} {_where(names, {clash.holder})} {at}"
+        )
     elif clash.kind == "full":
-        said = (f"fill{s} {holder}'s hand of "
-                f"{plural(len(clash.cards), 'card')} {at} with {listed}")
+        said = f"fill{s} {holder}'s hand of {plural(len(clash.cards), 'card')} {at} with {listed}"
     elif clash.kind == "culprit":
         said = f"make{s} {listed} the culprit"
     else:
         kind = _kind(event.get("traits")) + " card"
         if clash.kind == "room":
             room = clash.size - len(clash.cards)
-            said = (f"put{s} {listed} in {holder}'s hand of {plural(clash.size, 'card')} {at}, "
-                    + (f"leaving room for at most {plural(room, kind)}" if room
-                       else f"leaving no room for a {kind}"))
+            said = f"put{s} {listed} in {holder}'s hand of {plural(clash.size, 'card')} {at}, " + (
+                f"leaving room for at most {plural(room, kind)}"
+                if room
+                else f"leaving no room for a {kind}"
+            )
         elif clash.kind == "at_least":
             said = f"put{s} {plural(len(clash.cards), kind)} in {holder}'s hand {at} ({listed})"
         elif clash.cards:
-            said = (f"leave{s} {holder} at most {plural(len(clash.cards), kind)} {at} "
-                    f"({listed})")
+            said = f"leave{s} {holder} at most {plural(len(clash.cards), kind)} {at} ({listed})"
         else:
             said = f"leave{s} {holder} no {kind} {at}"
     claim = describe(setup, event)

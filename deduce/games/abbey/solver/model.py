@@ -142,8 +142,9 @@ class Domain:
             if len(nodes[tally.time]) == before:
                 return []
             changed = [tally.time]
-            ok = (self._sweep_forward(tally.time, changed)
-                  and self._sweep_backward(tally.time, changed))
+            ok = self._sweep_forward(tally.time, changed) and self._sweep_backward(
+                tally.time, changed
+            )
             return changed if ok else None
         t = tally.time
         before = len(steps[t - 1])
@@ -206,8 +207,9 @@ class Domain:
 
     def contains(self, path: Sequence[int]) -> bool:
         """Whether a path (a holder per epoch) lies in the domain."""
-        return (all(h in nodes for h, nodes in zip(path, self.nodes, strict=True))
-                and all((path[t - 1], path[t]) in step for t, step in enumerate(self.steps, 1)))
+        return all(h in nodes for h, nodes in zip(path, self.nodes, strict=True)) and all(
+            (path[t - 1], path[t]) in step for t, step in enumerate(self.steps, 1)
+        )
 
     def paths(self) -> list[tuple[int, ...]]:
         """Every path of the domain, explicitly (exponential: for small domains and tests)."""
@@ -226,7 +228,8 @@ class Model:
     domains: list[Domain]
     tallies: list[Tally]
     _tallies_of: tuple[list[list[list[int]]], list[Tally], int] | None = field(
-        default=None, repr=False, compare=False)
+        default=None, repr=False, compare=False
+    )
 
     @property
     def cards(self) -> tuple[str, ...]:
@@ -264,12 +267,15 @@ def is_history(model: Model, history: Sequence[Path]) -> bool:
     """Whether ``history`` (a path per card) lies in every domain and meets every tally."""
     if not all(d.contains(p) for d, p in zip(model.domains, history, strict=True)):
         return False
-    return all(tally.lo <= sum(1 for c in tally.cards if tally.hit(history[c])) <= tally.hi
-               for tally in model.tallies)
+    return all(
+        tally.lo <= sum(1 for c in tally.cards if tally.hit(history[c])) <= tally.hi
+        for tally in model.tallies
+    )
 
 
-def build_model(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
-                skip: Iterable[int] = ()) -> Model:
+def build_model(
+    setup: AbbeySetup, timeline: Timeline, events: Sequence[Event], skip: Iterable[int] = ()
+) -> Model:
     """Translate every event into domains and tallies, leaving out observations on ``skip`` lines.
 
     Transfers are never skipped: they are the game's structure.
@@ -306,8 +312,9 @@ class Fact:
     value: bool = True
 
 
-def event_constraints(setup: AbbeySetup, timeline: Timeline, event: Event, transfer_no: int
-                      ) -> tuple[list[Fact], list[Tally]]:
+def event_constraints(
+    setup: AbbeySetup, timeline: Timeline, event: Event, transfer_no: int
+) -> tuple[list[Fact], list[Tally]]:
     """What one event states: its unary facts and its tallies (see the module glossary).
 
     ``transfer_no`` counts the transfers up to and including the event.
@@ -315,8 +322,10 @@ def event_constraints(setup: AbbeySetup, timeline: Timeline, event: Event, trans
     players = {name: i for i, name in enumerate(timeline.holders)}
     card_index = {cid: i for i, cid in enumerate(setup.deck.ids)}
     epoch = timeline.epoch_of[event.line]
-    facts = [Fact(card_index[card], test, value) for card, test, value
-             in _unary_facts(setup, event, players, epoch, transfer_no)]
+    facts = [
+        Fact(card_index[card], test, value)
+        for card, test, value in _unary_facts(setup, event, players, epoch, transfer_no)
+    ]
     return facts, _observation_tallies(setup, timeline, event, epoch, players, card_index)
 
 
@@ -337,8 +346,10 @@ def structural_tallies(timeline: Timeline, n_cards: int) -> list[Tally]:
     tallies = [Tally("at", 0, h, h, every, k, k) for h, k in enumerate(timeline.sizes[0])]
     for t, transfer in enumerate(timeline.transfers, 1):
         tallies.extend(Tally("move", t, src, dst, every, k, k) for src, dst, k in transfer.moves)
-        tallies.extend(Tally("at", t, h, h, every, k, k, redundant=True)
-                       for h, k in enumerate(timeline.sizes[t]))
+        tallies.extend(
+            Tally("at", t, h, h, every, k, k, redundant=True)
+            for h, k in enumerate(timeline.sizes[t])
+        )
     return tallies
 
 
@@ -352,8 +363,9 @@ def _moved(src: int, dst: int, transfer_no: int) -> Tally:
     return Tally("move", transfer_no, src, dst, frozenset(), 0, 0)
 
 
-def _unary_facts(setup: AbbeySetup, event: Event, players: dict[str, int], epoch: int,
-                 transfer_no: int) -> list[tuple[str, Tally, bool]]:
+def _unary_facts(
+    setup: AbbeySetup, event: Event, players: dict[str, int], epoch: int, transfer_no: int
+) -> list[tuple[str, Tally, bool]]:
     """The (card, test, value) triples that an event states about single cards."""
     kind, get = event.type, event.get
     if kind == "hand":
@@ -367,13 +379,15 @@ def _unary_facts(setup: AbbeySetup, event: Event, players: dict[str, int], epoch
     if kind == "draw" and "card" in event.fields:
         return [(get("card"), _moved(1, players[get("player")], transfer_no), True)]
     if kind == "take" and "card" in event.fields:
-        return [(get("card"), _moved(players[get("from")], players[get("player")], transfer_no),
-                 True)]
+        return [
+            (get("card"), _moved(players[get("from")], players[get("player")], transfer_no), True)
+        ]
     if kind == "mass" and setup.me is not None:
         me, right = players[setup.me], players[setup.right_of(setup.me)]
         left = players[setup.left_of(setup.me)]
-        return ([(c, _moved(me, left, transfer_no), True) for c in get("gave")]
-                + [(c, _moved(right, me, transfer_no), True) for c in get("got")])
+        return [(c, _moved(me, left, transfer_no), True) for c in get("gave")] + [
+            (c, _moved(right, me, transfer_no), True) for c in get("got")
+        ]
     if kind == "accuse":
         facts = [(get("card"), _at(CULPRIT, epoch), get("correct"))]
         if "shown_by" in event.fields:
@@ -384,8 +398,14 @@ def _unary_facts(setup: AbbeySetup, event: Event, players: dict[str, int], epoch
     return []
 
 
-def _observation_tallies(setup: AbbeySetup, timeline: Timeline, event: Event, epoch: int,
-                         players: dict[str, int], card_index: dict[str, int]) -> list[Tally]:
+def _observation_tallies(
+    setup: AbbeySetup,
+    timeline: Timeline,
+    event: Event,
+    epoch: int,
+    players: dict[str, int],
+    card_index: dict[str, int],
+) -> list[Tally]:
     """Tallies stated by ``count`` and ``show``-by-traits events, each with its complement.
 
     The complement (the cards without the traits, out of the hand's size) is
@@ -399,6 +419,17 @@ def _observation_tallies(setup: AbbeySetup, timeline: Timeline, event: Event, ep
     lo, hi = (event.get("n"), event.get("n")) if event.type == "count" else (1, INFINITY)
     size = timeline.sizes[epoch][holder]
     others = frozenset(range(len(setup.deck))) - cards
-    return [Tally("at", epoch, holder, holder, cards, lo, hi, line=event.line),
-            Tally("at", epoch, holder, holder, others, max(0, size - hi), size - lo,
-                  line=event.line, redundant=True)]
+    return [
+        Tally("at", epoch, holder, holder, cards, lo, hi, line=event.line),
+        Tally(
+            "at",
+            epoch,
+            holder,
+            holder,
+            others,
+            max(0, size - hi),
+            size - lo,
+            line=event.line,
+            redundant=True,
+        ),
+    ]

@@ -19,8 +19,9 @@ from deduce.logs.vocabulary.abbey import setup_from_header
 
 #: The query as help shows it, and what it means.
 USAGE = "why CARD [PLAYER]"
-MEANING = ("why CARD: why CARD cannot be the culprit; "
-           "why CARD PLAYER: why PLAYER cannot hold CARD now.")
+MEANING = (
+    "why CARD: why CARD cannot be the culprit; why CARD PLAYER: why PLAYER cannot hold CARD now."
+)
 
 
 def query(log: GameLog, words: Sequence[str]) -> Query:
@@ -49,8 +50,9 @@ def query(log: GameLog, words: Sequence[str]) -> Query:
         return {*found.lines, *found.transfers} - {hypothesis.line}
 
     def log_consistent() -> bool:
-        return conflict.consistency(
-            setup, build_timeline(setup, log.events, log.path), log.events)(())
+        return conflict.consistency(setup, build_timeline(setup, log.events, log.path), log.events)(
+            ()
+        )
 
     return Query(statement, pool, consistent, minimal, log_consistent)
 

@@ -55,8 +55,7 @@ class Chain:
         self.rng = rng
         self.paths = list(start)
         self.domains = model.domains
-        self.free = [c for c, d in enumerate(model.domains)
-                     if any(len(n) > 1 for n in d.nodes)]
+        self.free = [c for c, d in enumerate(model.domains) if any(len(n) > 1 for n in d.nodes)]
         self.tallies = [t for t in model.tallies if t.line is not None and not t.redundant]
         self.value = [sum(1 for c in t.cards if t.hit(self.paths[c])) for t in self.tallies]
         self.of_card: list[list[int]] = [[] for _ in self.paths]
@@ -77,8 +76,11 @@ class Chain:
             block = self.rng.sample(self.free, 2)
             drawn = self._pair(block)
         else:
-            block = (self._hands_block() if roll < (1 + PAIR_SHARE) / 2
-                     else self.rng.sample(self.free, min(BLOCK, len(self.free))))
+            block = (
+                self._hands_block()
+                if roll < (1 + PAIR_SHARE) / 2
+                else self.rng.sample(self.free, min(BLOCK, len(self.free)))
+            )
             drawn = self._draw(block) if len(block) > 1 else None
         if drawn is not None and any(new != self.paths[c] for c, new in zip(block, drawn)):
             self._apply(block, drawn)
@@ -109,7 +111,7 @@ class Chain:
         e = self.rng.randrange(-1, self.epochs)
         if e >= 0 and a[e] != b[e]:
             return None
-        drawn = [b, a] if e < 0 else [a[:e + 1] + b[e + 1:], b[:e + 1] + a[e + 1:]]
+        drawn = [b, a] if e < 0 else [a[: e + 1] + b[e + 1 :], b[: e + 1] + a[e + 1 :]]
         if not all(self.domains[c].contains(p) for c, p in zip(pair, drawn)):
             return None
         touched = {j for c in pair for j in self.of_card[c]}  # no other tally can change
@@ -134,8 +136,9 @@ class Chain:
             layer: dict[State, int] = {}
             if all(a == b for a, b in moves):
                 for s, w in layers[-1].items():
-                    if (all((h, h) in self.domains[c].steps[t - 1] for h, c in zip(s, block))
-                            and self._ok(block, t, s, need)):
+                    if all(
+                        (h, h) in self.domains[c].steps[t - 1] for h, c in zip(s, block)
+                    ) and self._ok(block, t, s, need):
                         layer[s] = w
                 links.append(None)
             else:
@@ -143,8 +146,10 @@ class Chain:
                 orders = set(permutations(moves))
                 for s, w in layers[-1].items():
                     for order in orders:
-                        if all(a == h and (a, b) in self.domains[c].steps[t - 1]
-                               for (a, b), h, c in zip(order, s, block)):
+                        if all(
+                            a == h and (a, b) in self.domains[c].steps[t - 1]
+                            for (a, b), h, c in zip(order, s, block)
+                        ):
                             nxt = tuple(b for _, b in order)
                             if nxt in link or self._ok(block, t, nxt, need):
                                 link.setdefault(nxt, []).append((s, w))
@@ -168,8 +173,9 @@ class Chain:
                 return state
         raise AssertionError("weights exhausted")
 
-    def _room(self, block: Sequence[int], old: Sequence[Path],
-              tallies: Iterable[int] | None = None) -> dict[int, tuple[int, int]]:
+    def _room(
+        self, block: Sequence[int], old: Sequence[Path], tallies: Iterable[int] | None = None
+    ) -> dict[int, tuple[int, int]]:
         """For the observation tallies (all, or those given): how many block cards may count."""
         room = {}
         for j in range(len(self.tallies)) if tallies is None else tallies:
@@ -179,8 +185,9 @@ class Chain:
             room[j] = (tally.lo - rest, tally.hi - rest)
         return room
 
-    def _ok(self, block: Sequence[int], epoch: int, state: State,
-            room: dict[int, tuple[int, int]]) -> bool:
+    def _ok(
+        self, block: Sequence[int], epoch: int, state: State, room: dict[int, tuple[int, int]]
+    ) -> bool:
         """Whether the block may sit at ``state`` at ``epoch``: domains and that epoch's tallies."""
         if any(h not in self.domains[c].nodes[epoch] for c, h in zip(block, state)):
             return False
@@ -202,9 +209,15 @@ class Chain:
             self.paths[c] = path
 
 
-def sample_histories(model: Model, starts: Sequence[Sequence[Path]], count: int,
-                     seed: int = 0, thin: int = 50, burn: int = 500,
-                     deadline: tuple[float, int] | None = None) -> list[tuple[int, ...]]:
+def sample_histories(
+    model: Model,
+    starts: Sequence[Sequence[Path]],
+    count: int,
+    seed: int = 0,
+    thin: int = 50,
+    burn: int = 500,
+    deadline: tuple[float, int] | None = None,
+) -> list[tuple[int, ...]]:
     """``count`` draws of every card's current holder, spread over one chain per start.
 
     Each chain makes ``burn`` moves first, then records its state every

@@ -97,26 +97,38 @@ class AbbeySolution:
     def to_json(self) -> dict[str, Any]:
         """The spec's ``solve --json`` object."""
         if not self.consistent:
-            return {"game": "abbey", "consistent": False, "exact": self.exact,
-                    "conflict": list(self.conflict)}
+            return {
+                "game": "abbey",
+                "consistent": False,
+                "exact": self.exact,
+                "conflict": list(self.conflict),
+            }
         out: dict[str, Any] = {"game": "abbey", "consistent": True, "exact": self.exact}
         if not self.exact:
             out["error"] = round(self.error, 6)
-        out["culprit"] = {"candidates": self.candidates,
-                          "probabilities": {c: float(self.culprit[c]) for c in self.candidates}}
+        out["culprit"] = {
+            "candidates": self.candidates,
+            "probabilities": {c: float(self.culprit[c]) for c in self.candidates},
+        }
         if not self.exact:
             out["culprit"]["exact"] = self.culprit_exact
             if not self.culprit_exact:
                 out["culprit"]["error"] = round(self.culprit_bound, 6)
-        out["holders"] = {card: {h: float(p) for h, p in row.items()}
-                          for card, row in self.holders.items()}
+        out["holders"] = {
+            card: {h: float(p) for h, p in row.items()} for card, row in self.holders.items()
+        }
         return out
 
 
-def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
-                budget: float | None = None, seed: int = 0,
-                warm: Warm | None = None,
-                progress: Callable[[AbbeySolution], None] | None = None) -> AbbeySolution:
+def solve_abbey(
+    log: GameLog,
+    deck: Deck | None = None,
+    engine: str = "sat",
+    budget: float | None = None,
+    seed: int = 0,
+    warm: Warm | None = None,
+    progress: Callable[[AbbeySolution], None] | None = None,
+) -> AbbeySolution:
     """Solve a validated abbey log.
 
     ``engine`` is one of :data:`ENGINES` (see the module docstring). With
@@ -137,43 +149,54 @@ def solve_abbey(log: GameLog, deck: Deck | None = None, engine: str = "sat",
     if possible is None:
         conflict = minimal_conflict(setup, timeline, log.events, sat)
         clash = find_clash(setup, timeline, log.events, conflict, sat)
-        explanation = explain_conflict(setup, log.events, conflict.lines, conflict.transfers,
-                                       clash)
+        explanation = explain_conflict(setup, log.events, conflict.lines, conflict.transfers, clash)
         return AbbeySolution(setup, False, conflict=conflict.lines, explanation=tuple(explanation))
     model = build_model(setup, timeline, log.events)
     if not propagate(model):
-        raise DeduceError(f"{log.path}: internal error: propagation refutes a log the SAT "
-                          "model satisfies; please report this log")
+        raise DeduceError(
+            f"{log.path}: internal error: propagation refutes a log the SAT "
+            "model satisfies; please report this log"
+        )
     if engine == "csp":
         from deduce.games.abbey.solver.search.csp import (
             CspEngine,  # python-constraint: only when asked for
         )
 
         _check_agreement(CspEngine(model).closure(), possible, log.path, "constraint search")
-    exact_until = (None if budget is None or engine != "sat"
-                   else start + min(EXACT_MOST, budget * (SHORT_SHARE if budget <= SHORT_BUDGET
-                                                          else EXACT_SHARE)))
+    exact_until = (
+        None
+        if budget is None or engine != "sat"
+        else start
+        + min(EXACT_MOST, budget * (SHORT_SHARE if budget <= SHORT_BUDGET else EXACT_SHARE))
+    )
     # the count may ask, and then the estimate: both are done by the budget's end
     supports = cache(partial(sat.supports, None if budget is None else start + budget))
-    counts = (count_histories(model, deadline=exact_until, narrowed=True, supports=supports)
-              if budget is None or budget > 0 else None)
+    counts = (
+        count_histories(model, deadline=exact_until, narrowed=True, supports=supports)
+        if budget is None or budget > 0
+        else None
+    )
     if counts is None and budget is None:  # no deadline: the count ran out of memory
-        raise OutOfMemory(f"{log.path}: counting every history exactly needs more than "
-                          f"{size(memory_limit() or 0)} of memory here; give --budget "
-                          f"SECONDS to estimate the probabilities instead (or set "
-                          f"{VARIABLE}, in megabytes)")
+        raise OutOfMemory(
+            f"{log.path}: counting every history exactly needs more than "
+            f"{size(memory_limit() or 0)} of memory here; give --budget "
+            f"SECONDS to estimate the probabilities instead (or set "
+            f"{VARIABLE}, in megabytes)"
+        )
     if counts is None:
-        return _estimate(setup, model, supports, possible, start + (budget or 0), seed,
-                         progress)
+        return _estimate(setup, model, supports, possible, start + (budget or 0), seed, progress)
     if engine == "count":
         _check_agreement([set(row) for row in counts.holders], possible, log.path, "exact count")
     return _solution(setup, model, counts.probabilities())
 
 
-def _solution(setup: AbbeySetup, model: Model,
-              probabilities: Sequence[Mapping[int, Fraction | float]],
-              error: float | None = None, culprit_error: float | None = None
-              ) -> AbbeySolution:
+def _solution(
+    setup: AbbeySetup,
+    model: Model,
+    probabilities: Sequence[Mapping[int, Fraction | float]],
+    error: float | None = None,
+    culprit_error: float | None = None,
+) -> AbbeySolution:
     """The solution object from each card's current-holder probabilities.
 
     ``error`` (None: exact) bounds every estimate; ``culprit_error`` the
@@ -185,22 +208,31 @@ def _solution(setup: AbbeySetup, model: Model,
     if error is not None and all(len(row) == 1 for row in probabilities):
         error = None
     names = model.timeline.holders
-    holders = {card: {names[h]: p for h, p in row.items()}
-               for card, row in zip(setup.deck.ids, probabilities)}
-    culprit = {card: row[CULPRIT] for card, row in zip(setup.deck.ids, probabilities)
-               if CULPRIT in row}
+    holders = {
+        card: {names[h]: p for h, p in row.items()}
+        for card, row in zip(setup.deck.ids, probabilities)
+    }
+    culprit = {
+        card: row[CULPRIT] for card, row in zip(setup.deck.ids, probabilities) if CULPRIT in row
+    }
     if error is None:
         return AbbeySolution(setup, True, culprit, holders)
     if len(culprit) == 1:
         culprit_error = 0.0
-    return AbbeySolution(setup, True, culprit, holders, exact=False, error=error,
-                         culprit_error=culprit_error)
+    return AbbeySolution(
+        setup, True, culprit, holders, exact=False, error=error, culprit_error=culprit_error
+    )
 
 
-def _estimate(setup: AbbeySetup, model: Model,
-              supports: Callable[[], Supports | None], possible: list[set[int]],
-              deadline: float, seed: int,
-              progress: Callable[[AbbeySolution], None] | None = None) -> AbbeySolution:
+def _estimate(
+    setup: AbbeySetup,
+    model: Model,
+    supports: Callable[[], Supports | None],
+    possible: list[set[int]],
+    deadline: float,
+    seed: int,
+    progress: Callable[[AbbeySolution], None] | None = None,
+) -> AbbeySolution:
     """Probabilities estimated by the capped counts until ``deadline``, over the exact closure.
 
     ``model`` is propagated already; ``supports`` gives the SAT model's
@@ -220,25 +252,37 @@ def _estimate(setup: AbbeySetup, model: Model,
             return _solution(setup, model, probabilities)
         return _solution(setup, model, probabilities, found.error, found.culprit_error)
 
-    found = estimate_histories(model.domains, tallies, len(model.timeline.holders), deadline,
-                               seed, timeline=model.timeline, supports=supports(),
-                               progress=None if progress is None
-                               else lambda made: progress(solution(made)))
+    found = estimate_histories(
+        model.domains,
+        tallies,
+        len(model.timeline.holders),
+        deadline,
+        seed,
+        timeline=model.timeline,
+        supports=supports(),
+        progress=None if progress is None else lambda made: progress(solution(made)),
+    )
     if found is None:
         return _solution(setup, model, even, 1.0)
     return solution(found)
 
 
-def _over(possible: list[set[int]], estimated: Sequence[Mapping[int, float]]
-          ) -> list[dict[int, Fraction | float]]:
+def _over(
+    possible: list[set[int]], estimated: Sequence[Mapping[int, float]]
+) -> list[dict[int, Fraction | float]]:
     """Estimated probabilities on the exact closure: every possible holder, 0 where none came."""
-    return [{h: estimated[card].get(h, 0.0) for h in sorted(holders)}
-            for card, holders in enumerate(possible)]
+    return [
+        {h: estimated[card].get(h, 0.0) for h in sorted(holders)}
+        for card, holders in enumerate(possible)
+    ]
 
 
-def _check_agreement(other: list[set[int]] | None, possible: list[set[int]], path: str,
-                     method: str) -> None:
+def _check_agreement(
+    other: list[set[int]] | None, possible: list[set[int]], path: str, method: str
+) -> None:
     """Fail loudly if two engines ever disagree about what is possible."""
     if (other or [set() for _ in possible]) != possible:
-        raise DeduceError(f"{path}: internal error: the {method} and the SAT closure "
-                          "disagree on the possible holders; please report this log")
+        raise DeduceError(
+            f"{path}: internal error: the {method} and the SAT closure "
+            "disagree on the possible holders; please report this log"
+        )

@@ -23,6 +23,8 @@ CULPRIT, PILE = 0, 1
 
 def _cards(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
+
+
 TRANSFERS = ("draw", "take", "mass")
 
 
@@ -87,8 +89,9 @@ def build_timeline(setup: AbbeySetup, events: Sequence[Event], path: str) -> Tim
     return Timeline(holders, tuple(transfers), tuple(sizes), epoch_of)
 
 
-def _moves(setup: AbbeySetup, event: Event, size: list[int], index: dict[str, int],
-           path: str) -> tuple[tuple[int, int, int], ...]:
+def _moves(
+    setup: AbbeySetup, event: Event, size: list[int], index: dict[str, int], path: str
+) -> tuple[tuple[int, int, int], ...]:
     """The edges of a transfer, after checking it can happen and names the observer's cards."""
     me, line = setup.me, event.line
     if event.type == "draw":
@@ -103,8 +106,9 @@ def _moves(setup: AbbeySetup, event: Event, size: list[int], index: dict[str, in
         if size[index[source]] == 0:
             raise LogError(path, line, f"take from {source}, who holds no cards")
         if me in (player, source) and "card" not in event.fields:
-            raise LogError(path, line,
-                           f"{me} is the observer: a take by or from them needs its card")
+            raise LogError(
+                path, line, f"{me} is the observer: a take by or from them needs its card"
+            )
         return ((index[source], index[player], 1),)
     n = event.get("n")
     passes = {p: min(n, size[index[p]]) for p in setup.players}
@@ -113,24 +117,37 @@ def _moves(setup: AbbeySetup, event: Event, size: list[int], index: dict[str, in
             if key not in event.fields:
                 raise LogError(path, line, f"{me} is the observer: a mass needs {key!r}")
             if len(event.get(key)) != passes[who]:
-                raise LogError(path, line, f"{key} lists {_cards(len(event.get(key)))} but "
-                               f"{who} passes {passes[who]} at this mass")
+                raise LogError(
+                    path,
+                    line,
+                    f"{key} lists {_cards(len(event.get(key)))} but "
+                    f"{who} passes {passes[who]} at this mass",
+                )
     return tuple((index[p], index[setup.left_of(p)], k) for p, k in passes.items() if k)
 
 
-def _check_observation_sizes(setup: AbbeySetup, event: Event, size: list[int],
-                             index: dict[str, int], path: str) -> None:
+def _check_observation_sizes(
+    setup: AbbeySetup, event: Event, size: list[int], index: dict[str, int], path: str
+) -> None:
     """Reject observations whose sizes contradict the public hand sizes."""
     line = event.line
     if event.type == "hand":
         player, cards = event.get("player"), event.get("cards")
         if len(cards) != size[index[player]]:
-            raise LogError(path, line, f"hand lists {_cards(len(cards))} but {player} holds "
-                           f"{size[index[player]]} at this point")
+            raise LogError(
+                path,
+                line,
+                f"hand lists {_cards(len(cards))} but {player} holds "
+                f"{size[index[player]]} at this point",
+            )
     elif event.type == "count":
         player, n = event.get("player"), event.get("n")
         if n > size[index[player]]:
-            raise LogError(path, line, f"count {n} is more than the "
-                           f"{_cards(size[index[player]])} {player} holds at this point")
+            raise LogError(
+                path,
+                line,
+                f"count {n} is more than the "
+                f"{_cards(size[index[player]])} {player} holds at this point",
+            )
     elif event.type == "show" and event.get("to") == setup.me and "card" not in event.fields:
         raise LogError(path, line, f"{setup.me} is the observer: a card shown to them needs its id")

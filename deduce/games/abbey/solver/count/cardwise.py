@@ -62,7 +62,7 @@ SEGMENT_EFFECTS = 48
 #: card among those to come, so it could call a live state dead.
 GUIDE_FLOOR = 1e-6
 #: Exact weights stay int64 while every sum and product stays under this.
-SAFE = 2 ** 62
+SAFE = 2**62
 #: Bits of one word of a packed state.
 WORD = 64
 
@@ -88,9 +88,14 @@ class Kept:
     tally: Tally
 
 
-def count_by_cards(domains: Sequence[Domain], tallies: Sequence[Tally], exact: bool = True,
-                   max_states: int | None = None, cap: Cap | None = None,
-                   quick: bool = True) -> Work:
+def count_by_cards(
+    domains: Sequence[Domain],
+    tallies: Sequence[Tally],
+    exact: bool = True,
+    max_states: int | None = None,
+    cap: Cap | None = None,
+    quick: bool = True,
+) -> Work:
     """Count histories in total and per (card, current holder), as a generator.
 
     It yields after every block of work, so that a caller can stop it or run
@@ -130,8 +135,15 @@ def count_by_cards(domains: Sequence[Domain], tallies: Sequence[Tally], exact: b
     return total, tuple(holders)
 
 
-def _count_part(cards: list[int], kept: list[Kept], domains: Sequence[Domain], one: Any,
-                max_states: int | None, cap: Cap | None, quick: bool = True) -> Part:
+def _count_part(
+    cards: list[int],
+    kept: list[Kept],
+    domains: Sequence[Domain],
+    one: Any,
+    max_states: int | None,
+    cap: Cap | None,
+    quick: bool = True,
+) -> Part:
     """One component's count: in the greedy order while it stays small, then both orders.
 
     Most positions count in milliseconds in the greedy order, faster than
@@ -148,13 +160,19 @@ def _count_part(cards: list[int], kept: list[Kept], domains: Sequence[Domain], o
         found = yield from _Count(cards, kept, domains, one, QUICK_STATES, None, False).run()
         if found is not None:
             return found
-    runs = [_Count(cards, kept, domains, one, max_states, None, anneal).run()
-            for anneal in (False, True)]
+    runs = [
+        _Count(cards, kept, domains, one, max_states, None, anneal).run()
+        for anneal in (False, True)
+    ]
     return (yield from in_turns(runs))
 
 
-def _fold(domains: Sequence[Domain], tallies: Sequence[Tally], fixed: dict[int, tuple[int, ...]],
-          free: list[int]) -> list[Kept] | None:
+def _fold(
+    domains: Sequence[Domain],
+    tallies: Sequence[Tally],
+    fixed: dict[int, tuple[int, ...]],
+    free: list[int],
+) -> list[Kept] | None:
     """The tallies net of the fixed cards; None when one of them can no longer be met."""
     kept = []
     for tally in tallies:
@@ -228,8 +246,7 @@ class _Layout:
         self.words = max(1, -(-max((end for *_, end in taken), default=0) // WORD))
 
     @staticmethod
-    def _free_bits(taken: list[tuple[int, int, int, int]], first: int, last: int,
-                   need: int) -> int:
+    def _free_bits(taken: list[tuple[int, int, int, int]], first: int, last: int, need: int) -> int:
         """The lowest start bit of ``need`` bits, within one word, free from first to last."""
         busy = sorted((s, e) for f, la, s, e in taken if f <= last and first <= la)
         start = 0
@@ -246,25 +263,35 @@ class _Layout:
     def split(self, value: int) -> np.ndarray:
         """A packed Python integer as its words."""
         mask = (1 << WORD) - 1
-        return np.array([(value >> (WORD * w)) & mask for w in range(self.words)],
-                        dtype=np.uint64)
+        return np.array([(value >> (WORD * w)) & mask for w in range(self.words)], dtype=np.uint64)
 
 
 class _Count:
     """One component's count: its card order, the layout, and the two passes."""
 
-    def __init__(self, cards: list[int], kept: list[Kept], domains: Sequence[Domain], one: Any,
-                 max_states: int | None, cap: Cap | None, anneal: bool) -> None:
+    def __init__(
+        self,
+        cards: list[int],
+        kept: list[Kept],
+        domains: Sequence[Domain],
+        one: Any,
+        max_states: int | None,
+        cap: Cap | None,
+        anneal: bool,
+    ) -> None:
         able = np.array([[c in k.cards for c in cards] for k in kept], dtype=bool)
         able = able.reshape(len(kept), len(cards))
         sizes = [sum(len(n) for n in domains[c].nodes) for c in cards]
-        self.order = [cards[i] for i in card_order(able, [k.lo for k in kept],
-                                                   [k.hi for k in kept], sizes, anneal)]
+        self.order = [
+            cards[i]
+            for i in card_order(able, [k.lo for k in kept], [k.hi for k in kept], sizes, anneal)
+        ]
         position = {c: i for i, c in enumerate(self.order)}
         self.kept = kept
         self.able = [sorted(position[c] for c in k.cards) for k in kept]
-        self.layout = _Layout([(a[0], a[-1], k.hi) for a, k in zip(self.able, kept)],
-                              len(self.order))
+        self.layout = _Layout(
+            [(a[0], a[-1], k.hi) for a, k in zip(self.able, kept)], len(self.order)
+        )
         self.domains = domains
         self.one = one
         self.max_states = max_states
@@ -306,8 +333,9 @@ class _Count:
             nxt = _stepped(layer, step, move_inc, at_inc, t)
             if len(nxt) > SEGMENT_EFFECTS and len(layer) > len({h for *_, h in layer}):
                 segments.append(self._segment(layer))
-                layer = _stepped({(h, 0, h): 1 for h in {h for *_, h in layer}}, step, move_inc,
-                                 at_inc, t)
+                layer = _stepped(
+                    {(h, 0, h): 1 for h in {h for *_, h in layer}}, step, move_inc, at_inc, t
+                )
             else:
                 layer = nxt
         segments.append(self._segment(layer))
@@ -321,14 +349,17 @@ class _Count:
         it never borrows from the fields above the cursor.
         """
         effects = sorted(layer.items())
-        packed = np.array([self.layout.split(inc) for (_, inc, _), _ in effects],
-                          dtype=np.uint64).reshape(len(effects), self.layout.words)
+        packed = np.array(
+            [self.layout.split(inc) for (_, inc, _), _ in effects], dtype=np.uint64
+        ).reshape(len(effects), self.layout.words)
         start = np.array([s for (s, _, _), _ in effects], dtype=np.int64)
         end = np.array([h for (_, _, h), _ in effects], dtype=np.int64)
         packed[:, 0] += (end - np.maximum(start, 0)).astype(np.uint64)
         if isinstance(self.one, int):
-            counts = np.array([w for _, w in effects],
-                              dtype=np.int64 if max(w for _, w in effects) < SAFE else object)
+            counts = np.array(
+                [w for _, w in effects],
+                dtype=np.int64 if max(w for _, w in effects) < SAFE else object,
+            )
         else:
             counts = np.array([float(w) for _, w in effects])
         return _Segment(packed, start, end, counts)
@@ -361,8 +392,12 @@ class _Count:
                 closing |= ((1 << (width + 1)) - 1) << bit
             guard |= 1 << (bit + width)
         closing |= (1 << CURSOR_BITS) - 1
-        return (layout.split(upper), layout.split(lower), layout.split(closing),
-                layout.split(guard))
+        return (
+            layout.split(upper),
+            layout.split(lower),
+            layout.split(closing),
+            layout.split(guard),
+        )
 
     # -------------------------------------------------------------- the passes
 
@@ -387,13 +422,17 @@ class _Count:
             segments = self._segments(i)
             for number, segment in enumerate(segments):
                 last = number == len(segments) - 1
-                checks = (upper, lower if last else np.zeros_like(lower),
-                          closing if last else np.zeros_like(closing), guard)
+                checks = (
+                    upper,
+                    lower if last else np.zeros_like(lower),
+                    closing if last else np.zeros_like(closing),
+                    guard,
+                )
                 parts = []
                 rows_at_once = max(1, BLOCK // max(1, len(segment.inc)))
                 pairs = 0
                 for lo in range(0, max(1, len(keys)), rows_at_once):  # once when none is left
-                    parts.append(_advance(keys[lo:lo + rows_at_once], segment, checks, lo))
+                    parts.append(_advance(keys[lo : lo + rows_at_once], segment, checks, lo))
                     pairs += len(parts[-1][0])
                     if self.max_states is not None and pairs > PAIRS_PER_STATE * self.max_states:
                         return None
@@ -407,8 +446,11 @@ class _Count:
                 if self.cap is not None and len(keys) > self.cap.limit:
                     self.cap.cut = True
                     # between two segments of a card, the guide of the card before, never 0
-                    guide = (self.guide(i, keys) if last
-                             else np.maximum(self.guide(i - 1, keys), GUIDE_FLOOR))
+                    guide = (
+                        self.guide(i, keys)
+                        if last
+                        else np.maximum(self.guide(i - 1, keys), GUIDE_FLOOR)
+                    )
                     chosen, factor = resample(summed * guide, self.cap.limit, self.cap.rng)
                     place = np.full(len(keys), -1, dtype=np.int64)
                     place[chosen] = np.arange(len(chosen))
@@ -417,8 +459,7 @@ class _Count:
                     src, eff, dst = src[alive], eff[alive], dst[alive]
                 elif self.max_states is not None and len(keys) > self.max_states:
                     return None
-                layers.append((weights, src, eff, dst, segment.end if last else None, ways,
-                               factor))
+                layers.append((weights, src, eff, dst, segment.end if last else None, ways, factor))
                 stored += sum(a.nbytes for a in (weights, src, eff, dst, factor))
                 if self.cap is None and stored > STORED_BYTES:
                     return None
@@ -515,8 +556,11 @@ def pass_share(domain: Domain, tally: Tally) -> float:
     else:
         t = tally.time
         edge = (tally.holder, tally.dest)
-        hits = (forward[t - 1].get(tally.holder, 0) * backward[t].get(tally.dest, 0)
-                if edge in domain.steps[t - 1] else 0)
+        hits = (
+            forward[t - 1].get(tally.holder, 0) * backward[t].get(tally.dest, 0)
+            if edge in domain.steps[t - 1]
+            else 0
+        )
     return hits / total if total else 0.0
 
 
@@ -533,9 +577,13 @@ class _Segment:
     ways: np.ndarray
 
 
-def _stepped(layer: dict[tuple[int, int, int], int], step: set[tuple[int, int]],
-             move_inc: dict[tuple[int, int, int], int], at_inc: dict[tuple[int, int], int],
-             t: int) -> dict[tuple[int, int, int], int]:
+def _stepped(
+    layer: dict[tuple[int, int, int], int],
+    step: set[tuple[int, int]],
+    move_inc: dict[tuple[int, int, int], int],
+    at_inc: dict[tuple[int, int], int],
+    t: int,
+) -> dict[tuple[int, int, int], int]:
     """A segment's effects carried over transfer ``t``: every allowed step from each holder."""
     nxt: dict[tuple[int, int, int], int] = defaultdict(int)
     for (first, inc, h), ways in layer.items():
@@ -545,9 +593,12 @@ def _stepped(layer: dict[tuple[int, int, int], int], step: set[tuple[int, int]],
     return nxt
 
 
-def _advance(keys: np.ndarray, segment: _Segment,
-             checks: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-             first: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _advance(
+    keys: np.ndarray,
+    segment: _Segment,
+    checks: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    first: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every effect of a segment applied to a block of states: the surviving pairs.
 
     Returns (source, effect, new state) of each. ``first`` is the index of
@@ -574,8 +625,7 @@ def _advance(keys: np.ndarray, segment: _Segment,
         if lower[w]:
             bad |= (((new | guard[w]) - lower[w]) & guard[w]) != guard[w]
     src, eff = np.nonzero(~bad)
-    return ((src + first).astype(np.int32), eff.astype(np.int32),
-            (keys[src] + inc[eff]) & ~closing)
+    return ((src + first).astype(np.int32), eff.astype(np.int32), (keys[src] + inc[eff]) & ~closing)
 
 
 def _merge(keys: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -29,8 +29,9 @@ Matrix = tuple[tuple[int, ...], ...]  # matrix[class][holder]
 Holders = tuple[dict[int, int], ...]
 
 
-def count_by_epochs(domains: Sequence[Domain], tallies: Sequence[Tally],
-                    timeline: Timeline) -> Generator[None, None, tuple[int, Holders]]:
+def count_by_epochs(
+    domains: Sequence[Domain], tallies: Sequence[Tally], timeline: Timeline
+) -> Generator[None, None, tuple[int, Holders]]:
     """Count histories in total and per (card, current holder), as a generator.
 
     Like :func:`cardwise.count_by_cards` it yields after every slice of work
@@ -38,12 +39,17 @@ def count_by_epochs(domains: Sequence[Domain], tallies: Sequence[Tally],
     """
     observed = [t for t in tallies if t.line is not None]
     members = _classes(domains, observed)
-    counts_in = {id(t): [k for k, cards in enumerate(members) if _counts(domains, t, cards[0])]
-                 for t in observed}
-    sweep = _Sweep([domains[cards[0]] for cards in members], [len(c) for c in members],
-                   len(timeline.holders),
-                   [[t for t in observed if t.time == e] for e in range(len(timeline.sizes))],
-                   counts_in)
+    counts_in = {
+        id(t): [k for k, cards in enumerate(members) if _counts(domains, t, cards[0])]
+        for t in observed
+    }
+    sweep = _Sweep(
+        [domains[cards[0]] for cards in members],
+        [len(c) for c in members],
+        len(timeline.holders),
+        [[t for t in observed if t.time == e] for e in range(len(timeline.sizes))],
+        counts_in,
+    )
     weights = yield from sweep.deal(timeline.sizes[0])
     for t, transfer in enumerate(timeline.transfers, 1):
         weights = yield from sweep.transfer(weights, t, transfer.moves)
@@ -86,9 +92,11 @@ def _classes(domains: Sequence[Domain], observed: Sequence[Tally]) -> list[list[
     """
     groups: dict[tuple, list[int]] = {}
     for card, domain in enumerate(domains):
-        key = (tuple(frozenset(n) for n in domain.nodes),
-               tuple(frozenset(s) for s in domain.steps),
-               tuple(_counts(domains, t, card) for t in observed))
+        key = (
+            tuple(frozenset(n) for n in domain.nodes),
+            tuple(frozenset(s) for s in domain.steps),
+            tuple(_counts(domains, t, card) for t in observed),
+        )
         groups.setdefault(key, []).append(card)
     return list(groups.values())
 
@@ -96,9 +104,14 @@ def _classes(domains: Sequence[Domain], observed: Sequence[Tally]) -> list[list[
 class _Sweep:
     """The class structure of one counting run and its deal, transfer and observation steps."""
 
-    def __init__(self, domains: Sequence[Domain], sizes: Sequence[int], n_holders: int,
-                 observed_at: Sequence[Sequence[Tally]],
-                 tally_classes: dict[int, list[int]]) -> None:
+    def __init__(
+        self,
+        domains: Sequence[Domain],
+        sizes: Sequence[int],
+        n_holders: int,
+        observed_at: Sequence[Sequence[Tally]],
+        tally_classes: dict[int, list[int]],
+    ) -> None:
         self.domains = domains  # one representative domain per class
         self.sizes = sizes
         self.observed_at = observed_at
@@ -106,22 +119,26 @@ class _Sweep:
         # reach[k][h]: how many cards of classes k, k+1, ... may be dealt to holder h
         self.reach = [[0] * n_holders]
         for domain, size in zip(reversed(domains), reversed(sizes)):
-            self.reach.insert(0, [n + (size if h in domain.nodes[0] else 0)
-                                  for h, n in enumerate(self.reach[0])])
+            self.reach.insert(
+                0, [n + (size if h in domain.nodes[0] else 0) for h, n in enumerate(self.reach[0])]
+            )
 
     def deal(self, column: Sequence[int]) -> Generator[None, None, dict[Matrix, int]]:
         """Every deal matrix with its number of labelled deals, filtered by epoch-0 facts."""
         weights: dict[Matrix, int] = {}
         for done, matrix in enumerate(self._fill(0, list(column), []), 1):
             if matrix is not None and self._allowed(matrix, 0):
-                weights[matrix] = prod(factorial(self.sizes[k]) // prod(map(factorial, row))
-                                       for k, row in enumerate(matrix))
+                weights[matrix] = prod(
+                    factorial(self.sizes[k]) // prod(map(factorial, row))
+                    for k, row in enumerate(matrix)
+                )
             if done % SLICE == 0:
                 yield
         return weights
 
-    def _fill(self, k: int, room: list[int],
-              rows: list[tuple[int, ...]]) -> Iterator[Matrix | None]:
+    def _fill(
+        self, k: int, room: list[int], rows: list[tuple[int, ...]]
+    ) -> Iterator[Matrix | None]:
         """Distribute class ``k`` onward over the holders' remaining room, using it all.
 
         Yields each complete matrix, and None for each dead end (so callers
@@ -138,8 +155,9 @@ class _Sweep:
         for row in _compositions(self.sizes[k], caps):
             yield from self._fill(k + 1, [r - n for r, n in zip(room, row)], [*rows, row])
 
-    def transfer(self, weights: dict[Matrix, int], t: int, moves: Sequence[tuple[int, int, int]]
-                 ) -> Generator[None, None, dict[Matrix, int]]:
+    def transfer(
+        self, weights: dict[Matrix, int], t: int, moves: Sequence[tuple[int, int, int]]
+    ) -> Generator[None, None, dict[Matrix, int]]:
         """The matrices after transfer ``t`` (``moves``: source, destination, count)."""
         out: dict[Matrix, int] = defaultdict(int)
         steps = [domain.steps[t - 1] for domain in self.domains]
@@ -163,16 +181,21 @@ class _Sweep:
         return out
 
     @staticmethod
-    def _movers(matrix: Matrix, steps: Sequence[set[tuple[int, int]]], src: int, dst: int,
-                k: int) -> Iterator[tuple[tuple[int, ...], int]]:
+    def _movers(
+        matrix: Matrix, steps: Sequence[set[tuple[int, int]]], src: int, dst: int, k: int
+    ) -> Iterator[tuple[tuple[int, ...], int]]:
         """Ways to pick ``k`` movers ``src -> dst`` by class, with their labelled counts."""
         caps = [row[src] if (src, dst) in step else 0 for row, step in zip(matrix, steps)]
         for movers in _compositions(k, caps):
             yield movers, prod(comb(row[src], n) for row, n in zip(matrix, movers))
 
     @staticmethod
-    def _stay(matrix: Matrix, picked, moves: Sequence[tuple[int, int, int]],
-              steps: Sequence[set[tuple[int, int]]]) -> bool:
+    def _stay(
+        matrix: Matrix,
+        picked,
+        moves: Sequence[tuple[int, int, int]],
+        steps: Sequence[set[tuple[int, int]]],
+    ) -> bool:
         """Whether every card that did not move was allowed to stay where it was."""
         for c, row in enumerate(matrix):
             left = list(row)

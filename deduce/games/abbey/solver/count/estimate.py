@@ -60,9 +60,38 @@ MOST_CAP = 1 << 17
 #: understates (the rare replicates that find most of the histories are missing).
 STEADY = 1.0
 #: Student's t at 97.5%, by degrees of freedom (past the last: the last, which is wider).
-STUDENT = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201,
-           2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074,
-           2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+STUDENT = (
+    12.706,
+    4.303,
+    3.182,
+    2.776,
+    2.571,
+    2.447,
+    2.365,
+    2.306,
+    2.262,
+    2.228,
+    2.201,
+    2.179,
+    2.160,
+    2.145,
+    2.131,
+    2.120,
+    2.110,
+    2.101,
+    2.093,
+    2.086,
+    2.080,
+    2.074,
+    2.069,
+    2.064,
+    2.060,
+    2.056,
+    2.052,
+    2.048,
+    2.045,
+    2.042,
+)
 
 
 @dataclass(frozen=True)
@@ -94,12 +123,20 @@ class Replicate:
     cut: bool
 
 
-def estimate_histories(domains: Sequence[Domain], tallies: Sequence[Tally], holders: int,
-                       deadline: float, seed: int = 0, first_cap: int = FIRST_CAP,
-                       last_cap: int | None = None, replicates: int = REPLICATES,
-                       timeline: Timeline | None = None, supports: Supports | None = None,
-                       methods: Sequence[str] = METHODS,
-                       progress: Callable[[Estimate], None] | None = None) -> Estimate | None:
+def estimate_histories(
+    domains: Sequence[Domain],
+    tallies: Sequence[Tally],
+    holders: int,
+    deadline: float,
+    seed: int = 0,
+    first_cap: int = FIRST_CAP,
+    last_cap: int | None = None,
+    replicates: int = REPLICATES,
+    timeline: Timeline | None = None,
+    supports: Supports | None = None,
+    methods: Sequence[str] = METHODS,
+    progress: Callable[[Estimate], None] | None = None,
+) -> Estimate | None:
     """The best estimate by ``deadline``, or None when none could be made by then.
 
     An estimate needs two replicates of one cap at least. Each round
@@ -118,23 +155,37 @@ def estimate_histories(domains: Sequence[Domain], tallies: Sequence[Tally], hold
     (each pools all the rounds before it), as soon as it is made.
     """
     counts: dict[str, Callable[[Cap], Work]] = {
-        "cards": lambda cap: count_by_cards(domains, tallies, cap=cap)}
+        "cards": lambda cap: count_by_cards(domains, tallies, cap=cap)
+    }
     if timeline is not None:
-        counts["forward"] = lambda cap: count_forward(domains, tallies, timeline, supports,
-                                                      cap=cap)
+        counts["forward"] = lambda cap: count_forward(domains, tallies, timeline, supports, cap=cap)
     chosen = [m for m in methods if m in counts]
     kept: dict[str, list[Replicate]] = {m: [] for m in chosen}
     best: Estimate | None = None
     cap, again = first_cap, 0  # again: the rounds at this cap before (their streams differ)
     while chosen:
         runs: dict[str, list[Replicate]] = {m: [] for m in chosen}
-        ended = _together([_round(counts[m], len(domains), holders, cap,
-                                  [seed, METHODS.index(m), *([again] if again else [])],
-                                  replicates, runs[m])
-                           for m in chosen], deadline)
-        done = {m: pool(kept[m] + runs[m], holders) for i, m in enumerate(chosen)
-                if ended.get(i) == "exact"
-                or (ended.get(i) != "died" and _freedom(kept[m] + runs[m]) > 0)}
+        ended = _together(
+            [
+                _round(
+                    counts[m],
+                    len(domains),
+                    holders,
+                    cap,
+                    [seed, METHODS.index(m), *([again] if again else [])],
+                    replicates,
+                    runs[m],
+                )
+                for m in chosen
+            ],
+            deadline,
+        )
+        done = {
+            m: pool(kept[m] + runs[m], holders)
+            for i, m in enumerate(chosen)
+            if ended.get(i) == "exact"
+            or (ended.get(i) != "died" and _freedom(kept[m] + runs[m]) > 0)
+        }
         exact = [e for e in done.values() if e.exact]
         if exact:
             return exact[0]
@@ -171,8 +222,15 @@ def _together(rounds: list[Round], deadline: float) -> dict[int, Ending]:
     return found
 
 
-def _round(count: Callable[[Cap], Work], cards: int, holders: int, cap: int,
-           seed: list[int], replicates: int, runs: list[Replicate]) -> Round:
+def _round(
+    count: Callable[[Cap], Work],
+    cards: int,
+    holders: int,
+    cap: int,
+    seed: list[int],
+    replicates: int,
+    runs: list[Replicate],
+) -> Round:
     """One round of replicates at ``cap`` into ``runs``, pausing between slices.
 
     It stops after a replicate that never had to cut (it is exact), and
@@ -209,10 +267,13 @@ def pool(runs: Sequence[Replicate], holders: int) -> Estimate:
     uncut = [run for run in runs if not run.cut]
     if uncut:
         run = uncut[0]
-        return Estimate(_rows(run.table / run.total if run.total else run.table), True, 0.0,
-                        0.0, run.cap)
-    rounds = [[run for run in runs if run.cap == cap]
-              for cap in sorted({run.cap for run in runs}, reverse=True)]
+        return Estimate(
+            _rows(run.table / run.total if run.total else run.table), True, 0.0, 0.0, run.cap
+        )
+    rounds = [
+        [run for run in runs if run.cap == cap]
+        for cap in sorted({run.cap for run in runs}, reverse=True)
+    ]
     judged = [r for r in rounds if len(r) > 1]  # a lone replicate shows no spread
     alone = bool(judged) and not _steady(judged[0])
     used = judged[:1] if alone else list(takewhile(lambda r: len(r) < 2 or _steady(r), rounds))
@@ -234,8 +295,9 @@ def pool(runs: Sequence[Replicate], holders: int) -> Estimate:
         bound = np.minimum(t * np.sqrt(squares / freedom / caps.sum()), 1.0)
     if alone:
         bound = np.maximum(bound, np.abs(own - mean).max(axis=0))
-    return Estimate(_rows(mean), False, float(bound.max()), float(bound[:, CULPRIT].max()),
-                    int(caps.max()))
+    return Estimate(
+        _rows(mean), False, float(bound.max()), float(bound[:, CULPRIT].max()), int(caps.max())
+    )
 
 
 def _freedom(runs: Sequence[Replicate]) -> int:

@@ -65,11 +65,14 @@ PENDING = 1 << 20
 WORD = 64
 #: Past this total, int64 weights turn into Python integers (a child's weight is at
 #: most its parents' total, so no sum can overflow below it).
-SAFE = 2.0 ** 62
+SAFE = 2.0**62
 
 
-def predict_states(supports_or_domains: Supports | Sequence[Domain],
-                   sizes: Sequence[Sequence[int]], tallies: Sequence[Tally] = ()) -> list[int]:
+def predict_states(
+    supports_or_domains: Supports | Sequence[Domain],
+    sizes: Sequence[Sequence[int]],
+    tallies: Sequence[Tally] = (),
+) -> list[int]:
     """Per epoch, how many complete states fit the per-card holders and the public sizes.
 
     ``supports_or_domains`` are ``supports[epoch][card]`` or the cards'
@@ -83,9 +86,12 @@ def predict_states(supports_or_domains: Supports | Sequence[Domain],
     return list(_epoch_states(supports_or_domains, sizes, tallies))
 
 
-def predicted_peak(supports_or_domains: Supports | Sequence[Domain],
-                   sizes: Sequence[Sequence[int]], tallies: Sequence[Tally] = (),
-                   deadline: float | None = None) -> int | None:
+def predicted_peak(
+    supports_or_domains: Supports | Sequence[Domain],
+    sizes: Sequence[Sequence[int]],
+    tallies: Sequence[Tally] = (),
+    deadline: float | None = None,
+) -> int | None:
     """The largest layer :func:`predict_states` bounds; None if ``deadline`` passes first."""
     peak = 0
     for states in _epoch_states(supports_or_domains, sizes, tallies):
@@ -95,19 +101,31 @@ def predicted_peak(supports_or_domains: Supports | Sequence[Domain],
     return peak
 
 
-def _epoch_states(supports_or_domains: Supports | Sequence[Domain],
-                  sizes: Sequence[Sequence[int]], tallies: Sequence[Tally]) -> Iterator[int]:
+def _epoch_states(
+    supports_or_domains: Supports | Sequence[Domain],
+    sizes: Sequence[Sequence[int]],
+    tallies: Sequence[Tally],
+) -> Iterator[int]:
     """:func:`predict_states`, one epoch at a time."""
     nodes = _nodes(supports_or_domains, len(sizes))
     observed = _observations(tallies, len(sizes))
     for e, size in enumerate(sizes):
-        yield (round(_fill(observed[e], nodes[e], size)[1].total) if observed[e]
-               else _rooms(tuple(size)).count(nodes[e]))
+        yield (
+            round(_fill(observed[e], nodes[e], size)[1].total)
+            if observed[e]
+            else _rooms(tuple(size)).count(nodes[e])
+        )
 
 
-def count_forward(domains: Sequence[Domain], tallies: Sequence[Tally], timeline: Timeline,
-                  supports: Supports | None = None, exact: bool = True,
-                  max_states: int | None = None, cap: Cap | None = None) -> Count:
+def count_forward(
+    domains: Sequence[Domain],
+    tallies: Sequence[Tally],
+    timeline: Timeline,
+    supports: Supports | None = None,
+    exact: bool = True,
+    max_states: int | None = None,
+    cap: Cap | None = None,
+) -> Count:
     """Count histories in total and per (card, current holder), as a generator.
 
     It yields after every slice of work, so that a caller can stop it at a
@@ -131,10 +149,19 @@ def count_forward(domains: Sequence[Domain], tallies: Sequence[Tally], timeline:
     """
     allowed = _nodes(domains, len(timeline.sizes))
     if supports is not None:
-        allowed = [[set(a) & set(s) for a, s in zip(row, srow, strict=True)]
-                   for row, srow in zip(allowed, supports, strict=True)]
-    return _Filter(domains, allowed, _observations(tallies, len(timeline.sizes)), timeline,
-                   exact and cap is None, None if cap is not None else max_states, cap).run()
+        allowed = [
+            [set(a) & set(s) for a, s in zip(row, srow, strict=True)]
+            for row, srow in zip(allowed, supports, strict=True)
+        ]
+    return _Filter(
+        domains,
+        allowed,
+        _observations(tallies, len(timeline.sizes)),
+        timeline,
+        exact and cap is None,
+        None if cap is not None else max_states,
+        cap,
+    ).run()
 
 
 def _nodes(supports_or_domains: Supports | Sequence[Domain], epochs: int) -> list[list[set[int]]]:
@@ -164,8 +191,9 @@ def _observations(tallies: Sequence[Tally], epochs: int) -> list[list[_Observed]
             continue
         if tally.kind != "at":
             raise ValueError(f"line {tally.line}: an observation tally of kind {tally.kind!r}")
-        observed[tally.time].append(_Observed(tally.holder, tuple(sorted(tally.cards)),
-                                              tally.lo, tally.hi))
+        observed[tally.time].append(
+            _Observed(tally.holder, tuple(sorted(tally.cards)), tally.lo, tally.hi)
+        )
     return observed
 
 
@@ -186,7 +214,7 @@ class _Rooms:
         self.into = [np.flatnonzero(d) for d in digits]  # the rooms with space in each holder
         cards = sum(sizes)
         bound = factorial(cards) // prod(factorial(s) for s in sizes)
-        self.dtype: Any = np.int64 if bound < 2 ** 63 else object
+        self.dtype: Any = np.int64 if bound < 2**63 else object
 
     def count(self, allowed: Sequence[Set[int]]) -> int:
         """The ways to give each card one of its ``allowed`` holders, filling every room.
@@ -215,24 +243,53 @@ class _FillTallies:
     ``rest[i]``: how many cards after it may still count in each.
     """
 
-    def __init__(self, stated: Sequence[_Observed], allowed: Sequence[Set[int]],
-                 order: Sequence[int], sizes: Sequence[int]) -> None:
+    def __init__(
+        self,
+        stated: Sequence[_Observed],
+        allowed: Sequence[Set[int]],
+        order: Sequence[int],
+        sizes: Sequence[int],
+    ) -> None:
         every = set(order)
-        observed = list(dict.fromkeys(
-            [*stated, *(_Observed(obs.holder, tuple(sorted(every - set(obs.cards))),
-                                  max(0, sizes[obs.holder] - obs.hi),
-                                  sizes[obs.holder] - obs.lo) for obs in stated)]))
+        observed = list(
+            dict.fromkeys(
+                [
+                    *stated,
+                    *(
+                        _Observed(
+                            obs.holder,
+                            tuple(sorted(every - set(obs.cards))),
+                            max(0, sizes[obs.holder] - obs.hi),
+                            sizes[obs.holder] - obs.lo,
+                        )
+                        for obs in stated
+                    ),
+                ]
+            )
+        )
         self.lo = np.array([obs.lo for obs in observed], dtype=np.int16)
         self.hi = np.array([min(obs.hi, len(obs.cards)) for obs in observed], dtype=np.int16)
         counted = [set(obs.cards) for obs in observed]
-        self.increments = [[np.array([c in cards and obs.holder == h
-                                      for obs, cards in zip(observed, counted)], dtype=np.int16)
-                            for h in range(len(sizes))] for c in order]
-        able = [np.array([c in cards and obs.holder in allowed[c]
-                          for obs, cards in zip(observed, counted)], dtype=np.int16)
-                for c in order]
-        self.rest = [sum(able[i + 1:], np.zeros(len(observed), dtype=np.int16))
-                     for i in range(len(order))]
+        self.increments = [
+            [
+                np.array(
+                    [c in cards and obs.holder == h for obs, cards in zip(observed, counted)],
+                    dtype=np.int16,
+                )
+                for h in range(len(sizes))
+            ]
+            for c in order
+        ]
+        able = [
+            np.array(
+                [c in cards and obs.holder in allowed[c] for obs, cards in zip(observed, counted)],
+                dtype=np.int16,
+            )
+            for c in order
+        ]
+        self.rest = [
+            sum(able[i + 1 :], np.zeros(len(observed), dtype=np.int16)) for i in range(len(order))
+        ]
 
     def fit(self, counts: np.ndarray, i: int) -> np.ndarray:
         """Which rows of tally counts, after the ``i``-th card, can still meet every tally."""
@@ -254,8 +311,13 @@ class _FillWalk:
     ``i``-th card leads to (the last entry: after the last card).
     """
 
-    def __init__(self, tallies: _FillTallies, allowed: Sequence[Set[int]], order: Sequence[int],
-                 sizes: Sequence[int]) -> None:
+    def __init__(
+        self,
+        tallies: _FillTallies,
+        allowed: Sequence[Set[int]],
+        order: Sequence[int],
+        sizes: Sequence[int],
+    ) -> None:
         holders = len(sizes)
         states = np.array([[*sizes, *[0] * len(tallies.lo)]], dtype=np.int16)
         built = []  # per card: (states before, each move's source, holder, next state)
@@ -289,8 +351,9 @@ class _FillWalk:
         self.total = float(paths[0])
 
 
-def _fill(observed: Sequence[_Observed], allowed: Sequence[Set[int]], sizes: Sequence[int]
-          ) -> tuple[list[int], _FillWalk]:
+def _fill(
+    observed: Sequence[_Observed], allowed: Sequence[Set[int]], sizes: Sequence[int]
+) -> tuple[list[int], _FillWalk]:
     """The hands of one epoch filled card by card, narrowest cards first: (card order, walk)."""
     order = sorted(range(len(allowed)), key=lambda c: (len(allowed[c]), c))
     return order, _FillWalk(_FillTallies(observed, allowed, order, sizes), allowed, order, sizes)
@@ -331,8 +394,9 @@ class _Code:
                 word, shift = word + 1, 0
             self.fields[c] = (word, shift, (1 << bits) - 1)
             self.digits[c, ordered] = np.arange(len(ordered), dtype=np.uint64)
-            self.names[c] = np.array(ordered + ordered[:1] * ((1 << bits) - len(ordered)),
-                                     dtype=np.uint8)
+            self.names[c] = np.array(
+                ordered + ordered[:1] * ((1 << bits) - len(ordered)), dtype=np.uint8
+            )
             shift += bits
         self.words = word + 1 if self.fields else 0
         self.top = shift
@@ -364,7 +428,7 @@ class _Code:
         if card in self.fields:
             word, shift, _ = self.fields[card]
             column[word] = self.digits[card] << np.uint64(shift)
-        return column[:self.words]
+        return column[: self.words]
 
     def recode(self, keys: np.ndarray, old: _Code) -> np.ndarray:
         """Keys in this code of states whose keys are in code ``old``.
@@ -401,17 +465,34 @@ class _Layer:
 class _Filter:
     """One counting run: the deal, then every transfer, then the last epoch's marginals."""
 
-    def __init__(self, domains: Sequence[Domain], allowed: list[list[set[int]]],
-                 observed: list[list[_Observed]], timeline: Timeline, exact: bool,
-                 max_states: int | None, cap: Cap | None) -> None:
+    def __init__(
+        self,
+        domains: Sequence[Domain],
+        allowed: list[list[set[int]]],
+        observed: list[list[_Observed]],
+        timeline: Timeline,
+        exact: bool,
+        max_states: int | None,
+        cap: Cap | None,
+    ) -> None:
         self.domains, self.allowed, self.observed = domains, allowed, observed
         self.timeline, self.exact, self.max_states, self.cap = timeline, exact, max_states, cap
         self.holders = len(timeline.holders)
         self.cards = len(domains)
-        self.lookahead = (Lookahead(domains, allowed, [
-            Ahead(epoch, obs.holder, obs.cards, obs.lo, obs.hi)
-            for epoch, row in enumerate(observed) for obs in row], timeline)
-            if cap is not None else None)
+        self.lookahead = (
+            Lookahead(
+                domains,
+                allowed,
+                [
+                    Ahead(epoch, obs.holder, obs.cards, obs.lo, obs.hi)
+                    for epoch, row in enumerate(observed)
+                    for obs in row
+                ],
+                timeline,
+            )
+            if cap is not None
+            else None
+        )
 
     def run(self) -> Count:
         """The filter from the deal to the last epoch, then the last epoch's marginals."""
@@ -470,11 +551,14 @@ class _Filter:
             if self.cap is not None and len(at) > self.cap.limit:
                 self.cap.cut = True
                 known = np.zeros(self.cards, dtype=bool)
-                known[order[:i + 1]] = True
+                known[order[: i + 1]] = True
                 kept, factor = resample(
-                    weights * walk.paths[i + 1][at] * self._guide(_Layer(keys, weights, code), 0,
-                                                                  known),
-                    self.cap.limit, self.cap.rng)
+                    weights
+                    * walk.paths[i + 1][at]
+                    * self._guide(_Layer(keys, weights, code), 0, known),
+                    self.cap.limit,
+                    self.cap.rng,
+                )
                 keys, at, weights = keys[:, kept], at[kept], weights[kept] * factor
             yield
         return _Layer(keys, weights, code)
@@ -545,8 +629,17 @@ class _Filter:
             if ok[c, src, dst]:
                 word, addend = code.delta(c, src, dst)
                 shifts[word, c] = addend
-        return _Edge(src, k, self.timeline.sizes[t - 1][src], np.array(sure, dtype=np.intp),
-                     tuple(maybe), ok[:, src, dst], ok[:, src, src], shifts, code)
+        return _Edge(
+            src,
+            k,
+            self.timeline.sizes[t - 1][src],
+            np.array(sure, dtype=np.intp),
+            tuple(maybe),
+            ok[:, src, dst],
+            ok[:, src, src],
+            shifts,
+            code,
+        )
 
     def _widened(self, weights: np.ndarray) -> np.ndarray:
         """Exact int64 weights as Python integers once their total nears int64's limit."""
@@ -563,8 +656,9 @@ class _Filter:
         keep = np.ones(len(layer), dtype=bool)
         allowed = self.allowed[epoch]
         for obs in self.observed[epoch]:
-            n = np.full(len(layer), sum(allowed[c] == {obs.holder} for c in obs.cards),
-                        dtype=np.int16)
+            n = np.full(
+                len(layer), sum(allowed[c] == {obs.holder} for c in obs.cards), dtype=np.int16
+            )
             for c in obs.cards:
                 if obs.holder in allowed[c] and len(allowed[c]) > 1:
                     n += layer.code.has(layer.keys, c, obs.holder)
@@ -617,13 +711,14 @@ class _Edge:
         cannot_move = (~self.move[cols]) @ bits
         cannot_stay = (~self.stay[cols]) @ bits
         return cols, ((masks & cannot_move[:, None]) == 0) & (
-            (masks & cannot_stay[:, None]) == cannot_stay[:, None])
+            (masks & cannot_stay[:, None]) == cannot_stay[:, None]
+        )
 
     def _held(self, keys: np.ndarray) -> np.ndarray:
         """``cols[row]``: the cards at ``src`` in each state (the sure ones first)."""
         n = keys.shape[1]
         cols = np.empty((n, self.size), dtype=np.intp)
-        cols[:, :len(self.sure)] = self.sure
+        cols[:, : len(self.sure)] = self.sure
         filled = np.full(n, len(self.sure), dtype=np.intp)
         for c in self.maybe:
             rows = np.flatnonzero(self.code.has(keys, c, self.src))
@@ -632,8 +727,9 @@ class _Edge:
         return cols
 
 
-def _children(keys: np.ndarray, edges: Sequence[_Edge]
-              ) -> Generator[tuple[np.ndarray, np.ndarray], None, None]:
+def _children(
+    keys: np.ndarray, edges: Sequence[_Edge]
+) -> Generator[tuple[np.ndarray, np.ndarray], None, None]:
     """Every state's children after a transfer, about ``ROWS`` at a time: (keys, parent rows).
 
     A child takes one allowed choice of movers on every edge: each edge's
@@ -644,7 +740,7 @@ def _children(keys: np.ndarray, edges: Sequence[_Edge]
     """
     step = max(1, ROWS // max(len(_choices(edge.size, edge.k)[1]) for edge in edges))
     for start in range(0, keys.shape[1], step):
-        block = keys[:, start:start + step]
+        block = keys[:, start : start + step]
         n = block.shape[1]
         pairs = [_pairs(edge, block) for edge in edges]
         if len(pairs) == 1:  # a draw or a take: the pairs are the children
@@ -674,8 +770,7 @@ def _runs(repeats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows, np.arange(len(rows)) - np.repeat(np.cumsum(repeats) - repeats, repeats)
 
 
-def _pairs(edge: _Edge, keys: np.ndarray
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _pairs(edge: _Edge, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """An edge's allowed (state, choice) pairs, in state order.
 
     Returns each pair's state; per state, how many pairs it has and where
@@ -699,8 +794,12 @@ class _Pile:
     With a cap, the merged rows are resampled down to it.
     """
 
-    def __init__(self, code: _Code, cap: Cap | None = None,
-                 guide: Callable[[_Layer], np.ndarray] | None = None) -> None:
+    def __init__(
+        self,
+        code: _Code,
+        cap: Cap | None = None,
+        guide: Callable[[_Layer], np.ndarray] | None = None,
+    ) -> None:
         self.code, self.cap, self.guide = code, cap, guide
         self.pieces: list[_Layer] = []
         self.pending = 0

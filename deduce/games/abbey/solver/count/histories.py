@@ -65,17 +65,23 @@ class Counts:
         """
         if not self.total:
             return [{} for _ in self.holders]
-        share: Callable[[Any], Any] = ((lambda n: Fraction(n, self.total))
-                                       if isinstance(self.total, int)
-                                       else (lambda n: n / self.total))
+        share: Callable[[Any], Any] = (
+            (lambda n: Fraction(n, self.total))
+            if isinstance(self.total, int)
+            else (lambda n: n / self.total)
+        )
         return [{h: share(n) for h, n in sorted(row.items()) if n} for row in self.holders]
 
 
-def count_histories(model: Model, methods: Sequence[str] = METHODS,
-                    max_slices: int | None = None, deadline: float | None = None,
-                    narrowed: bool = False, exact: bool = True,
-                    supports: Supports | Callable[[], Supports | None] | None = None
-                    ) -> Counts | None:
+def count_histories(
+    model: Model,
+    methods: Sequence[str] = METHODS,
+    max_slices: int | None = None,
+    deadline: float | None = None,
+    narrowed: bool = False,
+    exact: bool = True,
+    supports: Supports | Callable[[], Supports | None] | None = None,
+) -> Counts | None:
     """Count the histories of ``model`` (a copy is narrowed first; the argument is untouched).
 
     ``narrowed`` says that ``model`` is already propagated: it is counted
@@ -101,19 +107,23 @@ def count_histories(model: Model, methods: Sequence[str] = METHODS,
         return Counts(0 if exact else 0.0, tuple({} for _ in model.domains))
     tallies = [t for t in model.tallies if not t.redundant]
     if "cards" in methods:
-        quick = race([count_by_cards(model.domains, tallies, exact, QUICK_STATES)], max_slices,
-                     deadline)
+        quick = race(
+            [count_by_cards(model.domains, tallies, exact, QUICK_STATES)], max_slices, deadline
+        )
         if quick is not None:
             return Counts(*quick)
     known = supports() if callable(supports) else supports
     timeline = model.timeline
     start: dict[str, Callable[[], Method]] = {
-        "forward": lambda: count_forward(model.domains, tallies, timeline, known, exact,
-                                         MAX_STATES),
-        "cards": lambda: count_by_cards(model.domains, tallies, exact, CARD_STATES,
-                                        quick=False),  # the quick try was made above
+        "forward": lambda: count_forward(
+            model.domains, tallies, timeline, known, exact, MAX_STATES
+        ),
+        "cards": lambda: count_by_cards(
+            model.domains, tallies, exact, CARD_STATES, quick=False
+        ),  # the quick try was made above
         "epochs": lambda: count_by_epochs(model.domains, tallies, timeline),
-        "paths": lambda: count_by_paths(model.domains, tallies)}
+        "paths": lambda: count_by_paths(model.domains, tallies),
+    }
     for group in _plan(model, tallies, methods, known, deadline):
         found = race([start[m]() for m in group], max_slices, deadline)
         if found is not None:
@@ -121,8 +131,13 @@ def count_histories(model: Model, methods: Sequence[str] = METHODS,
     return None
 
 
-def _plan(model: Model, tallies: Sequence[Any], methods: Sequence[str],
-          supports: Supports | None, deadline: float | None = None) -> list[list[str]]:
+def _plan(
+    model: Model,
+    tallies: Sequence[Any],
+    methods: Sequence[str],
+    supports: Supports | None,
+    deadline: float | None = None,
+) -> list[list[str]]:
     """The methods to run, as groups run one after the other (the methods of a group race).
 
     The forward filter alone first when its predicted layers are small;

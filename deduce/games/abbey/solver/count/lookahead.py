@@ -44,6 +44,7 @@ ROWS = 1 << 14
 #: The least spread of an observation's count, in cards (a near-certain count is still a guess).
 SPREAD = 0.5
 
+
 @dataclass(frozen=True)
 class Ahead:
     """An observation to come: ``lo`` to ``hi`` of ``cards`` with ``holder`` at ``epoch``."""
@@ -75,8 +76,13 @@ class _View:
 class Lookahead:
     """Each state's guide at any epoch, from the observations after it (see module docstring)."""
 
-    def __init__(self, domains: Sequence[Domain], allowed: Sequence[Sequence[Set[int]]],
-                 ahead: Sequence[Ahead], timeline: Timeline) -> None:
+    def __init__(
+        self,
+        domains: Sequence[Domain],
+        allowed: Sequence[Sequence[Set[int]]],
+        ahead: Sequence[Ahead],
+        timeline: Timeline,
+    ) -> None:
         self.ahead = list(ahead)
         cards, holders = len(domains), len(timeline.holders)
         epochs = len(timeline.sizes)
@@ -96,13 +102,19 @@ class Lookahead:
             self.reach[t] = reach * member[:, None, :]  # a card counts only where it is named
             if t:
                 reach = np.einsum("cab,cbj->caj", _moves(domains, allowed, timeline, t), reach)
-        self.even = np.array([self.reach[0][c][sorted(holders)].mean(axis=0) if holders
-                              else np.zeros(len(self.ahead))
-                              for c, holders in enumerate(allowed[0])])
+        self.even = np.array(
+            [
+                self.reach[0][c][sorted(holders)].mean(axis=0)
+                if holders
+                else np.zeros(len(self.ahead))
+                for c, holders in enumerate(allowed[0])
+            ]
+        )
         self._views: dict[int, _View | None] = {}
 
-    def log_guide(self, epoch: int, held: Callable[[int], np.ndarray | int | None], rows: int
-                  ) -> np.ndarray:
+    def log_guide(
+        self, epoch: int, held: Callable[[int], np.ndarray | int | None], rows: int
+    ) -> np.ndarray:
         """The log of each of ``rows`` states' guide at ``epoch``, from its cards' holders.
 
         ``held(card)`` is the card's holder in each state (an array), in every
@@ -116,9 +128,14 @@ class Lookahead:
             return np.zeros(rows)
         parts, later = view.parts, view.later
         named = {c: held(c) for c in view.named}
-        base = sum((parts[c, where] if where is not None else view.even[c]
-                    for c, where in named.items() if not isinstance(where, np.ndarray)),
-                   np.zeros((4, len(later))))
+        base = sum(
+            (
+                parts[c, where] if where is not None else view.even[c]
+                for c, where in named.items()
+                if not isinstance(where, np.ndarray)
+            ),
+            np.zeros((4, len(later))),
+        )
         varied = [(c, where) for c, where in named.items() if isinstance(where, np.ndarray)]
         varied, inverse = _distinct(varied, view.classes, rows)
         distinct = len(varied[0][1]) if varied else min(rows, 1)
@@ -141,8 +158,9 @@ class Lookahead:
                 named = [int(c) for c in np.flatnonzero(self.member[:, later].any(axis=1))]
                 classes = {}
                 for c in named:  # holders with the same chances in every observation
-                    found, same = np.unique(parts[c].reshape(len(parts[c]), -1), axis=0,
-                                            return_inverse=True)
+                    found, same = np.unique(
+                        parts[c].reshape(len(parts[c]), -1), axis=0, return_inverse=True
+                    )
                     classes[c] = (same.ravel(), len(found))
                 view = _View(later, parts, _moments(self.even[:, later]), named, classes)
             self._views[epoch] = view
@@ -151,16 +169,18 @@ class Lookahead:
     def _log_chance(self, moments: np.ndarray, later: np.ndarray) -> np.ndarray:
         """The log guide of states from their moments (moment, state, observation)."""
         mean, spread, sure, able = moments
-        sigma = np.sqrt(np.maximum(spread, SPREAD ** 2))
-        chance = (_phi((self.hi[later] + 0.5 - mean) / sigma)
-                  - _phi((self.lo[later] - 0.5 - mean) / sigma))
+        sigma = np.sqrt(np.maximum(spread, SPREAD**2))
+        chance = _phi((self.hi[later] + 0.5 - mean) / sigma) - _phi(
+            (self.lo[later] - 0.5 - mean) / sigma
+        )
         log = TEMPER * np.log(np.maximum(chance, FLOOR)).sum(axis=1)
         dead = ((sure > self.hi[later] + 0.5) | (able < self.lo[later] - 0.5)).any(axis=1)
         return np.where(dead, -np.inf, log)
 
 
-def _moves(domains: Sequence[Domain], allowed: Sequence[Sequence[Set[int]]],
-           timeline: Timeline, t: int) -> np.ndarray:
+def _moves(
+    domains: Sequence[Domain], allowed: Sequence[Sequence[Set[int]]], timeline: Timeline, t: int
+) -> np.ndarray:
     """``moves[card, a, b]``: a card's chance to step ``a -> b`` at transfer ``t``."""
     holders = len(timeline.holders)
     sizes = timeline.sizes[t - 1]
@@ -178,8 +198,9 @@ def _moves(domains: Sequence[Domain], allowed: Sequence[Sequence[Set[int]]],
     return np.divide(moves, total, out=np.zeros_like(moves), where=total > 0)
 
 
-def _distinct(varied: list[tuple[int, np.ndarray]], classes: dict[int, tuple[np.ndarray, int]],
-              rows: int) -> tuple[list[tuple[int, np.ndarray]], np.ndarray | None]:
+def _distinct(
+    varied: list[tuple[int, np.ndarray]], classes: dict[int, tuple[np.ndarray, int]], rows: int
+) -> tuple[list[tuple[int, np.ndarray]], np.ndarray | None]:
     """The states that differ in what the guide sees, once each, and where each state is.
 
     Holders of a card with the same chances in every observation look the
@@ -196,7 +217,7 @@ def _distinct(varied: list[tuple[int, np.ndarray]], classes: dict[int, tuple[np.
     key = np.zeros(rows, dtype=np.uint64)
     for c, where in varied:
         same, count = classes[c]
-        if radix * count >= 2 ** 63:
+        if radix * count >= 2**63:
             return varied, np.arange(rows)
         key += np.uint64(radix) * same[where].astype(np.uint64)
         radix *= count
@@ -219,7 +240,8 @@ def _phi(x: np.ndarray) -> np.ndarray:
     """The standard normal distribution function (Abramowitz and Stegun 7.1.26, to 1.5e-7)."""
     z = np.abs(x) / sqrt(2.0)
     t = 1.0 / (1.0 + 0.3275911 * z)
-    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741
-                                                       + t * (-1.453152027 + t * 1.061405429))))
+    poly = t * (
+        0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))
+    )
     half = 0.5 * poly * np.exp(-z * z)  # the tail beyond |x|
     return np.where(x >= 0, 1.0 - half, half)

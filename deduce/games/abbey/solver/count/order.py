@@ -24,9 +24,7 @@ MOVES_PER_CARD = 120
 MAX_MOVES = 4000
 
 
-
-def order_cost(able: np.ndarray, lo: np.ndarray, hi: np.ndarray,
-               orders: np.ndarray) -> np.ndarray:
+def order_cost(able: np.ndarray, lo: np.ndarray, hi: np.ndarray, orders: np.ndarray) -> np.ndarray:
     """The log of the summed state bound of each order (a row of ``orders``).
 
     ``able[j, c]`` says that card ``c`` can count in tally ``j``; ``lo`` and
@@ -37,8 +35,7 @@ def order_cost(able: np.ndarray, lo: np.ndarray, hi: np.ndarray,
     seen = np.cumsum(able[:, orders], axis=2)  # tally x order x position
     left = seen[:, :, -1:] - seen
     open_ = (seen > 0) & (left > 0)
-    values = (np.minimum(hi[:, None, None], seen)
-              - np.maximum(0, lo[:, None, None] - left) + 1)
+    values = np.minimum(hi[:, None, None], seen) - np.maximum(0, lo[:, None, None] - left) + 1
     logs = np.where(open_, np.log(np.maximum(values, 1)), 0.0).sum(axis=0)
     peak = logs.max(axis=1, keepdims=True)
     return (peak + np.log(np.exp(logs - peak).sum(axis=1, keepdims=True)))[:, 0]
@@ -69,8 +66,14 @@ def greedy_order(able: np.ndarray, sizes: Sequence[int]) -> list[int]:
     return order
 
 
-def card_order(able: np.ndarray, lo: Sequence[int], hi: Sequence[int], sizes: Sequence[int],
-               anneal: bool = True, seed: int = 0) -> list[int]:
+def card_order(
+    able: np.ndarray,
+    lo: Sequence[int],
+    hi: Sequence[int],
+    sizes: Sequence[int],
+    anneal: bool = True,
+    seed: int = 0,
+) -> list[int]:
     """The columns of ``able`` (tallies x cards) in the order the count should take them.
 
     The greedy order, annealed unless ``anneal`` is false (see the module

@@ -47,8 +47,9 @@ State = tuple[tuple[int, ...], tuple[int, ...]]  # (unplaced per class, open tal
 Pick = tuple[tuple[int, int], ...]  # (class, how many) for the classes that take the path
 
 
-def count_by_paths(domains: Sequence[Domain], tallies: Sequence[Tally]
-                   ) -> Generator[None, None, tuple[int, Holders] | None]:
+def count_by_paths(
+    domains: Sequence[Domain], tallies: Sequence[Tally]
+) -> Generator[None, None, tuple[int, Holders] | None]:
     """Count histories in total and per (card, current holder), as a generator.
 
     Like the other methods it yields after every slice of work; it returns
@@ -79,8 +80,14 @@ class _Plan:
         plan = cls(domains, tallies, fixed, free, sorted(paths))
         return plan if len(plan.classes[0]) <= MAX_CLASSES else None
 
-    def __init__(self, domains: Sequence[Domain], tallies: Sequence[Tally],
-                 fixed: dict[int, Path], free: list[int], paths: list[Path]) -> None:
+    def __init__(
+        self,
+        domains: Sequence[Domain],
+        tallies: Sequence[Tally],
+        fixed: dict[int, Path],
+        free: list[int],
+        paths: list[Path],
+    ) -> None:
         self.n_cards = len(domains)
         self.fixed = fixed
         self.free = free
@@ -91,14 +98,19 @@ class _Plan:
             self.lo.append(max(tally.lo - done, 0))
             self.hi.append(tally.hi - done)
         compat = {p: frozenset(c for c in free if domains[c].contains(p)) for p in paths}
-        hits = {p: [j for j, t in enumerate(tallies) if t.hit(p) and t.cards & compat[p]]
-                for p in paths if compat[p]}
+        hits = {
+            p: [j for j, t in enumerate(tallies) if t.hit(p) and t.cards & compat[p]]
+            for p in paths
+            if compat[p]
+        }
         self.order = _order(list(hits), hits, compat, tallies)
         self.hits = [hits[p] for p in self.order]
         self.compat = [compat[p] for p in self.order]
         # tallies that count every card the path can take: they cap a pick's size
-        self.capping = [[j for j in js if tallies[j].cards >= cards]
-                        for js, cards in zip(self.hits, self.compat)]
+        self.capping = [
+            [j for j in js if tallies[j].cards >= cards]
+            for js, cards in zip(self.hits, self.compat)
+        ]
         self.first: dict[int, int] = {}
         self.last: dict[int, int] = {}
         for i, js in enumerate(self.hits):
@@ -106,23 +118,32 @@ class _Plan:
                 self.first.setdefault(j, i)
                 self.last[j] = i
         self.feasible = all(hi >= 0 for hi in self.hi) and all(
-            self.lo[j] == 0 for j in range(len(tallies)) if j not in self.last)
+            self.lo[j] == 0 for j in range(len(tallies)) if j not in self.last
+        )
         self.classes = [self._classes(i) for i in range(len(self.order) + 1)]
         self.into = [self._merge(i) for i in range(len(self.order))]
         # per step, for each tally the path hits, the classes whose cards it counts
-        self.members = [[(j, {k for k, cards in enumerate(self.classes[i])
-                              if cards[0] in tallies[j].cards}) for j in self.hits[i]]
-                        for i in range(len(self.order))]
-        self.open = [[j for j in sorted(self.last) if self.first[j] < i <= self.last[j]]
-                     for i in range(len(self.order) + 1)]
+        self.members = [
+            [
+                (j, {k for k, cards in enumerate(self.classes[i]) if cards[0] in tallies[j].cards})
+                for j in self.hits[i]
+            ]
+            for i in range(len(self.order))
+        ]
+        self.open = [
+            [j for j in sorted(self.last) if self.first[j] < i <= self.last[j]]
+            for i in range(len(self.order) + 1)
+        ]
 
     def _classes(self, i: int) -> list[list[int]]:
         """Free cards grouped by what the paths from step ``i`` on can tell apart."""
         live = [j for j, last in self.last.items() if last >= i]
         groups: dict[tuple, list[int]] = {}
         for c in self.free:
-            key = (tuple(k for k in range(i, len(self.order)) if c in self.compat[k]),
-                   tuple(c in self.tallies[j].cards for j in live))
+            key = (
+                tuple(k for k in range(i, len(self.order)) if c in self.compat[k]),
+                tuple(c in self.tallies[j].cards for j in live),
+            )
             groups.setdefault(key, []).append(c)
         return list(groups.values())
 
@@ -168,7 +189,8 @@ class _Plan:
         # inside[state][K]: weighted expected number of starting class K's cards unplaced
         forward: list[dict[State, int]] = [{start: 1}]
         inside: list[dict[State, list[Fraction]]] = [
-            {start: [Fraction(len(cards)) for cards in start_classes]}]
+            {start: [Fraction(len(cards)) for cards in start_classes]}
+        ]
         part = [self._parts(i) for i in range(steps + 1)]  # starting classes in each class
         work = 0
         for i in range(steps):
@@ -235,8 +257,9 @@ class _Plan:
         return [sorted({where[c] for c in cards}) for cards in self.classes[i]]
 
 
-def _kept(held: list[Fraction], pick: Pick, pool: tuple[int, ...],
-          parts: list[list[int]]) -> list[Fraction]:
+def _kept(
+    held: list[Fraction], pick: Pick, pool: tuple[int, ...], parts: list[list[int]]
+) -> list[Fraction]:
     """Expected starting-class contents left unplaced after a pick (uniform within a class)."""
     kept = list(held)
     for k, x in pick:
@@ -245,13 +268,15 @@ def _kept(held: list[Fraction], pick: Pick, pool: tuple[int, ...],
     return kept
 
 
-def _compositions(takers: Sequence[int], pool: Sequence[int], cap: int
-                  ) -> list[tuple[Pick, int]]:
+def _compositions(takers: Sequence[int], pool: Sequence[int], cap: int) -> list[tuple[Pick, int]]:
     """Every pick of 0..pool[k] cards from each taker class, with its C(n, x) ways."""
     picks: list[tuple[Pick, int, int]] = [((), 1, 0)]
     for k in takers:
-        picks = [((*pick, (k, x)) if x else pick, ways * comb(pool[k], x), total + x)
-                 for pick, ways, total in picks for x in range(min(pool[k], cap - total) + 1)]
+        picks = [
+            ((*pick, (k, x)) if x else pick, ways * comb(pool[k], x), total + x)
+            for pick, ways, total in picks
+            for x in range(min(pool[k], cap - total) + 1)
+        ]
     return [(pick, ways) for pick, ways, _ in picks]
 
 
@@ -265,8 +290,12 @@ def _paths(domain: Domain, limit: int) -> list[Path]:
     return partial
 
 
-def _order(paths: list[Path], hits: dict[Path, list[int]], compat: dict[Path, frozenset[int]],
-           tallies: Sequence[Tally]) -> list[Path]:
+def _order(
+    paths: list[Path],
+    hits: dict[Path, list[int]],
+    compat: dict[Path, frozenset[int]],
+    tallies: Sequence[Tally],
+) -> list[Path]:
     """Paths in an order that merges classes early: each next path leaves the fewest classes.
 
     Ties go to the path that leaves the fewest tallies open. With many paths
@@ -285,8 +314,10 @@ def _order(paths: list[Path], hits: dict[Path, list[int]], compat: dict[Path, fr
         live = [j for j in range(len(tallies)) if left[j] - (j in hits[p]) > 0]
         if len(paths) > CLASS_ORDER_PATHS:
             return 0, len(live)
-        keys = {(tuple(q for q in rest if c in compat[q]),
-                 tuple(c in tallies[j].cards for j in live)) for c in cards}
+        keys = {
+            (tuple(q for q in rest if c in compat[q]), tuple(c in tallies[j].cards for j in live))
+            for c in cards
+        }
         return len(keys), len(live)
 
     while pending:

@@ -26,8 +26,9 @@ class Cap:
     cut: bool = False
 
 
-def resample(weights: np.ndarray, cap: int, rng: np.random.Generator
-             ) -> tuple[np.ndarray, np.ndarray]:
+def resample(
+    weights: np.ndarray, cap: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
     """Fearnhead and Clifford's resampling: at most ``cap`` states kept, unbiasedly.
 
     A state of weight ``u`` is kept with chance ``min(1, u / c)``, ``c``
@@ -51,7 +52,8 @@ def resample(weights: np.ndarray, cap: int, rng: np.random.Generator
     doubtful = np.flatnonzero(~certain)
     marks = np.cumsum(chance[doubtful])
     ticks = rng.random() + np.arange(cap - int(certain.sum()))
-    picked = doubtful[np.unique(np.searchsorted(marks, ticks, side="right").clip(
-        max=len(doubtful) - 1))]
+    picked = doubtful[
+        np.unique(np.searchsorted(marks, ticks, side="right").clip(max=len(doubtful) - 1))
+    ]
     chosen = np.sort(np.concatenate([np.flatnonzero(certain), picked]))
     return alive[chosen], 1.0 / chance[chosen]

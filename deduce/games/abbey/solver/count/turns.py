@@ -24,8 +24,9 @@ def in_turns(runs: list[Method]) -> Method:
     return next((answer for answer in found.values() if answer is not None), None)
 
 
-def each_in_turns(runs: Sequence[Method], found: dict[int, Any],
-                  final: Callable[[Any], bool]) -> Generator[None, None, None]:
+def each_in_turns(
+    runs: Sequence[Method], found: dict[int, Any], final: Callable[[Any], bool]
+) -> Generator[None, None, None]:
     """Every method in turns, each slice to whichever has used the least time.
 
     Each answer goes into ``found`` (by the method's index) as soon as its
@@ -49,8 +50,7 @@ def each_in_turns(runs: Sequence[Method], found: dict[int, Any],
         yield
 
 
-def race(runs: list[Method], max_slices: int | None = None,
-         deadline: float | None = None) -> Any:
+def race(runs: list[Method], max_slices: int | None = None, deadline: float | None = None) -> Any:
     """The methods :func:`in_turns`, driven to an answer, or None.
 
     None also when nothing has finished after ``max_slices`` slices in all,
@@ -61,7 +61,8 @@ def race(runs: list[Method], max_slices: int | None = None,
     slices = 0
     limit = memory_limit()
     while (max_slices is None or slices < max_slices) and (
-            deadline is None or perf_counter() < deadline):
+        deadline is None or perf_counter() < deadline
+    ):
         if limit is not None and (resident() or 0) > limit:
             return None
         try:

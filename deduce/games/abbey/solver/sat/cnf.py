@@ -66,8 +66,13 @@ BACKUP = ("glucose4", "seqcounter")
 class SatModel:
     """A log's constraints on one incremental solver (see the module docstring)."""
 
-    def __init__(self, setup: AbbeySetup, solver: str = SOLVER, encoding: str = ENCODING,
-                 budget: int | None = BUDGET) -> None:
+    def __init__(
+        self,
+        setup: AbbeySetup,
+        solver: str = SOLVER,
+        encoding: str = ENCODING,
+        budget: int | None = BUDGET,
+    ) -> None:
         self.setup = setup
         self.cards = len(setup.deck)
         self.holders = 2 + len(setup.players)
@@ -156,8 +161,10 @@ class SatModel:
         every = frozenset(range(self.cards))
         if epoch == 0:
             first = self.fresh(self.cards * self.holders)
-            table = [[first + c * self.holders + h for h in range(self.holders)]
-                     for c in range(self.cards)]
+            table = [
+                [first + c * self.holders + h for h in range(self.holders)]
+                for c in range(self.cards)
+            ]
             self.lits.append(table)
             for row in table:
                 self._exactly_one(row)
@@ -172,7 +179,7 @@ class SatModel:
         for card, row in enumerate(table):
             for h in touched:
                 row[h] = self.fresh()
-            clauses = [[-row[a], -row[b]] for i, a in enumerate(touched) for b in touched[i + 1:]]
+            clauses = [[-row[a], -row[b]] for i, a in enumerate(touched) for b in touched[i + 1 :]]
             for h in touched:
                 sources = [before[card][a] for a, b, _ in moves if b == h]
                 targets = [row[b] for a, b, _ in moves if a == h]
@@ -188,7 +195,7 @@ class SatModel:
     def _exactly_one(self, lits: Sequence[int]) -> None:
         """One of ``lits`` is true."""
         self.solver.add_clause(list(lits))
-        self.solver.append_formula([[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:]])
+        self.solver.append_formula([[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1 :]])
 
     def _add_facts(self, facts: Iterable[Fact], guard: int) -> None:
         """Each unary fact as a clause, under the event's selector."""
@@ -221,8 +228,9 @@ class SatModel:
         are left; without it, the extra literals may all be false.
         """
         if k == 0:
-            self.solver.append_formula([[-lit] if guard is None else [-guard, -lit]
-                                        for lit in lits])
+            self.solver.append_formula(
+                [[-lit] if guard is None else [-guard, -lit] for lit in lits]
+            )
         elif self.native:
             extra: list[int] = []
             if guard is not None:
@@ -233,8 +241,9 @@ class SatModel:
         else:
             cnf = CardEnc.atmost(lits, k, top_id=self.top, encoding=self.encoding)
             self.top = max(self.top, cnf.nv)
-            self.solver.append_formula(cnf.clauses if guard is None
-                                       else [[-guard, *clause] for clause in cnf.clauses])
+            self.solver.append_formula(
+                cnf.clauses if guard is None else [[-guard, *clause] for clause in cnf.clauses]
+            )
 
     # -- queries ----------------------------------------------------------
 
@@ -247,30 +256,34 @@ class SatModel:
         """Whether some history agrees with every event not on a ``skip`` line (and ``extra``)."""
         return bool(self.solver.solve(assumptions=[*self.assumptions(skip), *extra]))
 
-
     def _holders_at(self, model: list[int], epoch: int) -> list[int]:
         """Each card's holder at ``epoch`` in a solver's model."""
-        return [next(h for h, lit in enumerate(row) if model[lit - 1] > 0)
-                for row in self.lits[epoch]]
+        return [
+            next(h for h, lit in enumerate(row) if model[lit - 1] > 0) for row in self.lits[epoch]
+        ]
 
-    def witness(self, rng: random.Random | None = None, extra: Sequence[int] = ()
-                ) -> History | None:
+    def witness(
+        self, rng: random.Random | None = None, extra: Sequence[int] = ()
+    ) -> History | None:
         """One complete history (with ``extra`` literals true), or None when there is none.
 
         With ``rng``, the solver's preferred polarities are drawn at random,
         for varied witnesses.
         """
         if rng is not None:
-            self.solver.set_phases([lit if rng.random() < 0.5 else -lit
-                                    for lit in self._holder_literals()])
+            self.solver.set_phases(
+                [lit if rng.random() < 0.5 else -lit for lit in self._holder_literals()]
+            )
         if not self.satisfiable(extra=extra):
             return None
         model = self.solver.get_model()
-        return [tuple(path) for path in zip(*(self._holders_at(model, e)
-                                                for e in range(self.epochs)))]
+        return [
+            tuple(path) for path in zip(*(self._holders_at(model, e) for e in range(self.epochs)))
+        ]
 
-    def witnesses(self, possible: Sequence[set[int]], count: int, rng: random.Random
-                  ) -> list[History]:
+    def witnesses(
+        self, possible: Sequence[set[int]], count: int, rng: random.Random
+    ) -> list[History]:
         """``count`` varied histories, spread over the culprit candidates of ``possible``.
 
         Each has random polarities and a culprit drawn in turn from the
@@ -292,8 +305,7 @@ class SatModel:
         """Every holder literal once (epochs share the literals of untouched holders)."""
         return sorted({lit for table in self.lits for row in table for lit in row})
 
-    def closure(self, skip: Iterable[int] = (), epoch: int | None = None
-                ) -> list[set[int]] | None:
+    def closure(self, skip: Iterable[int] = (), epoch: int | None = None) -> list[set[int]] | None:
         """Each card's possible holders at ``epoch`` (the current one by default).
 
         None when no history exists. Every model found marks all the (card,
@@ -321,8 +333,9 @@ class SatModel:
                     self._prefer_unseen(possible, last)
         return possible
 
-    def _decide(self, skip: frozenset[int], place: tuple[int, int, int] | None = None
-                ) -> SatModel | None:
+    def _decide(
+        self, skip: frozenset[int], place: tuple[int, int, int] | None = None
+    ) -> SatModel | None:
         """The model whose solver found a history for the events not on a ``skip`` line.
 
         With ``place = (c, e, h)``, the history has card ``c`` with holder
@@ -340,8 +353,9 @@ class SatModel:
             return self if found else None
         backup = self.backup()
         extra = [] if place is None else [backup.x(*place)]
-        return backup if backup.solver.solve(assumptions=[*backup.assumptions(skip), *extra]) \
-            else None
+        return (
+            backup if backup.solver.solve(assumptions=[*backup.assumptions(skip), *extra]) else None
+        )
 
     def backup(self) -> SatModel:
         """The backup model of the same events (see the module docstring)."""
@@ -385,8 +399,9 @@ class SatModel:
                 possible.add(lit)
                 self._cover_literals(pending, possible, answered, places)
                 self.solver.set_phases(sorted(pending))
-        supports: list[list[set[int]]] = [[set() for _ in range(self.cards)]
-                                          for _ in range(self.epochs)]
+        supports: list[list[set[int]]] = [
+            [set() for _ in range(self.cards)] for _ in range(self.epochs)
+        ]
         for lit in possible:
             for epoch, card, holder in places[lit]:
                 supports[epoch][card].add(holder)
@@ -401,8 +416,13 @@ class SatModel:
                     places.setdefault(lit, []).append((epoch, card, holder))
         return places
 
-    def _cover_literals(self, pending: set[int], possible: set[int], answered: SatModel,
-                        places: dict[int, list[tuple[int, int, int]]]) -> None:
+    def _cover_literals(
+        self,
+        pending: set[int],
+        possible: set[int],
+        answered: SatModel,
+        places: dict[int, list[tuple[int, int, int]]],
+    ) -> None:
         """Move the pending literals the last model of ``answered`` makes true to ``possible``.
 
         ``answered`` is this model or its backup, whose literals ``places`` finds.
@@ -419,9 +439,14 @@ class SatModel:
 
     def _prefer_unseen(self, possible: Sequence[set[int]], epoch: int) -> None:
         """Have the solver try first the pairs that no model has shown yet."""
-        self.solver.set_phases([lit for card, row in enumerate(self.lits[epoch])
-                                for holder, lit in enumerate(row)
-                                if holder not in possible[card]])
+        self.solver.set_phases(
+            [
+                lit
+                for card, row in enumerate(self.lits[epoch])
+                for holder, lit in enumerate(row)
+                if holder not in possible[card]
+            ]
+        )
 
     def _cover(self, possible: list[set[int]], epoch: int) -> None:
         """Mark each card's holder at ``epoch`` in the last model as possible."""
@@ -431,14 +456,18 @@ class SatModel:
             possible[card].add(holder)
 
 
-def sat_model(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
-              solver: str = SOLVER, encoding: str = ENCODING, budget: int | None = BUDGET
-              ) -> SatModel:
+def sat_model(
+    setup: AbbeySetup,
+    timeline: Timeline,
+    events: Sequence[Event],
+    solver: str = SOLVER,
+    encoding: str = ENCODING,
+    budget: int | None = BUDGET,
+) -> SatModel:
     """A :class:`SatModel` of a whole log."""
     sat = SatModel(setup, solver, encoding, budget)
     sat.extend(timeline, events)
     return sat
-
 
 
 class Warm:
@@ -452,8 +481,7 @@ class Warm:
     def __init__(self) -> None:
         self.model: SatModel | None = None
 
-    def model_of(self, setup: AbbeySetup, timeline: Timeline, events: Sequence[Event]
-                 ) -> SatModel:
+    def model_of(self, setup: AbbeySetup, timeline: Timeline, events: Sequence[Event]) -> SatModel:
         """The SAT model of ``events``, grown from the last one when it encodes a prefix."""
         if self.model is not None and self.model.continued_by(setup, events):
             self.model.extend(timeline, events)

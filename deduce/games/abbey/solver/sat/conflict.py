@@ -27,8 +27,9 @@ from deduce.logs.vocabulary.abbey import AbbeySetup
 from deduce.subsets import shrink
 
 
-def consistency(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event]
-                ) -> Callable[[Collection[int]], bool]:
+def consistency(
+    setup: AbbeySetup, timeline: Timeline, events: Sequence[Event]
+) -> Callable[[Collection[int]], bool]:
     """A test of whether some complete history agrees with every event not on the given lines."""
     sat = sat_model(setup, timeline, events)
     return sat.satisfiable
@@ -42,8 +43,9 @@ class Conflict:
     transfers: tuple[int, ...] = ()
 
 
-def minimal_conflict(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
-                     sat: SatModel | None = None) -> Conflict:
+def minimal_conflict(
+    setup: AbbeySetup, timeline: Timeline, events: Sequence[Event], sat: SatModel | None = None
+) -> Conflict:
     """A minimal set of events that cannot all hold (the log must be inconsistent).
 
     ``sat``: the log's SAT model, when the caller has it already.
@@ -106,8 +108,13 @@ class Clash:
     size: int = 0
 
 
-def find_clash(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
-               conflict: Conflict, sat: SatModel | None = None) -> Clash | None:
+def find_clash(
+    setup: AbbeySetup,
+    timeline: Timeline,
+    events: Sequence[Event],
+    conflict: Conflict,
+    sat: SatModel | None = None,
+) -> Clash | None:
     """The first event of ``conflict`` (latest first) that the others visibly contradict.
 
     For each candidate, the other events of the conflict alone fix each
@@ -126,9 +133,11 @@ def find_clash(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
         skip = [line for line in sat.selectors if line not in given]
         closures: dict[int, list[set[int]] | None] = {}
 
-        def possible(epoch: int, skip: list[int] = skip,
-                     closures: dict[int, list[set[int]] | None] = closures
-                     ) -> list[set[int]] | None:
+        def possible(
+            epoch: int,
+            skip: list[int] = skip,
+            closures: dict[int, list[set[int]] | None] = closures,
+        ) -> list[set[int]] | None:
             if epoch not in closures:
                 closures[epoch] = sat.closure(skip, epoch)
             return closures[epoch]
@@ -136,8 +145,11 @@ def find_clash(setup: AbbeySetup, timeline: Timeline, events: Sequence[Event],
         event, transfer_no = by_line[target]
         facts, tallies = event_constraints(setup, timeline, event, transfer_no)
         clashes = [_fact_clash(timeline, fact, target, given, possible) for fact in facts]
-        clashes += [_tally_clash(timeline, tally, target, given, possible)
-                    for tally in tallies if not tally.redundant]
+        clashes += [
+            _tally_clash(timeline, tally, target, given, possible)
+            for tally in tallies
+            if not tally.redundant
+        ]
         found.extend(clash for clash in clashes if clash is not None)
     return min(found, key=_vagueness, default=None)
 
@@ -152,17 +164,21 @@ def _vagueness(clash: Clash) -> int:
 Possible = Callable[[int], "list[set[int]] | None"]
 
 
-def _fact_clash(timeline: Timeline, fact: Fact, line: int, given: tuple[int, ...],
-                possible: Possible) -> Clash | None:
+def _fact_clash(
+    timeline: Timeline, fact: Fact, line: int, given: tuple[int, ...], possible: Possible
+) -> Clash | None:
     """The clash of one unary fact with the possible holders, if they rule it out."""
     test, card = fact.test, fact.card
     if test.kind == "move":  # the card must leave test.holder for test.dest
-        for epoch, holder, when in ((test.time - 1, test.holder, "before"),
-                                    (test.time, test.dest, "after")):
+        for epoch, holder, when in (
+            (test.time - 1, test.holder, "before"),
+            (test.time, test.dest, "after"),
+        ):
             rows = possible(epoch)
             if rows is not None and holder not in rows[card]:
-                return Clash("only", line, given, epoch, holder, card,
-                             frozenset(rows[card]), when=when)
+                return Clash(
+                    "only", line, given, epoch, holder, card, frozenset(rows[card]), when=when
+                )
         return None
     rows = possible(test.time)
     if rows is None:
@@ -184,8 +200,9 @@ def _fact_clash(timeline: Timeline, fact: Fact, line: int, given: tuple[int, ...
     return Clash("only", line, given, test.time, holder, card, frozenset(here))
 
 
-def _tally_clash(timeline: Timeline, tally: Tally, line: int, given: tuple[int, ...],
-                 possible: Possible) -> Clash | None:
+def _tally_clash(
+    timeline: Timeline, tally: Tally, line: int, given: tuple[int, ...], possible: Possible
+) -> Clash | None:
     """The clash of a count with the possible holders, if they overfill or cannot fill it."""
     rows = possible(tally.time)
     if rows is None:

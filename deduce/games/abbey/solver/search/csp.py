@@ -22,8 +22,9 @@ from deduce.games.abbey.solver.propagate import propagate
 class TalliesConstraint(Constraint):
     """Every tally of the model, checked on partial assignments with forward checking."""
 
-    def __init__(self, tallies: Sequence[Tally],
-                 contributions: Sequence[Sequence[tuple[int, ...]]]) -> None:
+    def __init__(
+        self, tallies: Sequence[Tally], contributions: Sequence[Sequence[tuple[int, ...]]]
+    ) -> None:
         """``contributions[card][value]``: the tallies that path ``value`` of ``card`` counts in."""
         self.tallies = tallies
         self.contributions = contributions
@@ -38,8 +39,10 @@ class TalliesConstraint(Constraint):
         while True:  # with forward checking: until no value is hidden
             if any(not domains[card] for card in free):
                 return False
-            spread = {card: Counter(j for value in domains[card]
-                                    for j in self.contributions[card][value]) for card in free}
+            spread = {
+                card: Counter(j for value in domains[card] for j in self.contributions[card][value])
+                for card in free
+            }
             can, must = [0] * n, [0] * n
             for card, hits in spread.items():
                 size = len(domains[card])
@@ -96,8 +99,9 @@ class CspEngine:
             if not values:
                 return None
             problem.addVariable(c, values)
-        problem.addConstraint(TalliesConstraint(self.tallies, self.contributions),
-                              list(range(len(self.paths))))
+        problem.addConstraint(
+            TalliesConstraint(self.tallies, self.contributions), list(range(len(self.paths)))
+        )
         found = problem.getSolution()
         if found is None:
             return None
