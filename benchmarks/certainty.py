@@ -69,9 +69,9 @@ from deduce.games.abbey.sim.bots import crossed_out
 from deduce.games.abbey.sim.simulate import BOTS, record_game
 from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.timeline import CULPRIT, build_timeline
+from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.jsonl import parse_jsonl
 from deduce.logs.model import Event, GameLog
-from deduce.logs.vocabulary.abbey import setup_from_header
 
 
 class PatientAdvised(AdvisedBot):

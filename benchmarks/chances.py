@@ -51,9 +51,9 @@ from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.solve import solve_abbey
 from deduce.games.abbey.solver.timeline import build_timeline
+from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.io import read_log
 from deduce.logs.model import GameLog
-from deduce.logs.vocabulary.abbey import setup_from_header
 
 USABLE = 0.05
 

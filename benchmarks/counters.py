@@ -31,8 +31,8 @@ from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.sat.cnf import SatModel
 from deduce.games.abbey.solver.timeline import build_timeline
+from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.io import read_log
-from deduce.logs.vocabulary.abbey import setup_from_header
 
 CASES = Path(__file__).resolve().parent.parent / "tests" / "data" / "cases"
 

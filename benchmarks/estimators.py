@@ -41,8 +41,8 @@ from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import SatModel, sat_model
 from deduce.games.abbey.solver.solve import _estimate
 from deduce.games.abbey.solver.timeline import CULPRIT, build_timeline
+from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.io import read_log
-from deduce.logs.vocabulary.abbey import setup_from_header
 
 
 def importance_draw(model: Model, sat: SatModel, rng: random.Random) -> tuple[float, Counts | None]:

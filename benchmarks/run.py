@@ -50,9 +50,9 @@ from deduce.games.abbey.solver.sat.conflict import minimal_conflict
 from deduce.games.abbey.solver.search.csp import CspEngine
 from deduce.games.abbey.solver.solve import solve_abbey
 from deduce.games.abbey.solver.timeline import build_timeline
+from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.io import read_log
 from deduce.logs.model import Event, GameLog
-from deduce.logs.vocabulary.abbey import setup_from_header
 
 CASES = Path(__file__).resolve().parent.parent / "tests" / "data" / "cases"
 

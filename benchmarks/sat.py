@@ -35,10 +35,10 @@ from winrate import kept_logs
 from deduce.games.abbey.rules.engine import AbbeyGame
 from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.timeline import build_timeline
+from deduce.logs.formats.abbey import AbbeySetup, setup_from_header
 from deduce.logs.io import read_log
 from deduce.logs.jsonl import parse_jsonl
 from deduce.logs.model import Event
-from deduce.logs.vocabulary.abbey import AbbeySetup, setup_from_header
 
 CASES = Path(__file__).resolve().parent.parent / "tests" / "data" / "cases"
 PAIRS = [

@@ -13,10 +13,9 @@ from deduce.analyze import (
 )
 from deduce.analyze import analyze as analyze_log
 from deduce.logs.io import read_log
-from deduce.logs.vocabulary.abbey import load_deck_file
 from deduce.solving import SolveOptions, with_model_file
 
-from .options import COMMAND_SETTINGS, emit, output_options, refuse_options
+from .options import COMMAND_SETTINGS, emit, output_options, read_deck, refuse_options
 from .progress import progress
 
 
@@ -81,7 +80,7 @@ def analyze(
     Also reports the first line from which the answer was certain, how many
     events before the accusation that was, and the most informative events.
     """
-    deck = load_deck_file(deck_file) if deck_file else None
+    deck = read_deck(deck_file)
     game_log = read_log(log, deck)
     game = game_log.header.game
     refuse_options(game, "analyze")

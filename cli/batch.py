@@ -8,11 +8,17 @@ import time
 import click
 
 from deduce.batch import BatchSummary, batch_json, batch_tables, find_logs, solve_files
-from deduce.logs.vocabulary.abbey import load_deck_file
 from deduce.solving import SolveOptions
 from deduce.workers import Workers
 
-from .options import COMMAND_SETTINGS, budget_options, emit, output_options, workers_options
+from .options import (
+    COMMAND_SETTINGS,
+    budget_options,
+    emit,
+    output_options,
+    read_deck,
+    workers_options,
+)
 from .progress import progress
 from .status import EXIT_INCONSISTENT
 
@@ -53,7 +59,7 @@ def batch(
     logs = find_logs(paths)
     if not logs:
         raise click.UsageError("no logs found (a folder's logs end in .jsonl or .log)")
-    deck = load_deck_file(deck_file) if deck_file else None
+    deck = read_deck(deck_file)
     options = SolveOptions(deck=deck, hard=hard, budget=budget, seed=seed)
     start = time.perf_counter()
     results = list(progress(solve_files(logs, options, workers), len(logs), "Solving"))

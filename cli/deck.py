@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from deduce.logs.vocabulary.template import deck_template
+from deduce import registry
 
 from .options import COMMAND_SETTINGS
 
@@ -21,4 +21,4 @@ def template() -> None:
     Save it (deduce deck template > my-deck.json), replace each card's id, name
     and traits with those of your box, then use it with --deck.
     """
-    click.echo(deck_template(), nl=False)
+    click.echo(registry.template("deck"), nl=False)

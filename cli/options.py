@@ -42,6 +42,11 @@ def _table_format(_ctx: click.Context, param: click.Parameter, value: str) -> st
     return value
 
 
+def read_deck(path: str | None) -> object:
+    """The ``--deck`` file, read by the game that owns it (None without a file)."""
+    return registry.read_log_file("deck", path) if path else None
+
+
 #: Seconds ``solve`` and ``batch`` give a log's probabilities unless told otherwise.
 DEFAULT_BUDGET = 5.0
 

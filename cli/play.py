@@ -35,6 +35,7 @@ from deduce.assist.complete import (
     answer_candidates,
     candidates,
     completed,
+    joined_words,
 )
 from deduce.assist.live import Inconsistent, solve_live
 from deduce.assist.lock import LogLock
@@ -52,10 +53,10 @@ from deduce.assist.session import Session, is_new, syntax_for
 from deduce.assist.vocabulary import Vocabulary, vocabulary
 from deduce.assist.why import why
 from deduce.errors import DeduceError, LogError
-from deduce.logs.model import GAMES, Event, GameLog
-from deduce.logs.schema import event_types
+from deduce.logs.formats import event_types
+from deduce.logs.model import Event, GameLog
 from deduce.logs.text import show_event, usage
-from deduce.logs.vocabulary.abbey import Deck, load_deck_file
+from deduce.registry import GAMES
 from deduce.registry import game as game_named
 from deduce.report import render
 from deduce.solving import (
@@ -68,7 +69,7 @@ from deduce.solving import (
 )
 from deduce.suggest import AdviceOptions, suggest
 
-from .options import COMMAND_SETTINGS, SITUATIONS, refuse_options
+from .options import COMMAND_SETTINGS, SITUATIONS, read_deck, refuse_options
 
 #: Where readline history is kept, unless the environment variable DEDUCE_HISTORY says.
 HISTORY = "~/.deduce_history"
@@ -345,7 +346,8 @@ class Repl:
             line = readline.get_line_buffer()[: readline.get_endidx()]
             commands = {name: c.argument for name, c in COMMANDS.items()}
             known = vocabulary(self.session.log.header, self.session.path)
-            self._matches = completed(candidates(line, self.game, known, commands))
+            found = candidates(line, self.game, known, commands)
+            self._matches = completed(found, joined_words(self.game, known))
         return self._matches[state] if state < len(self._matches) else None
 
 
@@ -591,12 +593,14 @@ class SetupCompleter:
 
         if state == 0:
             typed = readline.get_line_buffer()[: readline.get_endidx()]
+            joined: tuple[str, ...] = ()
             if self.event is None:
                 found = answer_candidates(typed, self.words)
             else:
                 prefix, game, known = self.event
                 found = candidates(f"{prefix} {typed}", game, known, {})
-            self._matches = completed(found)
+                joined = joined_words(game, known)
+            self._matches = completed(found, joined)
         return self._matches[state] if state < len(self._matches) else None
 
 
@@ -679,7 +683,7 @@ def _message(exc: DeduceError) -> str:
     return exc.message if isinstance(exc, LogError) else str(exc)
 
 
-def _create(path: str, deck: Deck | None, tab: SetupCompleter) -> Session:
+def _create(path: str, deck: object, tab: SetupCompleter) -> Session:
     """Ask the game, the players, who you are and the game's header keys; write the header.
 
     Then ask the observer's own hand (Abbey) or role (Black Rose): the log's
@@ -687,8 +691,8 @@ def _create(path: str, deck: Deck | None, tab: SetupCompleter) -> Session:
     ``tab`` completes each answer from what its question accepts.
     """
     click.echo(f"New log: {path}")
-    tab.words = GAMES
-    choice = click.Choice(GAMES)
+    tab.words = tuple(GAMES)
+    choice = click.Choice(tuple(GAMES))
     game = click.prompt(
         "Game",
         type=choice,
@@ -712,8 +716,7 @@ def _create(path: str, deck: Deck | None, tab: SetupCompleter) -> Session:
                 show_default=question.required,
             )
         raw = raw_header(game, players, me, answers)
-        if deck is not None:
-            raw["deck"] = deck.to_json()
+        raw.update(game_named(game).inline(deck))
         try:
             header = header_text(raw, path, syntax_for(path))
             break
@@ -791,7 +794,7 @@ def play(
     interactive = sys.stdin.isatty()
     if background is None:
         background = interactive
-    deck = load_deck_file(deck_file) if deck_file else None
+    deck = read_deck(deck_file)
     tab = SetupCompleter()
     if interactive:
         _setup_readline(tab.complete)

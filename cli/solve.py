@@ -17,7 +17,6 @@ from deduce.logs.io import (
     read_log_text,
     write_log,
 )
-from deduce.logs.vocabulary.abbey import load_deck_file
 from deduce.registry import GAMES
 from deduce.solving import (
     SolveOptions,
@@ -33,6 +32,7 @@ from .options import (
     emit,
     left_of,
     output_options,
+    read_deck,
     refuse_options,
 )
 from .progress import status
@@ -81,7 +81,7 @@ def solve(
 
     Exits with status 3 when the log contradicts itself.
     """
-    deck = load_deck_file(deck_file) if deck_file else None
+    deck = read_deck(deck_file)
     game_log = read_log(log, deck)
     refuse_options(game_log.header.game, "solve")
     options = SolveOptions(deck=deck, engine=engine, hard=hard, budget=left_of(budget), seed=seed)
@@ -119,7 +119,7 @@ def convert(log: str, syntax: Syntax | None, out: str | None, deck_file: str | N
             f"-o {out}: refusing to write over the log being converted "
             "(its comments and layout would be lost); write another file"
         )
-    deck = load_deck_file(deck_file) if deck_file else None
+    deck = read_deck(deck_file)
     text = read_log_text(log)
     game_log = parse_log(text, log, deck)
     target: Syntax = (

@@ -5,13 +5,19 @@ from __future__ import annotations
 import click
 
 from deduce.logs.io import read_log
-from deduce.logs.vocabulary.abbey import load_deck_file
 from deduce.registry import game as game_named
 from deduce.solving import SolveOptions, with_model_file
 from deduce.suggest import AdviceOptions
 from deduce.suggest import suggest as suggest_moves
 
-from .options import COMMAND_SETTINGS, SITUATIONS, emit, output_options, refuse_options
+from .options import (
+    COMMAND_SETTINGS,
+    SITUATIONS,
+    emit,
+    output_options,
+    read_deck,
+    refuse_options,
+)
 from .progress import status
 
 
@@ -86,7 +92,7 @@ def suggest(
     which cards to pass), each choice with the bits it teaches and gives
     away. Black Rose: where to investigate. Rose: the day-7 guesses.
     """
-    deck = load_deck_file(deck_file) if deck_file else None
+    deck = read_deck(deck_file)
     game_log = read_log(log, deck)
     game = game_log.header.game
     refuse_options(game, "suggest")

@@ -17,8 +17,8 @@ from oracles.abbey import BruteResult, enumerate_posterior
 from deduce.errors import LogError
 from deduce.games.abbey.solver.solve import AbbeySolution, solve_abbey
 from deduce.games.abbey.solver.timeline import build_timeline
+from deduce.logs.formats.abbey import AbbeySetup
 from deduce.logs.model import Event, GameLog, Header
-from deduce.logs.vocabulary.abbey import AbbeySetup
 
 #: The logs' size: small enough for the brute-force enumerator to list every deal.
 SIZES = {"min_cards": 9, "max_cards": 10, "max_deals": 20_000}

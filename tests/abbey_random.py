@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from deduce.errors import LogError
 from deduce.games.abbey.solver.timeline import build_timeline
+from deduce.logs.formats.abbey import TRAIT_GROUPS, TRAITS, AbbeySetup, Deck, deck_from_json
 from deduce.logs.model import Event
-from deduce.logs.vocabulary.abbey import TRAIT_GROUPS, TRAITS, AbbeySetup, Deck, deck_from_json
 
 PLAYER_NAMES = ("ana", "bob", "cai")
 OBSERVATION_TYPES = frozenset({"hand", "has", "lacks", "count", "show", "accuse", "culprit"})

@@ -28,8 +28,8 @@ from deduce.games.blackrose.cards import load_cards_file as load_blackrose_cards
 from deduce.games.blackrose.claims import load_model_file as load_claims
 from deduce.games.rose.behaviour import load_model_file as load_behaviour
 from deduce.games.rose.data import load_data_file
+from deduce.logs.formats.abbey import load_deck_file
 from deduce.logs.io import read_log
-from deduce.logs.vocabulary.abbey import load_deck_file
 
 ROOT = Path(__file__).resolve().parent.parent
 

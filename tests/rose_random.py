@@ -6,9 +6,9 @@ from dataclasses import replace
 
 from hypothesis import strategies as st
 
+from deduce.logs.formats.rose import CAUSES, COLOURS, TRACKS
 from deduce.logs.io import parse_log
 from deduce.logs.model import GameLog
-from deduce.logs.vocabulary.rose import CAUSES, COLOURS, TRACKS
 
 NAMES = ("ana", "bob", "cai", "dee", "eve")
 

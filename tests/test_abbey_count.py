@@ -26,8 +26,8 @@ from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.timeline import build_timeline
+from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.io import read_log
-from deduce.logs.vocabulary.abbey import setup_from_header
 
 checks = settings(deadline=None, max_examples=30, derandomize=True)
 TINY = {"min_cards": 8, "max_cards": 10, "max_deals": 80_000, "max_events": 12}

@@ -31,8 +31,8 @@ from deduce.games.abbey.sim.advised import DECISIONS, KEPT_PLAIN, AdvisedBot, ad
 from deduce.games.abbey.sim.simulate import BOTS
 from deduce.games.abbey.solver.timeline import build_timeline
 from deduce.games.simulate import play_game
+from deduce.logs.formats.abbey import TRAITS, AbbeySetup, setup_from_header
 from deduce.logs.jsonl import parse_jsonl
-from deduce.logs.vocabulary.abbey import TRAITS, AbbeySetup, setup_from_header
 
 checks = settings(deadline=None, max_examples=30, derandomize=True)
 LISTABLE = {"min_cards": 6, "max_cards": 8, "max_deals": 3_000, "max_events": 8}

@@ -25,8 +25,8 @@ from deduce.games.abbey.rules.engine import AbbeyGame, AbbeyState
 from deduce.games.abbey.sim.simulate import BOTS
 from deduce.games.machine import TERMINAL
 from deduce.games.simulate import play_game
+from deduce.logs.formats.abbey import GROUP_OF, TRAITS
 from deduce.logs.jsonl import parse_jsonl
-from deduce.logs.vocabulary.abbey import GROUP_OF, TRAITS
 
 CHAPEL = "ecclesia"
 CONF_CHAPEL = "confessorium-ecclesiae"

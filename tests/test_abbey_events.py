@@ -28,9 +28,9 @@ import pytest
 from deduce.errors import LogError
 from deduce.games.abbey.solver.explain import describe
 from deduce.games.abbey.solver.solve import AbbeySolution, solve_abbey
+from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.io import parse_log
 from deduce.logs.model import Event
-from deduce.logs.vocabulary.abbey import setup_from_header
 
 CARDS6 = """\
 card a1 templar father hooded bearded fat

@@ -19,9 +19,9 @@ from oracles.abbey import consistent_histories
 from deduce.games.abbey.advice.exact import advise_exactly, exact_advice, information
 from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.timeline import build_timeline
+from deduce.logs.formats.abbey import AbbeySetup
 from deduce.logs.io import read_log
 from deduce.logs.model import Event
-from deduce.logs.vocabulary.abbey import AbbeySetup
 
 ROOT = Path(__file__).resolve().parent.parent
 checks = settings(deadline=None, max_examples=40, derandomize=True)

@@ -37,8 +37,8 @@ from deduce.games.abbey.solver.model import Tally, build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.timeline import TRANSFERS
+from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.io import read_log
-from deduce.logs.vocabulary.abbey import setup_from_header
 
 checks = settings(deadline=None, max_examples=40, derandomize=True)
 #: Tiny decks as in the agreement tests: 8 to 10 cards, 2 or 3 players.

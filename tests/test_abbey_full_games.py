@@ -17,8 +17,8 @@ from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.search.csp import CspEngine
 from deduce.games.abbey.solver.timeline import build_timeline
+from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.io import read_log
-from deduce.logs.vocabulary.abbey import setup_from_header
 
 CASES = Path(__file__).parent / "data" / "cases"
 

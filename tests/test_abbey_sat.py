@@ -31,9 +31,9 @@ from deduce.games.abbey.solver.sample import Chain, sample_histories
 from deduce.games.abbey.solver.sat.cnf import SatModel, Warm, sat_model
 from deduce.games.abbey.solver.solve import solve_abbey
 from deduce.games.abbey.solver.timeline import TRANSFERS, build_timeline
+from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.io import read_log
 from deduce.logs.model import Event, GameLog, Header
-from deduce.logs.vocabulary.abbey import setup_from_header
 
 checks = settings(deadline=None, max_examples=30, derandomize=True)
 TINY = {"min_cards": 8, "max_cards": 10, "max_deals": 80_000, "max_events": 12}

@@ -21,9 +21,9 @@ from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.solve import solve_abbey
 from deduce.games.abbey.solver.timeline import CULPRIT, build_timeline
 from deduce.games.simulate import bot_lineup, simulate, write_game
+from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.io import read_log
 from deduce.logs.jsonl import parse_jsonl
-from deduce.logs.vocabulary.abbey import setup_from_header
 
 PLAYERS = (3, 4, 5, 6)
 

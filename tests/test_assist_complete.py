@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from deduce.assist.complete import EVENT, TOPIC, WHY, answer_candidates, candidates, completed
+from deduce.assist.complete import (
+    EVENT,
+    TOPIC,
+    WHY,
+    answer_candidates,
+    candidates,
+    completed,
+    joined_words,
+)
 from deduce.assist.vocabulary import vocabulary
+from deduce.logs.formats import event_types
+from deduce.logs.formats.abbey import TRAITS, default_deck
+from deduce.logs.formats.rose import COLOURS
 from deduce.logs.io import parse_log
-from deduce.logs.schema import COLOURS, event_types
-from deduce.logs.vocabulary.abbey import TRAITS, default_deck
 
 COMMANDS = {"help": TOPIC, "undo": "", "why": WHY, "what-if": EVENT, "show": "", "quit": ""}
 HEADERS = {
@@ -97,10 +106,13 @@ def test_event_words_follow_the_grammar(game, line, expected):
 
 
 def test_a_completed_trait_can_still_take_another():
-    assert completed(["bearded"]) == ["bearded"]  # no space: "bearded+fat" stays possible
-    assert completed(["bearded+fat"]) == ["bearded+fat"]
-    assert completed(["aymeric"]) == ["aymeric "]
-    assert completed(["bearded", "benedictine"]) == ["bearded", "benedictine"]
+    joined = joined_words("abbey", vocabulary(parse_log(HEADERS["abbey"], "g.log").header))
+    assert joined == TRAITS
+    assert completed(["bearded"], joined) == ["bearded"]  # no space: "bearded+fat" stays possible
+    assert completed(["bearded+fat"], joined) == ["bearded+fat"]
+    assert completed(["aymeric"], joined) == ["aymeric "]
+    assert completed(["bearded", "benedictine"], joined) == ["bearded", "benedictine"]
+    assert joined_words("rose", {"colour": COLOURS}) == ()
 
 
 def test_setup_answers_complete_their_last_word_in_any_case_after_commas():

@@ -11,8 +11,9 @@ from deduce.assist import session as session_module
 from deduce.assist.newlog import free_name, header_text, questions, raw_header
 from deduce.assist.session import Session, syntax_for
 from deduce.errors import DeduceError, LogError
+from deduce.logs.canonical import dump_object
 from deduce.logs.io import parse_log, read_log
-from deduce.logs.jsonl import dump_object, event_to_json
+from deduce.logs.jsonl import event_to_json
 
 ABBEY = """\
 # a comment before the header

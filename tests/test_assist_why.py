@@ -20,10 +20,10 @@ from oracles.rose import weighted_deals
 
 from deduce.assist.why import why
 from deduce.errors import DeduceError
+from deduce.logs.formats.abbey import AbbeySetup
+from deduce.logs.formats.rose import COLOURS
 from deduce.logs.io import parse_log, read_log
 from deduce.logs.model import Event, GameLog, Header
-from deduce.logs.schema import COLOURS
-from deduce.logs.vocabulary.abbey import AbbeySetup
 from deduce.subsets import smallest
 
 Possible = Callable[[Collection[int]], bool]

@@ -23,8 +23,8 @@ from deduce.games.blackrose.cards import (
 )
 from deduce.games.blackrose.engine import BlackRoseGame
 from deduce.games.simulate import play_game
+from deduce.logs.formats.blackrose import default_suspect_ids
 from deduce.logs.jsonl import parse_jsonl
-from deduce.logs.vocabulary.blackrose import default_suspect_ids
 
 BUNDLED = Path(__file__).resolve().parent.parent / "deduce" / "data" / "blackrose-cards.json"
 

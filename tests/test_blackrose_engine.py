@@ -21,8 +21,8 @@ from deduce.errors import DeduceError
 from deduce.games.blackrose.bots import BOTS
 from deduce.games.blackrose.engine import BlackRoseGame, BlackRoseState
 from deduce.games.simulate import play_game
+from deduce.logs.formats.blackrose import default_suspect_ids
 from deduce.logs.jsonl import parse_jsonl
-from deduce.logs.vocabulary.blackrose import default_suspect_ids
 
 ACCOMPLICES = ("s1", "s2")
 LOGGED = {"role", "proof", "claim", "accuse", "kill", "goal"}

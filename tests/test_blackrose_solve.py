@@ -31,9 +31,9 @@ from deduce.games.blackrose.csp import (
 )
 from deduce.games.blackrose.report import tables
 from deduce.games.blackrose.solve import solve_blackrose
+from deduce.logs.formats.blackrose import ROLES
 from deduce.logs.io import parse_log
 from deduce.logs.model import GameLog
-from deduce.logs.schema import ROLES
 
 NAMES = ("ana", "bob", "cai", "dee", "eve")
 SUSPECTS = ("s1", "s2", "s3", "s4", "s5", "s6", "s7")

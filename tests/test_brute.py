@@ -26,8 +26,8 @@ from oracles.abbey import (
     number_of_deals,
 )
 
+from deduce.logs.formats.abbey import TRAIT_GROUPS, AbbeySetup, deck_from_json
 from deduce.logs.model import Event
-from deduce.logs.vocabulary.abbey import TRAIT_GROUPS, AbbeySetup, deck_from_json
 
 PLAIN = ["benedictine", "father", "hooded", "bearded", "fat"]
 TEMPLAR = ["templar", "father", "hooded", "bearded", "fat"]

@@ -22,9 +22,9 @@ from click.testing import CliRunner
 from deduce import __version__
 from deduce.cli.main import cli
 from deduce.errors import LogError
+from deduce.logs.formats.abbey import default_deck
 from deduce.logs.io import parse_log
 from deduce.logs.model import GameLog
-from deduce.logs.vocabulary.abbey import default_deck
 from deduce.report import percent
 
 DEFAULT_IDS = list(default_deck().ids)

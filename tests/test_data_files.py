@@ -11,7 +11,7 @@ from deduce.data import bundled_json
 from deduce.errors import LogError
 from deduce.games.abbey.rules.board import default_board, load_board_file
 from deduce.games.abbey.rules.cards import default_cards, load_cards_file
-from deduce.logs.vocabulary.abbey import default_deck, load_deck_file
+from deduce.logs.formats.abbey import default_deck, load_deck_file
 
 
 def _break_board(raw):

@@ -157,7 +157,7 @@ def test_the_import_graph_of_the_development_page_is_the_code_s():
 
 
 def test_the_quick_start_shows_every_event_s_syntax():
-    from deduce.logs.schema import event_types
+    from deduce.logs.formats import event_types
     from deduce.logs.text import usage
 
     page = (DOCS / "quick-start.md").read_text(encoding="utf-8")

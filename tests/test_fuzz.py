@@ -19,8 +19,9 @@ from deduce.batch import find_logs, solve_files
 from deduce.data import read_json_file
 from deduce.errors import LogError
 from deduce.logs import io, validate
+from deduce.logs.formats.abbey import MAX_DECK, deck_from_json
 from deduce.logs.io import parse_log, read_log
-from deduce.logs.vocabulary.abbey import MAX_DECK, deck_from_json
+from deduce.logs.schema import MAX_PLAYERS
 from deduce.solving import SolveOptions
 
 SEEDS = seeds()
@@ -49,7 +50,7 @@ def test_a_log_has_at_most_max_events(monkeypatch):
 
 
 def test_a_header_names_at_most_max_players():
-    players = " ".join(f"p{i}" for i in range(validate.MAX_PLAYERS + 1))
+    players = " ".join(f"p{i}" for i in range(MAX_PLAYERS + 1))
     with pytest.raises(LogError, match="needs 1 to 12 players, got 13"):
         parse_log(f"game abbey\nplayers {players}\nme p0\npile 0\nhand 1\n", "g.log")
 

@@ -619,13 +619,13 @@ def test_header_json_only_errors() -> None:
 def test_inline_deck_differing_from_override() -> None:
     from dataclasses import replace
 
-    from deduce.logs.vocabulary.abbey import Deck, default_deck
+    from deduce.logs.formats.abbey import Deck, default_deck
 
     cards = [c.to_json() for c in default_deck().cards]
     raw = {"game": "abbey", "players": ["a", "b", "c"], "me": "a", "deck": cards}
     other = Deck(tuple(replace(c, id=f"x{c.id}") for c in default_deck().cards))
     with pytest.raises(LogError, match="the log carries its own deck"):
-        parse_jsonl(json.dumps(raw) + "\n", "h.jsonl", deck=other)
+        parse_jsonl(json.dumps(raw) + "\n", "h.jsonl", supplied=other)
 
 
 # --------------------------------------------------------------------------

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from deduce.logs.formats.abbey import RULEBOOK_SIZES, TRAIT_GROUPS, default_deck
+from deduce.logs.formats.blackrose import default_suspect_ids, default_suspects
 from deduce.logs.io import detect_syntax, format_log, read_log, write_log
 from deduce.logs.jsonl import format_jsonl, parse_jsonl
 from deduce.logs.model import Event, GameLog, Header
 from deduce.logs.text import format_text, parse_text
-from deduce.logs.vocabulary.abbey import RULEBOOK_SIZES, TRAIT_GROUPS, default_deck
-from deduce.logs.vocabulary.blackrose import default_suspect_ids, default_suspects
 
 ABBEY = """\
 {"game": "abbey", "version": 1, "players": ["ana", "bob", "cai", "dee"], "me": "ana", \
@@ -187,7 +187,7 @@ def test_inline_deck_is_normalised() -> None:
 
 
 def test_deck_override_replaces_the_default_deck() -> None:
-    from deduce.logs.vocabulary.abbey import Deck
+    from deduce.logs.formats.abbey import Deck
 
     cards = default_deck().cards
     renamed = Deck(tuple(replace(c, id=f"x{c.id}") for c in cards))
@@ -195,9 +195,11 @@ def test_deck_override_replaces_the_default_deck() -> None:
         '{"game": "abbey", "players": ["a", "b", "c"], "me": "a"}\n'
         '{"type": "has", "player": "b", "card": "xaymeric"}\n'
     )
-    log = parse_jsonl(text, "o.jsonl", deck=renamed)
+    log = parse_jsonl(text, "o.jsonl", supplied=renamed)
     assert log.events[0].get("card") == "xaymeric"
-    assert parse_text(format_text(log), "o.txt", deck=renamed).events[0].get("card") == "xaymeric"
+    assert (
+        parse_text(format_text(log), "o.txt", supplied=renamed).events[0].get("card") == "xaymeric"
+    )
 
 
 # --------------------------------------------------------------------------
@@ -404,7 +406,7 @@ def test_unknown_syntax_is_refused(tmp_path: Path) -> None:
 
 
 def test_read_log_passes_the_deck_override(tmp_path: Path) -> None:
-    from deduce.logs.vocabulary.abbey import Deck
+    from deduce.logs.formats.abbey import Deck
 
     renamed = Deck(tuple(replace(c, id=f"x{c.id}") for c in default_deck().cards))
     path = tmp_path / "o.txt"

@@ -8,10 +8,10 @@ from dataclasses import replace
 import pytest
 
 from deduce.errors import LogError
+from deduce.logs.formats import FORMATS
 from deduce.logs.jsonl import format_jsonl, parse_jsonl
 from deduce.logs.model import Event, GameLog
-from deduce.logs.schema import EVENTS
-from deduce.logs.text import GRAMMAR, format_text, parse_text, show_event, usage
+from deduce.logs.text import format_text, parse_text, show_event, usage
 
 HEADERS = {
     "abbey": (
@@ -207,10 +207,10 @@ def test_event_reads_the_same_in_both_syntaxes(game: str, event: dict, line: str
 
 
 def test_every_event_type_has_a_line_syntax() -> None:
-    for game, types in EVENTS.items():
-        assert set(GRAMMAR[game]) == set(types)
-        for type_, schema in types.items():
-            keys = {k for e in GRAMMAR[game][type_] for k in e.keys}
+    for game, form in FORMATS.items():
+        assert set(form.grammar) == set(form.events)
+        for type_, schema in form.events.items():
+            keys = {k for e in form.grammar[type_] for k in e.keys}
             assert keys == {f.name for f in schema.fields}, (game, type_)
 
 
@@ -280,7 +280,7 @@ def test_spectator_means_me_is_null() -> None:
 
 
 def test_inline_deck_cards() -> None:
-    from deduce.logs.vocabulary.abbey import default_deck
+    from deduce.logs.formats.abbey import default_deck
 
     cards = default_deck().cards[:9]
     lines = [f"card {c.id} {' '.join(sorted(c.traits))} {c.name}" for c in cards]
@@ -486,7 +486,7 @@ def test_usage_lines() -> None:
 
 
 def test_mass_with_a_card_named_like_a_keyword_cannot_be_written() -> None:
-    from deduce.logs.vocabulary.abbey import default_deck
+    from deduce.logs.formats.abbey import default_deck
 
     cards = [c.to_json() for c in default_deck().cards]
     cards[0]["id"] = "got"

@@ -9,8 +9,8 @@ from click.testing import CliRunner
 
 from deduce.assist.session import Session
 from deduce.cli.main import cli
+from deduce.logs.formats.abbey import RULEBOOK_TOTALS, load_deck_file
 from deduce.logs.io import read_log
-from deduce.logs.vocabulary.abbey import RULEBOOK_TOTALS, load_deck_file
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,14 +8,14 @@ import pytest
 
 from deduce.cli.main import cli
 from deduce.errors import DeduceError
-from deduce.logs.model import GAMES as LOG_GAMES
+from deduce.logs.formats import games
 from deduce.registry import GAMES, game, owners
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_registry_names_the_games_of_the_log_format():
-    assert tuple(GAMES) == LOG_GAMES
+    assert tuple(GAMES) == games()
     assert all(g.name == name for name, g in GAMES.items())
 
 

@@ -18,8 +18,8 @@ from deduce.games.rose.behaviour import (
     kind_of,
     load_model_file,
 )
+from deduce.logs.formats.rose import COLOURS
 from deduce.logs.io import parse_log
-from deduce.logs.vocabulary.rose import COLOURS
 
 PLAYERS = ("ana", "bob", "cai", "dee")
 HEADER = "game rose\nplayers ana bob cai dee\nme ana\n"

@@ -20,7 +20,7 @@ from deduce.games.rose.data import (
     default_data,
     load_data_file,
 )
-from deduce.logs.vocabulary.rose import COLOURS
+from deduce.logs.formats.rose import COLOURS
 
 BUILDINGS = (
     "library",

@@ -24,8 +24,8 @@ from deduce.errors import DeduceError
 from deduce.games.rose.bots import BOTS
 from deduce.games.rose.engine import PAWNS, RoseGame, RoseState
 from deduce.games.simulate import play_game
+from deduce.logs.formats.rose import COLOURS
 from deduce.logs.jsonl import parse_jsonl
-from deduce.logs.vocabulary.rose import COLOURS
 
 #: Where ``start`` parks the pawns: one building each, away from the buildings tests use.
 PARK = dict(

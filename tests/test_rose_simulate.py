@@ -18,8 +18,8 @@ from deduce.games.rose.check import CheckSummary, check_games, cut_before_guesse
 from deduce.games.rose.engine import Observation, RoseGame
 from deduce.games.rose.simulate import play, record_game
 from deduce.games.simulate import simulate
+from deduce.logs.formats.rose import COLOURS
 from deduce.logs.jsonl import parse_jsonl
-from deduce.logs.vocabulary.rose import COLOURS
 
 
 def first_observation(players: int = 4) -> Observation:

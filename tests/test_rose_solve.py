@@ -19,8 +19,8 @@ from deduce.games.rose.behaviour import KINDS, BehaviourModel, default_model
 from deduce.games.rose.csp import assignments
 from deduce.games.rose.report import tables
 from deduce.games.rose.solve import RoseSolution, solve_rose
+from deduce.logs.formats.rose import COLOURS
 from deduce.logs.model import GameLog
-from deduce.logs.vocabulary.rose import COLOURS
 
 fast = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -40,8 +40,8 @@ from deduce.games.rose.styles import (
     load_model_file,
     model_from_json,
 )
+from deduce.logs.formats.rose import COLOURS
 from deduce.logs.model import Event, GameLog
-from deduce.logs.vocabulary.rose import COLOURS
 
 fast = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -18,9 +18,9 @@ from deduce.games.blackrose.advisor import advise
 from deduce.games.blackrose.cards import default_cards
 from deduce.games.blackrose.game import unseen_bound
 from deduce.games.simulate import simulate, write_game
+from deduce.logs.formats.abbey import default_deck
+from deduce.logs.formats.rose import COLOURS
 from deduce.logs.io import format_log, read_log
-from deduce.logs.vocabulary.abbey import default_deck
-from deduce.logs.vocabulary.rose import COLOURS
 from deduce.registry import GAMES
 from deduce.solving import SolveOptions, solve_log
 

@@ -30,7 +30,7 @@ from deduce.games.blackrose.claims import ClaimsModel, Level, Sample, fit, fit_l
 from deduce.games.blackrose.engine import BlackRoseGame
 from deduce.games.blackrose.simulate import play
 from deduce.games.simulate import run_games
-from deduce.logs.schema import ROLES
+from deduce.logs.formats.blackrose import ROLES
 
 #: A claim that says anything names any suspect and verdict alike, whatever the role: one
 #: of guilt half the time; one of innocence false when its suspect is one of the two

@@ -16,9 +16,9 @@ import argparse
 import random
 from pathlib import Path
 
+from deduce.logs.formats.abbey import RULEBOOK_SIZES, TRAIT_GROUPS, TRAITS, default_deck
 from deduce.logs.io import write_log
 from deduce.logs.model import Event, GameLog, Header
-from deduce.logs.vocabulary.abbey import RULEBOOK_SIZES, TRAIT_GROUPS, TRAITS, default_deck
 
 NAMES = ("ana", "bob", "cai", "dee", "eve", "fay")
 CASES = Path(__file__).resolve().parent.parent / "tests" / "data" / "cases"

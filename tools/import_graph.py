@@ -41,6 +41,9 @@ NODES = (
     "deduce.games.blackrose",
     "deduce.games.protocol",
     "deduce.games",
+    "deduce.logs.formats.abbey",
+    "deduce.logs.formats.rose",
+    "deduce.logs.formats.blackrose",
     "deduce.logs",
 )
 

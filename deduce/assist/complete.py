@@ -2,7 +2,7 @@
 
 The first word of a line is a command or an event type. After an event
 type, the words come from the position in that event's grammar
-(:data:`deduce.logs.text.GRAMMAR`), filled from the log's
+(each game's ``grammar`` in :mod:`deduce.logs.formats`), filled from the log's
 :mod:`~deduce.assist.vocabulary`: ``show bob to `` offers the players,
 ``mass 1 gave orlando `` the cards and ``got``, ``accuse bob aymeric ``
 ``right`` and ``wrong``. In a word with ``+`` (traits), the part after the
@@ -20,24 +20,13 @@ role the event grammar again.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, product
 
 from deduce.assist.vocabulary import Vocabulary
-from deduce.logs.schema import event_types
-from deduce.logs.text import (
-    GRAMMAR,
-    CardOrTraits,
-    Condition,
-    Element,
-    Flag,
-    Keyword,
-    Maybe,
-    Pair,
-    Rest,
-)
-from deduce.logs.vocabulary.abbey import TRAITS
+from deduce.logs.formats import event_types, format_of
+from deduce.logs.grammar import Either, Element, Entry, Flag, Joined, Keyword, Maybe, Pair, Rest
 from deduce.registry import game as game_named
 
 #: What a command's argument is, for completion (a command without one maps to "").
@@ -74,10 +63,12 @@ def _alternatives(element: Element, vocab: Vocabulary) -> list[tuple[Slot, ...]]
             return [(Slot((element.yes, element.no), fixed=True),)]
         case Pair():
             return [(Slot(vocab.get(element.key, ())),) * 2]
-        case Condition():
+        case Entry():
             return [(Slot(vocab.get(element.key, ())), Slot(()))]
-        case CardOrTraits():
-            return [(Slot((*vocab.get("card", ()), *vocab.get("traits", ()))),)]
+        case Either():
+            return [
+                (Slot((*vocab.get(element.plain.key, ()), *vocab.get(element.joined.key, ()))),)
+            ]
     return [(Slot(vocab.get(getattr(element, "key", ""), ())),)]
 
 
@@ -107,7 +98,7 @@ def _offered(slots: Sequence[Slot], words: Sequence[str]) -> list[str]:
 
 def event_words(game: str, vocab: Vocabulary, words: Sequence[str]) -> list[str]:
     """The words that can follow ``words``: an event type of ``game``, then its words so far."""
-    elements = GRAMMAR[game].get(words[0]) if words else None
+    elements = format_of(game).grammar.get(words[0]) if words else None
     if elements is None:
         return []
     found = (w for slots in _sequences(elements, vocab) for w in _offered(slots, words[1:]))
@@ -149,18 +140,38 @@ def candidates(line: str, game: str, vocab: Vocabulary, commands: Mapping[str, s
     token = "" if not line or line[-1].isspace() else words.pop()
     offered = _after(words, game, vocab, commands)
     head, plus, part = token.rpartition("+")
-    if plus and any(t in offered for t in TRAITS):
-        return [f"{head}+{t}" for t in TRAITS if t.startswith(part)]
+    joined = joined_words(game, vocab)
+    if plus and any(t in offered for t in joined):
+        return [f"{head}+{t}" for t in joined if t.startswith(part)]
     return [w for w in offered if w.startswith(token)]
 
 
-def completed(matches: list[str]) -> list[str]:
+def _joined_keys(element: Element) -> Iterator[str]:
+    """The keys of the joined elements (``TRAIT+TRAIT``) in ``element``."""
+    match element:
+        case Joined():
+            yield element.key
+        case Either():
+            yield element.joined.key
+        case Keyword() | Maybe():
+            yield from _joined_keys(element.inner)
+
+
+def joined_words(game: str, vocab: Vocabulary) -> tuple[str, ...]:
+    """The words ``game``'s lines join with ``+`` into one word (the Abbey's traits)."""
+    grammar = format_of(game).grammar.values()
+    keys = dict.fromkeys(k for elements in grammar for e in elements for k in _joined_keys(e))
+    return tuple(dict.fromkeys(w for key in keys for w in vocab.get(key, ())))
+
+
+def completed(matches: list[str], joined: Collection[str] = ()) -> list[str]:
     """The matches as readline offers them.
 
     A single whole word gets a space, to go on to the next word, except a
-    trait, which may still take ``+trait``.
+    word of ``joined`` (:func:`joined_words`: a trait), which may still take
+    ``+trait``.
     """
-    if len(matches) == 1 and matches[0].rpartition("+")[2] not in TRAITS:
+    if len(matches) == 1 and matches[0].rpartition("+")[2] not in joined:
         return [matches[0] + " "]
     return matches
 

@@ -17,8 +17,9 @@ from typing import Any
 
 from deduce.errors import DeduceError
 from deduce.games.protocol import Question
+from deduce.logs.canonical import dump_object
 from deduce.logs.io import Syntax, format_log
-from deduce.logs.jsonl import dump_object, parse_jsonl
+from deduce.logs.jsonl import parse_jsonl
 from deduce.registry import game
 
 #: What ``me`` is answered with for a log without an observer.

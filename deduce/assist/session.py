@@ -29,6 +29,8 @@ import os
 from dataclasses import replace
 
 from deduce.errors import DeduceError, LogError
+from deduce.logs.canonical import dump_object
+from deduce.logs.formats import event_types
 from deduce.logs.io import (
     Syntax,
     decode_log_bytes,
@@ -38,9 +40,8 @@ from deduce.logs.io import (
     read_log_bytes,
     write_text_atomic,
 )
-from deduce.logs.jsonl import dump_object, event_to_json
+from deduce.logs.jsonl import event_to_json
 from deduce.logs.model import Event, GameLog
-from deduce.logs.schema import event_types
 from deduce.logs.text import event_line, parse_text, usage
 from deduce.registry import game
 

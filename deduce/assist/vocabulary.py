@@ -1,7 +1,7 @@
 """The words a log's event lines can hold, by the grammar key they fill.
 
 The keys are those of the line syntax's grammar
-(:data:`deduce.logs.text.GRAMMAR`): ``player``, ``to``, ``from``,
+(each game's ``grammar`` in :mod:`deduce.logs.formats`): ``player``, ``to``, ``from``,
 ``shown_by`` and ``of`` hold players; ``card`` a card (Abbey) or a Goal
 card (Black Rose); ``cards``, ``gave`` and ``got`` cards; ``traits`` traits;
 ``colour`` and ``monk`` colours; and so on. Keys that hold numbers have no

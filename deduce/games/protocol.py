@@ -27,11 +27,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
+from deduce.errors import DeduceError
 from deduce.games.simulate import Simulator
 from deduce.logs.model import Event, GameLog, Header
-from deduce.logs.vocabulary.abbey import Deck
 from deduce.report import Table
 from deduce.workers import Workers
 
@@ -41,7 +41,8 @@ class SolveOptions:
     """How to solve: each game reads its own options and ignores the others.
 
     ``deck``/``engine``/``budget``/``seed`` are the Abbey's (see
-    :func:`~deduce.games.abbey.solver.solve.solve_abbey`); ``hard`` drops soft
+    :func:`~deduce.games.abbey.solver.solve.solve_abbey`; ``deck`` as its
+    :meth:`Game.load` read it); ``hard`` drops soft
     evidence (Rose behaviour, Black Rose claims); ``model`` replaces the
     game's bundled soft-evidence model (read by :meth:`Game.load`).
     ``progress``, when given, gets each better solution found on the way
@@ -49,7 +50,7 @@ class SolveOptions:
     the games that answer at once never call it.
     """
 
-    deck: Deck | None = None
+    deck: object = None
     engine: str = "sat"
     hard: bool = False
     budget: float | None = None
@@ -172,8 +173,26 @@ class Solution(Protocol):
         ...
 
 
-class Game(Protocol):
-    """One game, as the commands see it (see the module docstring)."""
+#: A game's own solution type (the Abbey's ``AbbeySolution``...).
+S = TypeVar("S", bound=Solution)
+
+
+class Weighed(Solution, Protocol):
+    """A solution that counts the soft evidence it weighed."""
+
+    @property
+    def weighed(self) -> int:
+        """How many soft events the solve weighed."""
+        ...
+
+
+class Game(Protocol[S]):
+    """One game, as the commands see it (see the module docstring), generic over its solution.
+
+    The registry holds the games side by side, so it sees ``Game[Any]``: each
+    game's methods take only its own solutions, which the registry routes to
+    it by name (:func:`deduce.registry.game_of`).
+    """
 
     #: The game's name in logs and on the command line.
     name: str
@@ -196,35 +215,49 @@ class Game(Protocol):
     why_arguments: tuple[tuple[str, ...], ...]
     #: The bots, data files and recorder of ``simulate`` and ``check``.
     simulator: Simulator
+    #: Data files the log reader needs before it knows a log's game (the Abbey's ``deck``):
+    #: :meth:`load` reads them, and the reader and :meth:`solve` get what it read.
+    log_files: tuple[str, ...]
 
     def load(self, kind: str, path: str) -> Any:
-        """Read a data file the game owns: ``model`` (soft evidence) or ``cards``."""
+        """Read a data file the game owns: ``deck``, ``model`` (soft evidence) or ``cards``."""
+        ...
+
+    def inline(self, supplied: object) -> dict[str, Any]:
+        """The header keys that carry ``supplied`` (a :attr:`log_files` file's data) in a log.
+
+        A new log carries the player's data: the Abbey's deck goes inline.
+        """
+        ...
+
+    def template(self, kind: str) -> str:
+        """A :attr:`log_files` file to fill in (``deduce deck template``)."""
         ...
 
     def warm(self) -> Any:
         """State a caller keeps to solve one log position after position (None: none)."""
         ...
 
-    def solve(self, log: GameLog, options: SolveOptions, warm: Any = None) -> Solution:
+    def solve(self, log: GameLog, options: SolveOptions, warm: Any = None) -> S:
         """Solve a validated log of this game."""
         ...
 
-    def tables(self, solution: Any) -> list[Table]:
+    def tables(self, solution: S) -> list[Table]:
         """The tables ``deduce solve`` prints."""
         ...
 
-    def compact_tables(self, solution: Any) -> list[Table]:
+    def compact_tables(self, solution: S) -> list[Table]:
         """The short tables ``deduce play`` shows after every event (consistent solutions)."""
         ...
 
-    def answers(self, solution: Any) -> tuple[Mapping[str, Any], bool]:
+    def answers(self, solution: S) -> tuple[Mapping[str, Any], bool]:
         """The main question's possible answers and their probabilities, most probable first.
 
         Also whether the probabilities are exact (of a consistent solution).
         """
         ...
 
-    def picks(self, solution: Any) -> tuple[str, ...]:
+    def picks(self, solution: S) -> tuple[str, ...]:
         """The answers a player acts on (:attr:`pick`), tied ones together.
 
         Labels of :meth:`answers`; empty when they are simply the most
@@ -234,11 +267,11 @@ class Game(Protocol):
         """
         ...
 
-    def weighed(self, solution: Any) -> bool:
+    def weighed(self, solution: S) -> bool:
         """Whether the solve weighed soft evidence."""
         ...
 
-    def error(self, solution: Any) -> float:
+    def error(self, solution: S) -> float:
         """The bound on the error of the probabilities (0: exact)."""
         ...
 
@@ -293,7 +326,7 @@ class Game(Protocol):
         ...
 
     def suggest(
-        self, log: GameLog, options: SolveOptions, advice: AdviceOptions, solution: Any = None
+        self, log: GameLog, options: SolveOptions, advice: AdviceOptions, solution: S | None = None
     ) -> Suggestion:
         """Advice for the observer of a consistent log (raises ``InconsistentLog`` otherwise).
 
@@ -327,6 +360,17 @@ class FromScratch:
     the solution's ``weighed``, and exact probabilities.
     """
 
+    #: No data file for the log reader.
+    log_files: tuple[str, ...] = ()
+
+    def inline(self, supplied: object) -> dict[str, Any]:
+        """No data file, so nothing to carry."""
+        return {}
+
+    def template(self, kind: str) -> str:
+        """No data file to fill in."""
+        raise DeduceError(f"no {kind} template")
+
     def warm(self) -> None:
         """No state: every position is solved from scratch."""
         return None
@@ -347,10 +391,10 @@ class FromScratch:
         """No rule to warn about."""
         return ()
 
-    def weighed(self, solution: Any) -> bool:
+    def weighed(self, solution: Weighed) -> bool:
         """Whether the solve weighed soft evidence (its ``weighed`` count)."""
         return bool(solution.weighed)
 
-    def error(self, solution: Any) -> float:
+    def error(self, solution: Solution) -> float:
         """Exact probabilities: no error."""
         return 0.0

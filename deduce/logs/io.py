@@ -20,7 +20,6 @@ from deduce.errors import LogError
 from deduce.logs.jsonl import format_jsonl, parse_jsonl
 from deduce.logs.model import GameLog
 from deduce.logs.text import format_text, parse_text
-from deduce.logs.vocabulary.abbey import Deck
 
 Syntax = Literal["jsonl", "text"]
 #: The two syntaxes: canonical JSON Lines and the typed line syntax.
@@ -57,10 +56,10 @@ def decode_log_bytes(data: bytes, path: str) -> str:
         ) from None
 
 
-def parse_log(text: str, path: str, deck: Deck | None = None) -> GameLog:
-    """Parse log text in whichever syntax it is written in."""
+def parse_log(text: str, path: str, supplied: object = None) -> GameLog:
+    """Parse log text in whichever syntax it is written in (``supplied``: the Abbey's deck)."""
     parse = parse_jsonl if detect_syntax(text) == "jsonl" else parse_text
-    return parse(text, path, deck)
+    return parse(text, path, supplied)
 
 
 #: Largest log file read, in bytes (a whole game's log is a few tens of kilobytes).
@@ -82,9 +81,13 @@ def read_log_text(path: _PathLike) -> str:
     return decode_log_bytes(read_log_bytes(path), os.fspath(path))
 
 
-def read_log(path: _PathLike, deck: Deck | None = None) -> GameLog:
-    """Read and check the log at ``path``; ``deck`` (``--deck``) replaces the default deck."""
-    return parse_log(read_log_text(path), os.fspath(path), deck)
+def read_log(path: _PathLike, supplied: object = None) -> GameLog:
+    """Read and check the log at ``path``.
+
+    ``supplied``: data the user gave in place of the game's default, read by
+    the game (the Abbey's ``--deck``, which replaces the default deck).
+    """
+    return parse_log(read_log_text(path), os.fspath(path), supplied)
 
 
 def format_log(log: GameLog, syntax: Syntax = "jsonl") -> str:

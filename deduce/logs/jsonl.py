@@ -15,13 +15,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from deduce.errors import LogError
+from deduce.logs.canonical import dump_object
+from deduce.logs.formats import event_schema, format_of
+from deduce.logs.kinds import show
 from deduce.logs.model import Event, GameLog, Header
-from deduce.logs.schema import HEADER_EXTRAS, event_schema
-from deduce.logs.validate import RawRow, build_log, physical_lines, show
-from deduce.logs.vocabulary.abbey import Deck
-
-#: Separators of the canonical form (those of ``json.dumps`` by default, made explicit).
-SEPARATORS = (", ", ": ")
+from deduce.logs.validate import RawRow, build_log, physical_lines
 
 
 class _Refused(ValueError):
@@ -55,14 +53,18 @@ def decode_line(line: str, path: str, number: int) -> Any:
         raise LogError(path, number, "malformed JSON: a number has too many digits") from None
 
 
-def parse_jsonl(text: str, path: str, deck: Deck | None = None) -> GameLog:
-    """Parse a whole log in JSON Lines; ``deck`` (``--deck``) replaces the default deck."""
+def parse_jsonl(text: str, path: str, supplied: object = None) -> GameLog:
+    """Parse a whole log in JSON Lines.
+
+    ``supplied``: data the user gave in place of the game's default (the Abbey's
+    ``--deck``, which replaces the default deck).
+    """
     rows = (
         RawRow(number, decode_line(line, path, number))
         for number, line in physical_lines(text, path)
         if line.strip()
     )
-    return build_log(rows, path, deck)
+    return build_log(rows, path, supplied)
 
 
 def _ordered(values: Mapping[str, Any], keys: tuple[str, ...], what: str) -> dict[str, Any]:
@@ -74,7 +76,7 @@ def _ordered(values: Mapping[str, Any], keys: tuple[str, ...], what: str) -> dic
 
 def header_to_json(header: Header) -> dict[str, Any]:
     """Return the header as its canonical JSON object (keys in canonical order)."""
-    extras = tuple(f.name for f in HEADER_EXTRAS[header.game])
+    extras = tuple(f.name for f in format_of(header.game).header)
     obj: dict[str, Any] = {
         "game": header.game,
         "version": header.version,
@@ -99,27 +101,6 @@ def event_to_json(event: Event, game: str) -> dict[str, Any]:
     return obj
 
 
-#: Characters other than newline that some tools take as line breaks; always escaped.
-_LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
-
-
-def dump_value(value: Any) -> str:
-    """Return ``value`` as canonical one-line JSON text.
-
-    Non-ASCII text is kept as is, except the characters that some tools treat
-    as line breaks, which are escaped so physical lines stay unambiguous.
-    """
-    text = json.dumps(value, ensure_ascii=False, separators=SEPARATORS, allow_nan=False)
-    for char, escape in _LINE_BREAKS.items():
-        text = text.replace(char, escape)
-    return text
-
-
-def dump_object(obj: Mapping[str, Any]) -> str:
-    """Return one canonical JSON line (without the newline)."""
-    return dump_value(obj)
-
-
 def format_jsonl(log: GameLog) -> str:
     """Return the canonical JSON Lines text of ``log``, ending with a newline."""
     lines = [dump_object(header_to_json(log.header))]
@@ -131,12 +112,12 @@ def canonical_text(
     header: Mapping[str, Any],
     events: Sequence[Mapping[str, Any]],
     path: str,
-    deck: Deck | None = None,
+    supplied: object = None,
 ) -> str:
     """A log built from raw dicts, checked by the reader and written canonically.
 
     The engines write every player's log through this, so a simulated log is
-    refused exactly as a user's would be.
+    refused exactly as a user's would be. ``supplied``: as for :func:`parse_jsonl`.
     """
     text = "\n".join(dump_object(e) for e in [header, *events]) + "\n"
-    return format_jsonl(parse_jsonl(text, path, deck))
+    return format_jsonl(parse_jsonl(text, path, supplied))

@@ -1,70 +1,42 @@
-"""What a log may contain, per game: header keys and event types, as data.
+"""What a log may contain: the shape of a game's log format, as data.
 
-Every key has a *kind* naming how its value is checked; ``deduce.logs.validate``
-has one checker per kind, shared by both syntaxes:
+Each game's format module (:mod:`deduce.logs.formats`) describes its log
+with one :class:`LogFormat`: its event types, its header keys, the words of
+its line syntax, which events are soft evidence, how many players it takes
+and which names they cannot have. The reader, the writer and the checks of
+:mod:`deduce.logs` are loops over these values and name no game.
+
+Every key has a *kind* naming how its value is checked: :mod:`deduce.logs.kinds`
+has the kinds every game uses, and a format adds its own:
 
 ===============  ===========================================================
 kind             value
 ===============  ===========================================================
-``game``         one of ``GAMES``
+``game``         one of the games of :mod:`deduce.logs.formats`
 ``version``      the int 1
 ``players``      a non-empty list of distinct ids, in turn order
 ``observer``     a player id or null
 ``player``       a player id of the header
-``card``         an id of the game's deck (abbey)
-``cards``        a list of distinct deck ids (may be empty)
-``traits``       a non-empty list of traits, at most one per group
 ``count``        an int >= 0
 ``positive``     an int >= 1
 ``nonzero``      an int other than 0
 ``bool``         true or false
-``colour``       one of ``COLOURS``
-``track``        one of ``TRACKS`` (rose)
-``cause``        one of ``CAUSES`` (rose)
-``role``         one of ``ROLES``
-``suspect``      a suspect id of the game (blackrose)
-``suspect_pair`` a list of two distinct suspect ids
-``suspect_ids``  a list of ``SUSPECT_COUNT`` distinct ids (the header's suspects)
 ``id``           any lowercase id
-``condition``    an object with one key of ``CONDITIONS``
-``deck``         ``"default"`` or a list of cards (abbey header)
 ===============  ===========================================================
 
-A new event type is one more entry in ``EVENTS`` (plus its line syntax in
-``deduce.logs.text``); a new goal condition is one more entry in ``CONDITIONS``.
+A new event type is one more entry in a format's ``events`` (plus its line
+syntax in its ``grammar``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
-from deduce.logs.model import GAMES
-from deduce.logs.vocabulary.rose import CAUSES, COLOURS, TRACKS
-
-__all__ = [
-    "CAUSES",
-    "COLOURS",
-    "CONDITIONS",
-    "EVENTS",
-    "GAMES",
-    "HEADER_EXTRAS",
-    "PLAYER_RANGE",
-    "ROLES",
-    "SOFT_EVENTS",
-    "TRACKS",
-    "EventSchema",
-    "Field",
-    "event_schema",
-    "event_types",
-    "header_fields",
-]
-
-#: Black Rose role cards (``investigator``: a real one, not possessed).
-ROLES: tuple[str, ...] = ("investigator", "possessed", "rector")
-
-#: Documented goal-card conditions (Black Rose) and the kind of their value.
-CONDITIONS: dict[str, str] = {"innocent_dead_at_least": "count"}
+from deduce.logs.grammar import Element, HeaderWord
+from deduce.logs.kinds import Checker, Scope
+from deduce.logs.model import Header
 
 
 @dataclass(frozen=True)
@@ -111,97 +83,12 @@ class EventSchema:
         return ("type", *(f.name for f in self.fields), "note")
 
 
-def _events(*schemas: EventSchema) -> dict[str, EventSchema]:
+def events(*schemas: EventSchema) -> dict[str, EventSchema]:
+    """Event types by name, in the order given (the order the log format documents)."""
     return {s.type: s for s in schemas}
 
 
-#: Event types per game, in the order the log format documents them.
-EVENTS: dict[str, dict[str, EventSchema]] = {
-    "abbey": _events(
-        EventSchema("hand", (req("player", "player"), req("cards", "cards"))),
-        EventSchema("has", (req("player", "player"), req("card", "card"))),
-        EventSchema("lacks", (req("player", "player"), req("card", "card"))),
-        EventSchema("count", (req("player", "player"), req("traits", "traits"), req("n", "count"))),
-        EventSchema(
-            "show",
-            (
-                req("player", "player"),
-                req("to", "player", differs_from="player"),
-                opt("card", "card"),
-                opt("traits", "traits"),
-            ),
-            exactly_one=("card", "traits"),
-        ),
-        EventSchema("draw", (req("player", "player"), opt("card", "card"))),
-        EventSchema(
-            "take",
-            (
-                req("player", "player"),
-                req("from", "player", differs_from="player"),
-                opt("card", "card"),
-            ),
-        ),
-        EventSchema(
-            "mass",
-            (
-                req("n", "positive"),
-                opt("gave", "cards", observer_only=True),
-                opt("got", "cards", observer_only=True),
-            ),
-        ),
-        EventSchema(
-            "accuse",
-            (
-                req("player", "player"),
-                req("card", "card"),
-                req("correct", "bool"),
-                opt("shown_by", "player", only_when=("correct", False)),
-            ),
-        ),
-        EventSchema("culprit", (req("card", "card"),)),
-    ),
-    "rose": _events(
-        EventSchema("identity", (req("player", "player"), req("colour", "colour"))),
-        EventSchema("reveal", (req("player", "player"), req("colour", "colour"))),
-        EventSchema(
-            "guess",
-            (
-                req("player", "player"),
-                req("of", "player", differs_from="player"),
-                req("colour", "colour"),
-            ),
-        ),
-        EventSchema(
-            "points",
-            (
-                req("player", "player"),
-                req("monk", "colour"),
-                req("track", "track"),
-                req("n", "nonzero"),
-                req("cause", "cause"),
-            ),
-        ),
-    ),
-    "blackrose": _events(
-        EventSchema("role", (req("player", "player"), req("role", "role"))),
-        EventSchema("proof", (req("suspect", "suspect"), opt("player", "player"))),
-        EventSchema("accuse", (req("suspects", "suspect_pair"), req("correct", "bool"))),
-        EventSchema("kill", (req("suspect", "suspect"),)),
-        EventSchema("goal", (req("card", "id"), req("condition", "condition"))),
-        EventSchema(
-            "claim", (req("player", "player"), req("suspect", "suspect"), req("innocent", "bool"))
-        ),
-    ),
-}
-
-#: Event types that are soft (behaviour) evidence, ignored by ``solve --hard``.
-SOFT_EVENTS: dict[str, tuple[str, ...]] = {
-    "abbey": (),
-    "rose": ("points",),
-    "blackrose": ("claim",),
-}
-
-#: Header keys every game has, in canonical order (``note`` comes after the extras).
+#: Header keys every game has, in canonical order (``note`` comes after the game's keys).
 HEADER_BASE: tuple[Field, ...] = (
     req("game", "game"),
     opt("version", "version"),
@@ -209,30 +96,59 @@ HEADER_BASE: tuple[Field, ...] = (
     req("me", "observer"),
 )
 
-#: Game-specific header keys, in canonical order.
-HEADER_EXTRAS: dict[str, tuple[Field, ...]] = {
-    "abbey": (opt("deck", "deck"), opt("pile", "count"), opt("hand", "count")),
-    "rose": (),
-    "blackrose": (req("rector", "player"), opt("suspects", "suspect_ids")),
+#: The line syntax's words for the header keys every game has.
+HEADER_BASE_WORDS: dict[str, HeaderWord] = {
+    "game": HeaderWord("game"),
+    "version": HeaderWord("version", "number"),
+    "players": HeaderWord("players", "list"),
+    "me": HeaderWord("me"),
+    "spectator": HeaderWord("me", "none"),
 }
 
-#: Allowed numbers of players, where the game fixes them (abbey: by deck and sizes).
-PLAYER_RANGE: dict[str, tuple[int, int]] = {"rose": (2, 5), "blackrose": (3, 5)}
-#: Words that cannot be player names because the output uses them beside the players:
-#: the Abbey's holders of cards, the Black Rose's "none" (no Possessed investigator).
-RESERVED_NAMES: dict[str, tuple[str, ...]] = {"abbey": ("culprit", "pile"), "blackrose": ("none",)}
+#: Most players a header may name when a game does not say (every game allows at most 6).
+MAX_PLAYERS = 12
+
+#: A format's last header check: ``(header, scope, supplied) -> scope`` with what the
+#: events are checked against (``supplied``: data the user gave in place of a default,
+#: the Abbey's ``--deck``).
+Finish = Callable[[Header, Scope, object], Scope]
 
 
-def header_fields(game: str) -> tuple[Field, ...]:
-    """Return the header fields of ``game`` in canonical order (without ``note``)."""
-    return HEADER_BASE + HEADER_EXTRAS[game]
+def _finish_plain(header: Header, scope: Scope, supplied: object) -> Scope:
+    return scope
 
 
-def event_types(game: str) -> tuple[str, ...]:
-    """Return the event types of ``game`` in documented order."""
-    return tuple(EVENTS[game])
+@dataclass(frozen=True)
+class LogFormat:
+    """Everything the log format says about one game.
 
+    ``header``: the game's own header keys, in canonical order, and
+    ``header_words`` their line-syntax words. ``events`` and ``grammar``: its
+    event types and their line syntax. ``kinds``: the value kinds only this
+    game uses. ``soft_events``: the types ``--hard`` ignores. ``players``:
+    the allowed numbers of players. ``reserved_names``: words the output uses
+    beside the players, so no player may have them. ``finish``: the last
+    header check, which also tells the events' scope the ids the header
+    makes known.
+    """
 
-def event_schema(game: str, type_: str) -> EventSchema | None:
-    """Return the schema of one event type, or None if ``game`` has no such type."""
-    return EVENTS[game].get(type_)
+    game: str
+    events: Mapping[str, EventSchema]
+    grammar: Mapping[str, tuple[Element, ...]]
+    header: tuple[Field, ...] = ()
+    header_words: Mapping[str, HeaderWord] = field(default_factory=dict)
+    kinds: Mapping[str, Checker] = field(default_factory=dict)
+    soft_events: tuple[str, ...] = ()
+    players: tuple[int, int] = (1, MAX_PLAYERS)
+    reserved_names: tuple[str, ...] = ()
+    finish: Finish = _finish_plain
+
+    @property
+    def header_fields(self) -> tuple[Field, ...]:
+        """Every header field in canonical order (without ``note``)."""
+        return HEADER_BASE + self.header
+
+    @property
+    def event_types(self) -> tuple[str, ...]:
+        """The event types in documented order."""
+        return tuple(self.events)

@@ -3,7 +3,7 @@
 It converts to and from the canonical JSON Lines without loss: the reader builds
 the same raw dicts that JSON would give and checks them with the same validator
 (``deduce.logs.validate``), and the writer is driven by the same grammar table
-as the reader.
+as the reader (each game's, in its format module).
 
 Grammar (words are separated by spaces; ``[x]`` is optional, ``x...`` repeats)::
 
@@ -18,18 +18,10 @@ Grammar (words are separated by spaces; ``[x]`` is optional, ``x...`` repeats)::
       pile N, hand N                abbey, optional
       rector PLAYER, suspects ID... blackrose (suspects: exactly seven)
 
-    abbey events:
-      hand PLAYER [CARD...]             has PLAYER CARD        lacks PLAYER CARD
-      count PLAYER TRAIT[+TRAIT...] N   show PLAYER to PLAYER CARD|TRAIT[+TRAIT...]
-      draw PLAYER [CARD]                take PLAYER from PLAYER [CARD]
-      mass N [gave CARD...] [got CARD...]
-      accuse PLAYER CARD right|wrong [by PLAYER]                culprit CARD
-    rose events:
-      identity PLAYER COLOUR   reveal PLAYER COLOUR   guess PLAYER of PLAYER COLOUR
-      points PLAYER COLOUR clue|suspicion N william|adson|move|bonus   (N: signed)
-    blackrose events:
-      role PLAYER ROLE   proof SUSPECT [by PLAYER]   accuse SUSPECT SUSPECT right|wrong
-      kill SUSPECT   goal CARD CONDITION K   claim PLAYER SUSPECT innocent|guilty
+    then event lines, one event a line: the event type, then its words, as
+    each game's format module gives them (``grammar``, in
+    :mod:`deduce.logs.formats`); ``deduce play``'s ``help`` and the log
+    format document list them all.
 
 Details:
 
@@ -58,380 +50,42 @@ place for them, so they are dropped when a log is converted or rewritten.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any
 
 from deduce.errors import LogError
-from deduce.logs.jsonl import dump_object, dump_value, event_to_json
+from deduce.logs.canonical import dump_object, dump_value
+from deduce.logs.formats import event_types, event_words, format_of, games, header_words
+from deduce.logs.grammar import (
+    NUMBER,
+    Bad,
+    HeaderItem,
+    HeaderWord,
+    Missing,
+    Unwritable,
+    as_number,
+    plain,
+)
+from deduce.logs.jsonl import event_to_json
+from deduce.logs.kinds import show
 from deduce.logs.model import Event, GameLog, Header
-from deduce.logs.schema import GAMES, HEADER_EXTRAS, event_types
-from deduce.logs.validate import RawRow, build_log, check_event_type, physical_lines, show
-from deduce.logs.vocabulary.abbey import TRAITS, Deck
-
-_NUMBER = re.compile(r"-?[0-9]+\Z")
-_CARD_LINE = re.compile(r"\s*card" + r"\s+([^\s#]+)" * 6 + r"(.*)\Z")
-
-
-class _Missing(Exception):
-    """The line ran out of words."""
-
-
-class _Bad(Exception):
-    """A word does not fit the grammar (the message says why)."""
-
-
-class _Unwritable(Exception):
-    """A value that this syntax cannot express unambiguously."""
-
-
-def _number(word: str) -> int | str:
-    """Return ``word`` as an int if it is written as one, else unchanged for the validator."""
-    if _NUMBER.match(word):
-        try:
-            return int(word)
-        except ValueError:  # more digits than Python converts
-            return word
-    return word
-
-
-def _take(words: Sequence[str], i: int) -> str:
-    if i >= len(words):
-        raise _Missing
-    return words[i]
-
-
-# --------------------------------------------------------------------------
-# Grammar elements: each reads words into raw keys and writes the same keys back
-
-
-class Element(Protocol):
-    """One part of an event line."""
-
-    @property
-    def usage(self) -> str:
-        """The words of the element in a usage line (``PLAYER``, ``[CARD]``...)."""
-        ...
-
-    @property
-    def keys(self) -> tuple[str, ...]:
-        """The raw keys the element reads and writes."""
-        ...
-
-    def accepts(self, word: str) -> bool:
-        """Whether an optional element starting with ``word`` is present."""
-        ...
-
-    def read(self, words: Sequence[str], i: int, raw: dict[str, Any]) -> int:
-        """Read words from ``i`` into ``raw``; return the index after them."""
-        ...
-
-    def write(self, fields: Mapping[str, Any]) -> list[str]:
-        """Return the words for the element's keys in ``fields``."""
-        ...
-
-
-@dataclass(frozen=True)
-class Word:
-    """One word, kept as a string."""
-
-    key: str
-    usage: str
-
-    @property
-    def keys(self) -> tuple[str, ...]:
-        """Return the keys this element fills."""
-        return (self.key,)
-
-    def accepts(self, word: str) -> bool:
-        """Accept any word."""
-        return True
-
-    def read(self, words: Sequence[str], i: int, raw: dict[str, Any]) -> int:
-        """Store one word."""
-        raw[self.key] = self.convert(_take(words, i))
-        return i + 1
-
-    def convert(self, word: str) -> Any:
-        """Return the raw value of ``word``."""
-        return word
-
-    def write(self, fields: Mapping[str, Any]) -> list[str]:
-        """Write the value as one word."""
-        return [str(fields[self.key])]
-
-
-@dataclass(frozen=True)
-class Number(Word):
-    """One word holding an integer."""
-
-    def convert(self, word: str) -> Any:
-        """Return the word as an int when it is one."""
-        return _number(word)
-
-
-@dataclass(frozen=True)
-class Flag(Word):
-    """A boolean written as one of two words."""
-
-    yes: str = "right"
-    no: str = "wrong"
-
-    def convert(self, word: str) -> Any:
-        """Return True or False for the two words, refuse any other."""
-        if word not in (self.yes, self.no):
-            raise _Bad(f"{self.key!r} must be {self.yes} or {self.no}, got {show(word)}")
-        return word == self.yes
-
-    def write(self, fields: Mapping[str, Any]) -> list[str]:
-        """Write the matching word."""
-        return [self.yes if fields[self.key] else self.no]
-
-
-@dataclass(frozen=True)
-class Traits(Word):
-    """Traits joined with ``+`` in one word."""
-
-    def convert(self, word: str) -> Any:
-        """Split the word on ``+``."""
-        return word.split("+")
-
-    def write(self, fields: Mapping[str, Any]) -> list[str]:
-        """Join the traits with ``+``."""
-        return ["+".join(fields[self.key])]
-
-
-@dataclass(frozen=True)
-class CardOrTraits:
-    """A card id, or traits (a word with ``+`` or a trait name)."""
-
-    usage: str = "CARD|TRAIT[+TRAIT...]"
-    keys: tuple[str, ...] = ("card", "traits")
-
-    def accepts(self, word: str) -> bool:
-        """Accept any word."""
-        return True
-
-    def read(self, words: Sequence[str], i: int, raw: dict[str, Any]) -> int:
-        """Store the word as traits or as a card."""
-        word = _take(words, i)
-        if "+" in word or word in TRAITS:
-            raw["traits"] = word.split("+")
-        else:
-            raw["card"] = word
-        return i + 1
-
-    def write(self, fields: Mapping[str, Any]) -> list[str]:
-        """Write the card, else the traits."""
-        return [fields["card"]] if "card" in fields else ["+".join(fields["traits"])]
-
-
-@dataclass(frozen=True)
-class Pair(Word):
-    """Two words into a list."""
-
-    def read(self, words: Sequence[str], i: int, raw: dict[str, Any]) -> int:
-        """Store two words as a list."""
-        raw[self.key] = [_take(words, i), _take(words, i + 1)]
-        return i + 2
-
-    def write(self, fields: Mapping[str, Any]) -> list[str]:
-        """Write the list's words."""
-        return list(fields[self.key])
-
-
-@dataclass(frozen=True)
-class Condition(Word):
-    """A condition name then its number: ``{name: number}``."""
-
-    def read(self, words: Sequence[str], i: int, raw: dict[str, Any]) -> int:
-        """Store the one-key condition object."""
-        raw[self.key] = {_take(words, i): _number(_take(words, i + 1))}
-        return i + 2
-
-    def write(self, fields: Mapping[str, Any]) -> list[str]:
-        """Write the name and value of each key (one for a valid log)."""
-        return [str(w) for item in fields[self.key].items() for w in item]
-
-
-@dataclass(frozen=True)
-class Rest(Word):
-    """All words up to the end or to one of ``stop``, as a list."""
-
-    stop: tuple[str, ...] = ()
-
-    def read(self, words: Sequence[str], i: int, raw: dict[str, Any]) -> int:
-        """Store the words up to a stop word."""
-        end = i
-        while end < len(words) and words[end] not in self.stop:
-            end += 1
-        raw[self.key] = list(words[i:end])
-        return end
-
-    def write(self, fields: Mapping[str, Any]) -> list[str]:
-        """Write the list, refusing ids that would read back as stop words."""
-        clash = [w for w in fields[self.key] if w in self.stop]
-        if clash:
-            raise _Unwritable(f"card {clash[0]!r} in {self.key!r} reads as a keyword")
-        return list(fields[self.key])
-
-
-@dataclass(frozen=True)
-class Keyword:
-    """A fixed word followed by an element."""
-
-    word: str
-    inner: Element
-
-    @property
-    def usage(self) -> str:
-        """Return the usage text."""
-        return f"{self.word} {self.inner.usage}"
-
-    @property
-    def keys(self) -> tuple[str, ...]:
-        """Return the inner element's keys."""
-        return self.inner.keys
-
-    def accepts(self, word: str) -> bool:
-        """Accept only the keyword."""
-        return word == self.word
-
-    def read(self, words: Sequence[str], i: int, raw: dict[str, Any]) -> int:
-        """Expect the keyword, then read the inner element."""
-        word = _take(words, i)
-        if word != self.word:
-            raise _Bad(f"expected {self.word!r}, got {show(word)}")
-        return self.inner.read(words, i + 1, raw)
-
-    def write(self, fields: Mapping[str, Any]) -> list[str]:
-        """Write the keyword and the inner element."""
-        return [self.word, *self.inner.write(fields)]
-
-
-@dataclass(frozen=True)
-class Maybe:
-    """An element that may be left out (then its keys are absent)."""
-
-    inner: Element
-
-    @property
-    def usage(self) -> str:
-        """Return the usage text."""
-        return f"[{self.inner.usage}]"
-
-    @property
-    def keys(self) -> tuple[str, ...]:
-        """Return the inner element's keys."""
-        return self.inner.keys
-
-    def accepts(self, word: str) -> bool:
-        """Accept what the inner element accepts."""
-        return self.inner.accepts(word)
-
-    def read(self, words: Sequence[str], i: int, raw: dict[str, Any]) -> int:
-        """Read the inner element if the next word starts it."""
-        if i < len(words) and self.inner.accepts(words[i]):
-            return self.inner.read(words, i, raw)
-        return i
-
-    def write(self, fields: Mapping[str, Any]) -> list[str]:
-        """Write the inner element if its keys are present."""
-        return self.inner.write(fields) if any(k in fields for k in self.keys) else []
-
-
-_PLAYER = Word("player", "PLAYER")
-_CARD = Word("card", "CARD")
-_MASS_WORDS = ("gave", "got")
-
-#: The line syntax of every event type, per game (the schema's keys, as words).
-GRAMMAR: dict[str, dict[str, tuple[Element, ...]]] = {
-    "abbey": {
-        "hand": (_PLAYER, Rest("cards", "[CARD...]")),
-        "has": (_PLAYER, _CARD),
-        "lacks": (_PLAYER, _CARD),
-        "count": (_PLAYER, Traits("traits", "TRAIT[+TRAIT...]"), Number("n", "N")),
-        "show": (_PLAYER, Keyword("to", Word("to", "PLAYER")), CardOrTraits()),
-        "draw": (_PLAYER, Maybe(_CARD)),
-        "take": (_PLAYER, Keyword("from", Word("from", "PLAYER")), Maybe(_CARD)),
-        "mass": (
-            Number("n", "N"),
-            Maybe(Keyword("gave", Rest("gave", "CARD...", _MASS_WORDS))),
-            Maybe(Keyword("got", Rest("got", "CARD...", _MASS_WORDS))),
-        ),
-        "accuse": (
-            _PLAYER,
-            _CARD,
-            Flag("correct", "right|wrong"),
-            Maybe(Keyword("by", Word("shown_by", "PLAYER"))),
-        ),
-        "culprit": (_CARD,),
-    },
-    "rose": {
-        "identity": (_PLAYER, Word("colour", "COLOUR")),
-        "reveal": (_PLAYER, Word("colour", "COLOUR")),
-        "guess": (_PLAYER, Keyword("of", Word("of", "PLAYER")), Word("colour", "COLOUR")),
-        "points": (
-            _PLAYER,
-            Word("monk", "COLOUR"),
-            Word("track", "clue|suspicion"),
-            Number("n", "N"),
-            Word("cause", "william|adson|move|bonus"),
-        ),
-    },
-    "blackrose": {
-        "role": (_PLAYER, Word("role", "ROLE")),
-        "proof": (Word("suspect", "SUSPECT"), Maybe(Keyword("by", _PLAYER))),
-        "accuse": (Pair("suspects", "SUSPECT SUSPECT"), Flag("correct", "right|wrong")),
-        "kill": (Word("suspect", "SUSPECT"),),
-        "goal": (Word("card", "CARD"), Condition("condition", "CONDITION K")),
-        "claim": (
-            _PLAYER,
-            Word("suspect", "SUSPECT"),
-            Flag("innocent", "innocent|guilty", "innocent", "guilty"),
-        ),
-    },
-}
-
-#: Header words: word -> (header key, shape); shapes: one, number, list, none, card.
-HEADER_WORDS: dict[str, tuple[str, str]] = {
-    "game": ("game", "one"),
-    "version": ("version", "number"),
-    "players": ("players", "list"),
-    "me": ("me", "one"),
-    "spectator": ("me", "none"),
-    "deck": ("deck", "one"),
-    "card": ("deck", "card"),
-    "pile": ("pile", "number"),
-    "hand": ("hand", "number"),
-    "rector": ("rector", "one"),
-    "suspects": ("suspects", "list"),
-}
+from deduce.logs.validate import RawRow, build_log, check_event_type, physical_lines
 
 
 def usage(game: str, type_: str) -> str:
     """Return the usage line of one event type, e.g. ``has PLAYER CARD``."""
-    return " ".join([type_, *(e.usage for e in GRAMMAR[game][type_])])
+    return " ".join([type_, *(e.usage for e in format_of(game).grammar[type_])])
 
 
 # --------------------------------------------------------------------------
-# Notes and names
-
-
-def _plain(text: str) -> bool:
-    """Whether ``text`` can be written raw after ``#`` and read back unchanged."""
-    return bool(text) and text == text.strip() and text.isprintable() and text[0] != '"'
+# Notes
 
 
 def _note_suffix(note: str | None) -> str:
     if note is None:
         return ""
-    return f" # {note}" if _plain(note) else " #" + dump_value(note)
-
-
-def _card_name(name: str) -> str:
-    return name if _plain(name) and "#" not in name else dump_value(name)
+    return f" # {note}" if plain(note) else " #" + dump_value(note)
 
 
 def _decode_note(comment: str, path: str, number: int) -> str:
@@ -464,30 +118,39 @@ class _HeaderText:
     raw: dict[str, Any]
     key_lines: dict[str, int]
     line: int | None = None
+    #: The header words of every game, and the event types of every game.
+    words: Mapping[str, HeaderWord] = field(default_factory=header_words)
+    events: frozenset[str] = field(default_factory=event_words)
 
-    def hand_is_header(self, words: Sequence[str]) -> bool:
-        """Whether a ``hand`` line in the header part is the hand size (see module doc)."""
+    def number_is_header(self, words: Sequence[str]) -> bool:
+        """Whether a header word that is also an event type (``hand``) gives a header number.
+
+        It does when its one word is a number, its key was not given yet and
+        the number is not a player listed on an earlier ``players`` line (see
+        the module docstring); otherwise the line is the first event.
+        """
         return (
             len(words) == 2
-            and bool(_NUMBER.match(words[1]))
-            and "hand" not in self.raw
+            and bool(NUMBER.match(words[1]))
+            and self.words[words[0]].key not in self.raw
             and words[1] not in self.raw.get("players", ())
         )
 
 
 def _is_header_line(words: Sequence[str], header: _HeaderText) -> bool:
-    if words[0] == "hand":
-        return header.hand_is_header(words)
-    return words[0] in HEADER_WORDS
+    if words[0] in header.words and words[0] in header.events:
+        return header.number_is_header(words)
+    return words[0] in header.words
 
 
 def _read_header_line(line: str, number: int, header: _HeaderText, path: str) -> None:
     """Add one header line to ``header``."""
     body, comment = _split_comment(line)
     words = body.split()
-    key, shape = HEADER_WORDS[words[0]]
-    if shape == "card":
-        _read_card_line(line, number, header, path)
+    word = header.words[words[0]]
+    key = word.key
+    if word.item is not None:
+        _read_item_line(line, number, header, path, words[0], word)
         return
     if key in header.raw:
         raise LogError(
@@ -496,7 +159,7 @@ def _read_header_line(line: str, number: int, header: _HeaderText, path: str) ->
             f"{words[0]!r} repeats the header key {key!r} "
             f"(first given on line {header.key_lines[key]})",
         )
-    header.raw[key] = _header_value(words, shape, path, number)
+    header.raw[key] = _header_value(words, word.shape, path, number)
     header.key_lines[key] = number
     if key == "game":
         header.line = number
@@ -514,39 +177,20 @@ def _header_value(words: Sequence[str], shape: str, path: str, number: int) -> A
         return None
     if len(args) != 1:
         raise LogError(path, number, f"{words[0]!r} takes exactly one value, got {len(args)}")
-    return _number(args[0]) if shape == "number" else args[0]
+    return as_number(args[0]) if shape == "number" else args[0]
 
 
-def _read_card_line(line: str, number: int, header: _HeaderText, path: str) -> None:
-    """Add one inline deck card (``card ID T T T T T NAME``) to the header."""
-    match = _CARD_LINE.match(line)
-    if match is None:
-        raise LogError(path, number, "a card line is: card ID TRAIT TRAIT TRAIT TRAIT TRAIT [NAME]")
-    deck = header.raw.setdefault("deck", [])
-    if not isinstance(deck, list):
-        raise LogError(path, number, "card lines cannot follow 'deck default'")
-    header.key_lines.setdefault("deck", number)
-    card: dict[str, Any] = {"id": match[1], "traits": list(match.groups()[1:6])}
-    name = _card_line_name(match[7].strip(), path, number)
-    if name is not None:
-        card["name"] = name
-    deck.append(card)
-
-
-def _card_line_name(rest: str, path: str, number: int) -> str | None:
-    """Return the NAME part of a card line (a JSON string when it starts with a quote)."""
-    if not rest.startswith('"'):
-        name = rest.partition("#")[0].strip()
-        return name or None
-    value: object
-    try:
-        value, end = json.JSONDecoder().raw_decode(rest)
-    except (ValueError, RecursionError):
-        value, end = None, 0
-    tail = rest[end:].strip()
-    if not isinstance(value, str) or (tail and not tail.startswith("#")):
-        raise LogError(path, number, "a card name that starts with '\"' must be one JSON string")
-    return value
+def _read_item_line(
+    line: str, number: int, header: _HeaderText, path: str, first: str, word: HeaderWord
+) -> None:
+    """Add one object of a header list given a line each (the Abbey's ``card`` lines)."""
+    assert word.item is not None
+    item = word.item.read(line, path, number)
+    items = header.raw.setdefault(word.key, [])
+    if not isinstance(items, list):
+        raise LogError(path, number, f"{first} lines cannot follow '{word.key} {items}'")
+    header.key_lines.setdefault(word.key, number)
+    items.append(item)
 
 
 def _content_lines(text: str, path: str) -> Iterator[tuple[int, str, list[str]]]:
@@ -557,22 +201,25 @@ def _content_lines(text: str, path: str) -> Iterator[tuple[int, str, list[str]]]
             yield number, line, words
 
 
-def _read_event(number: int, line: str, words: Sequence[str], game: str, path: str) -> RawRow:
+def _read_event(
+    number: int, line: str, words: Sequence[str], game: str, path: str, header: _HeaderText
+) -> RawRow:
     """Turn one event line into the raw event dict JSON would give."""
-    if words[0] in HEADER_WORDS and words[0] not in GRAMMAR[game]:
+    grammar = format_of(game).grammar
+    if words[0] in header.words and words[0] not in grammar:
         raise LogError(path, number, f"header line {words[0]!r} after the first event")
     check_event_type(words[0], game, path, number)
-    if words[0] not in GRAMMAR[game]:
+    if words[0] not in grammar:
         raise LogError(path, number, f"{words[0]!r} events have no line syntax; use JSON Lines")
-    elements = GRAMMAR[game][words[0]]
+    elements = grammar[words[0]]
     raw: dict[str, Any] = {"type": words[0]}
     i = 1
     try:
         for element in elements:
             i = element.read(words, i, raw)
-    except _Missing:
+    except Missing:
         raise LogError(path, number, f"too few words (usage: {usage(game, words[0])})") from None
-    except _Bad as exc:
+    except Bad as exc:
         raise LogError(path, number, f"{exc} (usage: {usage(game, words[0])})") from None
     if i < len(words):
         raise LogError(
@@ -584,14 +231,16 @@ def _read_event(number: int, line: str, words: Sequence[str], game: str, path: s
     return RawRow(number, raw)
 
 
-def _check_first_event(words: Sequence[str], game: Any, path: str, number: int) -> None:
+def _check_first_event(
+    words: Sequence[str], game: Any, path: str, number: int, header: _HeaderText
+) -> None:
     """Refuse a first event line that is neither a header word nor an event of the game."""
-    if game in GAMES and words[0] not in GRAMMAR[game]:
+    if game in games() and words[0] not in format_of(game).grammar:
         raise LogError(
             path,
             number,
             f"unknown line {show(words[0])} (header lines: "
-            f"{', '.join(HEADER_WORDS)}; {game} events: "
+            f"{', '.join(header.words)}; {game} events: "
             f"{', '.join(event_types(game))})",
         )
 
@@ -610,7 +259,7 @@ def _rows(text: str, path: str) -> Iterator[RawRow]:
         return
     game = header.raw.get("game")
     if first_event is not None:
-        _check_first_event(first_event[2], game, path, first_event[0])
+        _check_first_event(first_event[2], game, path, first_event[0], header)
     start = header.line or min(header.key_lines.values(), default=None)
     if not start:
         assert first_event is not None  # no header line read: the loop stopped at an event
@@ -619,14 +268,14 @@ def _rows(text: str, path: str) -> Iterator[RawRow]:
     if first_event is not None:
         # build_log checked the header (its game among them) before asking for events
         assert isinstance(game, str)
-        yield _read_event(*first_event, game, path)
+        yield _read_event(*first_event, game, path, header)
         for number, line, words in lines:
-            yield _read_event(number, line, words, game, path)
+            yield _read_event(number, line, words, game, path, header)
 
 
-def parse_text(text: str, path: str, deck: Deck | None = None) -> GameLog:
-    """Parse a whole log in the line syntax; ``deck`` (``--deck``) replaces the default deck."""
-    return build_log(_rows(text, path), path, deck)
+def parse_text(text: str, path: str, supplied: object = None) -> GameLog:
+    """Parse a whole log in the line syntax (``supplied``: the Abbey's ``--deck``)."""
+    return build_log(_rows(text, path), path, supplied)
 
 
 # --------------------------------------------------------------------------
@@ -636,35 +285,35 @@ def parse_text(text: str, path: str, deck: Deck | None = None) -> GameLog:
 def _header_lines(header: Header) -> list[str]:
     """Return the header as lines, keys in canonical order."""
     lines = [f"game {header.game}{_note_suffix(header.note)}", f"version {header.version}"]
-    extras = [f.name for f in HEADER_EXTRAS[header.game] if f.name in header.extra]
-    hand = header.extra.get("hand")
-    early = ["hand"] if hand is not None and str(hand) in header.players else []
+    form = format_of(header.game)
+    extras = [f.name for f in form.header if f.name in header.extra]
+    # a number that is also a player's name reads as the key only before the players line
+    events = event_words()
+    early = [k for k in extras if k in events and str(header.extra[k]) in header.players]
+    items = {hw.key: hw.item for hw in form.header_words.values() if hw.item is not None}
     for key in early:
-        lines += _extra_lines(key, header.extra[key])
+        lines += _extra_lines(key, header.extra[key], items)
     lines.append("players " + " ".join(header.players))
     lines.append("spectator" if header.me is None else f"me {header.me}")
     for key in extras:
         if key not in early:
-            lines += _extra_lines(key, header.extra[key])
+            lines += _extra_lines(key, header.extra[key], items)
     return lines
 
 
-def _extra_lines(key: str, value: Any) -> list[str]:
-    """Return the lines of one game-specific header key."""
-    if key == "deck" and value != "default":
-        return [
-            f"card {c['id']} {' '.join(c['traits'])} {_card_name(c.get('name', c['id']))}"
-            for c in value
-        ]
+def _extra_lines(key: str, value: Any, items: Mapping[str, HeaderItem]) -> list[str]:
+    """Return the lines of one game-specific header key (``items``: keys written a line each)."""
+    if key in items and isinstance(value, (list, tuple)):
+        return [items[key].write(item) for item in value]
     if isinstance(value, (list, tuple)):
         return [" ".join([key, *value])]
     return [f"{key} {value}"]
 
 
 def event_line(event: Event, game: str) -> str:
-    """Return one event as a line of the line syntax (raises ``_Unwritable`` if it cannot be)."""
+    """Return one event as a line of the line syntax (raises ``Unwritable`` if it cannot be)."""
     words = [event.type]
-    for element in GRAMMAR[game][event.type]:
+    for element in format_of(game).grammar[event.type]:
         words += element.write(event.fields)
     return " ".join(words) + _note_suffix(event.note)
 
@@ -676,7 +325,7 @@ def show_event(event: Event, game: str) -> str:
     """
     try:
         return event_line(event, game)
-    except _Unwritable:
+    except Unwritable:
         return dump_object(event_to_json(event, game))
 
 
@@ -692,7 +341,7 @@ def format_text(log: GameLog) -> str:
     for event in log.events:
         try:
             lines.append(event_line(event, log.header.game))
-        except _Unwritable as exc:
+        except Unwritable as exc:
             raise LogError(
                 log.path,
                 event.line,

@@ -31,8 +31,8 @@ from fractions import Fraction
 from itertools import combinations, product
 from math import comb, factorial, lcm
 
+from deduce.logs.formats.abbey import AbbeySetup
 from deduce.logs.model import Event
-from deduce.logs.vocabulary.abbey import AbbeySetup
 
 CULPRIT = "culprit"
 PILE = "pile"

@@ -41,8 +41,8 @@ from itertools import combinations, permutations, product
 
 from deduce.games.blackrose.claims import ClaimsModel
 from deduce.games.blackrose.csp import ROLE_CARDS, Hidden
+from deduce.logs.formats.blackrose import suspects_of
 from deduce.logs.model import Event, GameLog
-from deduce.logs.vocabulary.blackrose import suspects_of
 
 
 def _holds(event: Event, pair: tuple[str, str], roles: Mapping[str, str], dead: set[str]) -> bool:

@@ -23,8 +23,8 @@ from fractions import Fraction
 from itertools import permutations
 
 from deduce.games.rose.behaviour import BehaviourModel, kind_of
+from deduce.logs.formats.rose import COLOURS
 from deduce.logs.model import Event, GameLog
-from deduce.logs.vocabulary.rose import COLOURS
 
 
 def _deal_weight(

@@ -27,6 +27,7 @@ from deduce.games.protocol import (
     AdviceOptions,
     CheckOptions,
     CheckReport,
+    Game,
     Query,
     Question,
     Revealed,
@@ -34,13 +35,15 @@ from deduce.games.protocol import (
     Suggestion,
 )
 from deduce.games.simulate import Files, Simulator
-from deduce.logs.model import Event, GameLog, Header
-from deduce.logs.vocabulary.abbey import (
+from deduce.logs.formats.abbey import (
     RULEBOOK_SIZES,
     TRAITS,
+    deck_template,
     load_deck_file,
     setup_from_header,
+    supplied_deck,
 )
+from deduce.logs.model import Event, GameLog, Header
 from deduce.report import Table, plural
 from deduce.workers import Workers
 
@@ -84,8 +87,24 @@ class Abbey:
         "abbey", simulate.BOTS, "notepad", ("deck", "board", "cards"), _build, simulate.record_game
     )
 
-    def load(self, kind: str, path: str) -> Any:  # noqa: D102
+    log_files: tuple[str, ...] = ("deck",)
+
+    def load(self, kind: str, path: str) -> Any:
+        """The deck file (``deck``): the suspect cards of the player's box."""
+        if kind == "deck":
+            return load_deck_file(path)
         raise DeduceError(f"{path}: abbey has no {kind} file")
+
+    def inline(self, supplied: object) -> dict[str, Any]:
+        """A new log carries the player's deck in its header."""
+        deck = supplied_deck(supplied)
+        return {} if deck is None else {"deck": deck.to_json()}
+
+    def template(self, kind: str) -> str:
+        """The deck file to fill in with the cards of the player's box."""
+        if kind == "deck":
+            return deck_template()
+        raise DeduceError(f"abbey has no {kind} template")
 
     def warm(self) -> Warm:  # noqa: D102
         return Warm()
@@ -98,7 +117,7 @@ class Abbey:
     ) -> AbbeySolution:
         return solve_abbey(
             log,
-            options.deck,
+            supplied_deck(options.deck),
             options.engine,
             budget=options.budget,
             seed=options.seed,
@@ -162,7 +181,7 @@ class Abbey:
 
     def warnings(self, log: GameLog, options: SolveOptions) -> tuple[tuple[int, str], ...]:
         """Accusations while cards are left in the pile (the rulebook forbids them)."""
-        setup = setup_from_header(log.header, log.path, options.deck)
+        setup = setup_from_header(log.header, log.path, supplied_deck(options.deck))
         timeline = build_timeline(setup, log.events, log.path)
         found = []
         for event in log.events:
@@ -225,4 +244,5 @@ class Abbey:
         return CheckReport(summary.to_json(), report.check_tables(summary), len(summary.failures))
 
 
-GAME = Abbey()
+#: The game behind the protocol (typed, so that mypy checks it meets ``Game``).
+GAME: Game[AbbeySolution] = Abbey()

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from deduce.games.abbey.solver.solve import AbbeySolution
 from deduce.games.abbey.solver.timeline import holder_names
 from deduce.games.reliability import reliability_rows
-from deduce.logs.vocabulary.abbey import TRAITS
+from deduce.logs.formats.abbey import TRAITS
 from deduce.report import (
     Table,
     chance,

@@ -43,8 +43,8 @@ from deduce.errors import DeduceError
 from deduce.games.blackrose.claims import ClaimsModel
 from deduce.games.blackrose.csp import Pair
 from deduce.games.blackrose.solve import solve_blackrose
+from deduce.logs.formats.blackrose import suspects_of
 from deduce.logs.model import GameLog
-from deduce.logs.vocabulary.blackrose import suspects_of
 
 
 @dataclass(frozen=True)

@@ -61,8 +61,8 @@ from typing import Any
 
 from deduce.data import bundled_json
 from deduce.data.located import Invalid, check_top, load_data, parse_data
+from deduce.logs.formats.blackrose import SUSPECT_COUNT
 from deduce.logs.ids import ID_PATTERN
-from deduce.logs.vocabulary.blackrose import SUSPECT_COUNT
 
 DEFAULT_CARDS_FILE = "blackrose-cards.json"
 #: What a cards file is called in messages.

@@ -124,8 +124,8 @@ from deduce.data import bundled_json
 from deduce.data.located import Invalid, load_data, parse_data
 from deduce.errors import DeduceError
 from deduce.games.blackrose.csp import Hidden, Pair
+from deduce.logs.formats.blackrose import FORMAT, ROLES
 from deduce.logs.model import Event
-from deduce.logs.schema import ROLES, SOFT_EVENTS
 
 DEFAULT_MODEL_FILE = "blackrose-claims.json"
 #: Bundled models a user may name instead of a file: ``bots``, the rates fitted on the
@@ -161,7 +161,7 @@ def claims_of(events: Iterable[Event]) -> tuple[Claim, ...]:
     return tuple(
         Claim(e.get("player"), e.get("suspect"), e.get("innocent"))
         for e in events
-        if e.type in SOFT_EVENTS["blackrose"]
+        if e.type in FORMAT.soft_events
     )
 
 

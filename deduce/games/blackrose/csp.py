@@ -71,8 +71,8 @@ from constraint import (
     Problem,
 )
 
+from deduce.logs.formats.blackrose import suspects_of
 from deduce.logs.model import Event, Header
-from deduce.logs.vocabulary.blackrose import suspects_of
 
 #: Event types that are hard facts (``kill`` only sets the dead for later goals).
 HARD_EVENTS: tuple[str, ...] = ("role", "proof", "accuse", "goal")

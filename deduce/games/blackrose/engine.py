@@ -103,8 +103,8 @@ from deduce.games.blackrose.cards import (
 from deduce.games.blackrose.observe import observe
 from deduce.games.machine import Decision, Handler, Step, StepMachine, Steps
 from deduce.games.seats import seat_names
+from deduce.logs.formats.blackrose import FORMAT
 from deduce.logs.jsonl import canonical_text
-from deduce.logs.schema import PLAYER_RANGE
 
 #: Investigators whose votes for one pair make an accusation, by number of players
 #: (3 players: both; once the Possessed is revealed, the real investigator alone).
@@ -133,7 +133,7 @@ class BlackRoseGame:
         cls, players: int | Sequence[str], cards: CardData | None = None, rector: int = 0
     ) -> BlackRoseGame:
         """A game for these seats (a count uses the default names), 3 to 5 players."""
-        names = seat_names("blackrose", players, *PLAYER_RANGE["blackrose"])
+        names = seat_names("blackrose", players, *FORMAT.players)
         count = len(names)
         if not 0 <= rector < count:
             raise DeduceError(f"the rector must be a seat from 0 to {count - 1}, not {rector}")

@@ -26,6 +26,7 @@ from deduce.games.protocol import (
     CheckOptions,
     CheckReport,
     FromScratch,
+    Game,
     Query,
     Question,
     Revealed,
@@ -34,9 +35,8 @@ from deduce.games.protocol import (
 )
 from deduce.games.simulate import Files, Simulator
 from deduce.games.words import arity, next_line, pick
+from deduce.logs.formats.blackrose import CONDITIONS, ROLES, default_suspect_ids, suspects_of
 from deduce.logs.model import Event, GameLog, Header
-from deduce.logs.schema import CONDITIONS, ROLES
-from deduce.logs.vocabulary.blackrose import default_suspect_ids, suspects_of
 from deduce.report import Table, percent
 from deduce.workers import Workers
 
@@ -268,4 +268,5 @@ class BlackRose(FromScratch):
         return CheckReport(summary.to_json(), report.check_tables(summary), len(summary.failures))
 
 
-GAME = BlackRose()
+#: The game behind the protocol (typed, so that mypy checks it meets ``Game``).
+GAME: Game[BlackRoseSolution] = BlackRose()

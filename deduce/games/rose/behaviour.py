@@ -4,7 +4,7 @@ The model
 ---------
 Each ``points`` event is a choice by ``player`` about ``monk``. Its *kind* is
 the pair (cause, sign): the cause is ``william``, ``adson``, ``move`` or
-``bonus`` (see :mod:`deduce.logs.vocabulary.rose`), and the sign is ``help`` when
+``bonus`` (see :mod:`deduce.logs.formats.rose`), and the sign is ``help`` when
 ``n < 0`` (the choice lowers the monk's marker on its track: fewer clue or
 suspicion points are good for that monk) or ``harm`` when ``n > 0``. The track
 itself does not matter. There are at most 8 kinds (4 causes x 2 signs); bonus
@@ -69,9 +69,8 @@ from deduce.data import bundled_json
 from deduce.data.located import Invalid, Where, finite_number, load_data, parse_data
 from deduce.errors import DeduceError
 from deduce.games.rose.csp import Assignment, assignments
+from deduce.logs.formats.rose import CAUSES, COLOURS, FORMAT
 from deduce.logs.model import Event, GameLog
-from deduce.logs.schema import SOFT_EVENTS
-from deduce.logs.vocabulary.rose import CAUSES, COLOURS
 
 #: The sign of a choice: ``help`` lowers the monk's track (n < 0), ``harm`` raises it.
 SIGNS: tuple[str, ...] = ("help", "harm")
@@ -176,7 +175,7 @@ def choices(players: Sequence[str], events: Iterable[Event]) -> tuple[Choice, ..
     return tuple(
         Choice(players.index(e.get("player")), e.get("monk"), KINDS.index(kind_of(e)))
         for e in events
-        if e.type in SOFT_EVENTS["rose"]
+        if e.type in FORMAT.soft_events
     )
 
 

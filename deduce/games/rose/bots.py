@@ -40,8 +40,8 @@ from deduce.games.rose.engine import (
     move_context,
 )
 from deduce.games.rose.solve import solve_rose
+from deduce.logs.formats.rose import COLOURS
 from deduce.logs.jsonl import parse_jsonl
-from deduce.logs.vocabulary.rose import COLOURS
 
 Bot = Callable[[Observation, Sequence[Action], Random], Action]
 #: How a bot values one action of a decision, playing as the colour given.

@@ -40,9 +40,9 @@ from deduce.games.rose.simulate import record_game
 from deduce.games.rose.solve import RoseSolution, solve_rose
 from deduce.games.rose.styles import STYLES, StyleModel
 from deduce.games.simulate import GameRecord, run_games
+from deduce.logs.formats.rose import COLOURS
 from deduce.logs.jsonl import parse_jsonl
 from deduce.logs.model import GameLog
-from deduce.logs.vocabulary.rose import COLOURS
 from deduce.workers import Workers
 
 #: The two readings compared: with the behaviour model, and hard events only.

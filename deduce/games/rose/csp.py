@@ -28,8 +28,8 @@ from collections.abc import Iterable, Sequence
 
 from constraint import AllDifferentConstraint, Problem
 
+from deduce.logs.formats.rose import COLOURS
 from deduce.logs.model import Event
-from deduce.logs.vocabulary.rose import COLOURS
 
 #: Event types that are hard facts about identities.
 HARD_EVENTS: tuple[str, ...] = ("identity", "reveal")

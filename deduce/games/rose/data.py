@@ -33,8 +33,8 @@ from typing import Any
 
 from deduce.data import bundled_json
 from deduce.data.located import Invalid, Where, check_top, load_data, parse_data
+from deduce.logs.formats.rose import COLOURS
 from deduce.logs.ids import ID_PATTERN
-from deduce.logs.vocabulary.rose import COLOURS
 
 DEFAULT_DATA_FILE = "rose-game.json"
 #: What a data file is called in messages.

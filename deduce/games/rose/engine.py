@@ -66,9 +66,8 @@ from deduce.games.machine import Decision, Handler, Step, StepMachine, Steps
 from deduce.games.rose.data import CHURCH, LIBRARY, ActionCard, RoseData, default_data
 from deduce.games.rose.observe import observe
 from deduce.games.seats import seat_names
+from deduce.logs.formats.rose import COLOURS, FORMAT
 from deduce.logs.jsonl import canonical_text
-from deduce.logs.schema import PLAYER_RANGE
-from deduce.logs.vocabulary.rose import COLOURS
 
 #: The eight pawns: the six monks, William and Adson.
 PAWNS: tuple[str, ...] = (*COLOURS, "william", "adson")
@@ -139,7 +138,7 @@ class RoseGame:
     @classmethod
     def create(cls, players: int | Sequence[str], data: RoseData | None = None) -> RoseGame:
         """A game for these seats (a count uses the default names), 2 to 5 players."""
-        names = seat_names("rose", players, *PLAYER_RANGE["rose"])
+        names = seat_names("rose", players, *FORMAT.players)
         return cls(names, data or default_data())
 
     def log_text(self, player: str, events: Sequence[dict[str, Any]]) -> str:

@@ -18,6 +18,7 @@ from deduce.games.protocol import (
     CheckOptions,
     CheckReport,
     FromScratch,
+    Game,
     Query,
     Question,
     Revealed,
@@ -30,8 +31,8 @@ from deduce.games.rose.engine import RoseGame
 from deduce.games.rose.solve import RoseSolution, minimal_conflict, solve_rose
 from deduce.games.simulate import Files, Simulator
 from deduce.games.words import arity, next_line, pick
+from deduce.logs.formats.rose import CAUSES, COLOURS, TRACKS
 from deduce.logs.model import Event, GameLog, Header
-from deduce.logs.vocabulary.rose import CAUSES, COLOURS, TRACKS
 from deduce.report import Table, percent
 from deduce.workers import Workers
 
@@ -228,4 +229,5 @@ class Rose(FromScratch):
         return CheckReport(summary.to_json(), report.check_tables(summary), len(summary.failures))
 
 
-GAME = Rose()
+#: The game behind the protocol (typed, so that mypy checks it meets ``Game``).
+GAME: Game[RoseSolution] = Rose()

@@ -6,7 +6,7 @@ The engine records *truth events* (every card, tile and choice);
 
 - the deal: the player's own ``identity``;
 - ``reveal`` (revelation rounds), ``points`` (a player's choice that moved a
-  monk's marker, see :mod:`deduce.logs.vocabulary.rose`) and the final ``guess``
+  monk's marker, see :mod:`deduce.logs.formats.rose`) and the final ``guess``
   of each player for each other player: public, the same line for everybody;
 - the end of the game: the ``identity`` of every other player, in seat order.
 

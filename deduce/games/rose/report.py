@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from deduce.games.reliability import RELIABILITY_HEADINGS, reliability_rows
 from deduce.games.rose.solve import RoseSolution
 from deduce.games.rose.styles import STYLE_WORDS, STYLES
-from deduce.logs.vocabulary.rose import COLOURS
+from deduce.logs.formats.rose import COLOURS
 from deduce.report import Table, percent, plural, style_table
 
 if TYPE_CHECKING:  # the check pulls in the engine and bots, which solving does not need

@@ -47,8 +47,8 @@ from deduce.games.rose.csp import (
     repeated_reveals,
 )
 from deduce.games.rose.styles import StyleModel, default_model, weigh
+from deduce.logs.formats.rose import COLOURS
 from deduce.logs.model import Event, GameLog
-from deduce.logs.vocabulary.rose import COLOURS
 from deduce.report import plural
 from deduce.subsets import shrink
 

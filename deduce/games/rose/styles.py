@@ -113,7 +113,7 @@ from deduce.data.located import Invalid, Where, finite_number, parse_data, parse
 from deduce.games.rose import behaviour
 from deduce.games.rose.behaviour import KINDS, SIGNS, BehaviourModel, Choice, Sample, choices
 from deduce.games.rose.csp import Assignment
-from deduce.logs.vocabulary.rose import CAUSES, COLOURS
+from deduce.logs.formats.rose import CAUSES, COLOURS
 
 #: The styles, in the order of the solver's arrays and of the tables' columns.
 STYLES: tuple[str, ...] = ("own", "honest", "bluffs", "contrarian", "indifferent")

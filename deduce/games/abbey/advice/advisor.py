@@ -38,8 +38,8 @@ from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sample import sample_histories
 from deduce.games.abbey.solver.sat.cnf import SatModel
 from deduce.games.abbey.solver.timeline import CULPRIT, PILE, Timeline
+from deduce.logs.formats.abbey import TRAITS, AbbeySetup, show_requests
 from deduce.logs.model import Event
-from deduce.logs.vocabulary.abbey import TRAITS, AbbeySetup, show_requests
 
 #: Expected points at which an accusation is recommended (6p - 2 >= 2 means p >= 2/3).
 ACCUSE_POINTS = 2.0

@@ -42,7 +42,7 @@ from deduce.games.abbey.advice.advisor import Ranker
 from deduce.games.abbey.advice.defence import Line, leak, public_leak, sheets
 from deduce.games.abbey.rules.board import Board
 from deduce.games.abbey.solver.timeline import PILE
-from deduce.logs.vocabulary.abbey import TRAITS, AbbeySetup, show_requests
+from deduce.logs.formats.abbey import TRAITS, AbbeySetup, show_requests
 
 #: Weight of a bit given away against a bit learnt.
 LEAK_WEIGHT = 1.0

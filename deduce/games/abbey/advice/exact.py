@@ -41,8 +41,8 @@ from deduce.games.abbey.advice.advisor import Advice, Option
 from deduce.games.abbey.solver.count.histories import Counts, count_histories
 from deduce.games.abbey.solver.model import History, build_model
 from deduce.games.abbey.solver.timeline import CULPRIT, PILE, Timeline, build_timeline
+from deduce.logs.formats.abbey import TRAITS, AbbeySetup, Deck, setup_from_header
 from deduce.logs.model import Event, GameLog
-from deduce.logs.vocabulary.abbey import TRAITS, AbbeySetup, Deck, setup_from_header
 
 Joint = Mapping[tuple[int, object], float]  # (culprit index, answer) -> probability
 

@@ -24,8 +24,8 @@ from typing import Any
 from deduce.errors import DeduceError
 from deduce.games.abbey.advice.advisor import Advice, Option
 from deduce.games.abbey.advice.decisions import Choice, Position, ranked
+from deduce.logs.formats.abbey import TRAITS, AbbeySetup
 from deduce.logs.model import GameLog
-from deduce.logs.vocabulary.abbey import TRAITS, AbbeySetup
 from deduce.report import UNKNOWN, Table
 
 KINDS = ("asked", "show", "mass")

@@ -38,8 +38,13 @@ from deduce.games.abbey.solver.sat.cnf import Warm
 from deduce.games.abbey.solver.solve import AbbeySolution, solve_abbey
 from deduce.games.abbey.solver.timeline import PILE, Timeline, build_timeline
 from deduce.games.protocol import SolveOptions, Suggestion
+from deduce.logs.formats.abbey import (
+    TRAIT_GROUPS,
+    AbbeySetup,
+    setup_from_header,
+    supplied_deck,
+)
 from deduce.logs.model import GameLog
-from deduce.logs.vocabulary.abbey import TRAIT_GROUPS, AbbeySetup, setup_from_header
 from deduce.report import NO_TIME, UNKNOWN, Table, estimated, percent, plural, usable
 
 #: Markov-chain draws behind an Abbey estimate, and the fewest once the budget is spent.
@@ -69,7 +74,8 @@ def suggest(
     """
     start = perf_counter()
     decision = None
-    setup = setup_from_header(log.header, log.path, options.deck)
+    deck = supplied_deck(options.deck)
+    setup = setup_from_header(log.header, log.path, deck)
     if situation is not None:
         if setup.me is None:
             raise DeduceError(f"{log.path}: --situation needs a player's log, not a spectator's")
@@ -80,7 +86,7 @@ def suggest(
     if solution is None:
         solution = solve_abbey(
             log,
-            options.deck,
+            deck,
             seed=options.seed,
             budget=None if budget is None else SOLVE_SHARE * budget,
             warm=warm,
@@ -94,13 +100,9 @@ def suggest(
     pile = timeline.sizes[-1][PILE]
     advice = None
     if len(solution.culprit) == 1:  # nothing left to learn: every value is 0, at once
-        advice = exact_advice(
-            log, options.deck, None, warm.model_of(setup, timeline, log.events).witness()
-        )
+        advice = exact_advice(log, deck, None, warm.model_of(setup, timeline, log.events).witness())
     elif solution.culprit_exact or not solved_here:  # a count that failed here: no use trying
-        advice = exact_advice(
-            log, options.deck, None if budget is None else start + EXACT_SHARE * budget
-        )
+        advice = exact_advice(log, deck, None if budget is None else start + EXACT_SHARE * budget)
     if advice is None or not pile:
         estimate = estimated_advice(
             setup,

@@ -30,8 +30,8 @@ from deduce.games.abbey.rules.cards import BookCard, CardSet, Effect, default_ca
 from deduce.games.abbey.rules.observe import observe
 from deduce.games.machine import Decision, Handler, Step, StepMachine, Steps
 from deduce.games.seats import seat_names
+from deduce.logs.formats.abbey import RULEBOOK_SIZES, TRAITS, Deck, default_deck, show_requests
 from deduce.logs.jsonl import canonical_text
-from deduce.logs.vocabulary.abbey import RULEBOOK_SIZES, TRAITS, Deck, default_deck, show_requests
 
 #: The face-down piles of book and event cards.
 PILES = ("events", "scriptorium", "library")

@@ -28,9 +28,9 @@ from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sample import sample_histories
 from deduce.games.abbey.solver.sat.cnf import Warm
 from deduce.games.abbey.solver.timeline import CULPRIT, Timeline, build_timeline
+from deduce.logs.formats.abbey import GROUP_OF, setup_from_header
 from deduce.logs.jsonl import parse_jsonl
 from deduce.logs.model import GameLog
-from deduce.logs.vocabulary.abbey import GROUP_OF, setup_from_header
 
 Bot = Callable[[Observation, Sequence[Action], Random], Action]
 

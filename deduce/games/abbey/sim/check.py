@@ -45,9 +45,9 @@ from deduce.games.abbey.solver.solve import AbbeySolution, solve_abbey
 from deduce.games.abbey.solver.timeline import CULPRIT, build_timeline, holder_names
 from deduce.games.reliability import Reliability
 from deduce.games.simulate import run_games
+from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.jsonl import parse_jsonl
 from deduce.logs.model import GameLog
-from deduce.logs.vocabulary.abbey import setup_from_header
 from deduce.workers import Workers
 
 

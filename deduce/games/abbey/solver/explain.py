@@ -6,8 +6,8 @@ from collections.abc import Iterable, Sequence
 
 from deduce.games.abbey.solver.sat.conflict import Clash
 from deduce.games.abbey.solver.timeline import CULPRIT, PILE, holder_names
+from deduce.logs.formats.abbey import AbbeySetup
 from deduce.logs.model import Event
-from deduce.logs.vocabulary.abbey import AbbeySetup
 from deduce.report import plural
 
 

@@ -33,8 +33,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from deduce.games.abbey.solver.timeline import CULPRIT, Timeline
+from deduce.logs.formats.abbey import AbbeySetup
 from deduce.logs.model import Event
-from deduce.logs.vocabulary.abbey import AbbeySetup
 
 INFINITY = 10**9
 

@@ -14,8 +14,8 @@ from deduce.games.abbey.solver.sat import conflict
 from deduce.games.abbey.solver.timeline import TRANSFERS, build_timeline
 from deduce.games.protocol import Query
 from deduce.games.words import arity, next_line, pick
+from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.model import Event, GameLog
-from deduce.logs.vocabulary.abbey import setup_from_header
 
 #: The query as help shows it, and what it means.
 USAGE = "why CARD [PLAYER]"

@@ -34,8 +34,8 @@ from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import Warm
 from deduce.games.abbey.solver.sat.conflict import find_clash, minimal_conflict
 from deduce.games.abbey.solver.timeline import CULPRIT, build_timeline
+from deduce.logs.formats.abbey import AbbeySetup, Deck, setup_from_header
 from deduce.logs.model import GameLog
-from deduce.logs.vocabulary.abbey import AbbeySetup, Deck, setup_from_header
 from deduce.memory import VARIABLE, memory_limit, size
 
 ENGINES = ("sat", "count", "csp")

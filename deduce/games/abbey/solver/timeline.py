@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from deduce.errors import LogError
+from deduce.logs.formats.abbey import AbbeySetup
 from deduce.logs.model import Event
-from deduce.logs.vocabulary.abbey import AbbeySetup
 
 CULPRIT, PILE = 0, 1
 

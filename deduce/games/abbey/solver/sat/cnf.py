@@ -50,8 +50,8 @@ from pysat.solvers import Solver
 
 from deduce.games.abbey.solver.model import Fact, History, Tally, event_constraints, numbered
 from deduce.games.abbey.solver.timeline import CULPRIT, Timeline
+from deduce.logs.formats.abbey import AbbeySetup
 from deduce.logs.model import Event
-from deduce.logs.vocabulary.abbey import AbbeySetup
 
 #: The CDCL solver behind every query (a python-sat solver name).
 SOLVER = "minicard"

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from deduce.games.abbey.solver.model import Fact, Tally, event_constraints, numbered
 from deduce.games.abbey.solver.sat.cnf import SatModel, sat_model
 from deduce.games.abbey.solver.timeline import CULPRIT, PILE, TRANSFERS, Timeline
+from deduce.logs.formats.abbey import AbbeySetup
 from deduce.logs.model import Event
-from deduce.logs.vocabulary.abbey import AbbeySetup
 from deduce.subsets import shrink
 
 

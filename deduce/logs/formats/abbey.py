@@ -1,29 +1,50 @@
-"""The Abbey's header vocabulary: suspect cards and traits, the deck, the setup sizes.
+"""The Abbey's log format: suspect cards and traits, the deck, the setup, its events.
 
-A log's header names the deck (inline or the bundled default) and may give
-the pile and hand sizes; this module reads and checks them, for the log
-layer and for the game alike.
+This module is the one home of what the log format says about Mystery of
+the Abbey: the header's ``deck``, ``pile`` and ``hand`` and how they resolve
+into an :class:`AbbeySetup`, the event types and their line syntax, the
+value kinds (``card``, ``cards``, ``traits``, ``deck``) and the names no
+player may have. The game (:mod:`deduce.games.abbey`) imports its types from
+here; the commands reach them only through the game.
 
 The rulebook prints the trait totals of the 24 suspects but not the cards
 themselves. The bundled deck (``deduce/data/abbey-deck.json``) is a default
 that meets every printed total; it is not the printed card list. Users load
-their own with ``--deck FILE`` or an inline ``deck`` in the log header.
+their own with ``--deck FILE`` or an inline ``deck`` in the log header; ``deduce
+deck template`` writes a deck file to fill in (:func:`deck_template`).
 """
 
 from __future__ import annotations
 
 import difflib
+import json
+import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from typing import Any
 
 from deduce.data import bundled_json
 from deduce.data.located import lines_of, read_located
 from deduce.errors import LogError
+from deduce.logs.grammar import (
+    Either,
+    Flag,
+    HeaderWord,
+    Joined,
+    Keyword,
+    Maybe,
+    Number,
+    Rest,
+    Word,
+    free_text,
+    read_free_text,
+)
 from deduce.logs.ids import ID_PATTERN
+from deduce.logs.kinds import Scope, check_text, distinct_list, member, show
 from deduce.logs.model import Header
+from deduce.logs.schema import EventSchema, LogFormat, events, opt, req
 
 #: The five trait groups; every card has exactly one trait of each.
 TRAIT_GROUPS: dict[str, tuple[str, ...]] = {
@@ -272,3 +293,183 @@ def setup_from_header(header: Header, path: str, deck_override: Deck | None = No
             f"+ {n} players x hand {hand} = {1 + pile + n * hand}",
         )
     return AbbeySetup(header.players, header.me, deck, pile, hand)
+
+
+# --------------------------------------------------------------------------
+# The deck file template (``deduce deck template``)
+
+TEMPLATE_NOTE = (
+    "Fill this file in with the 24 suspect cards of your box, then play with "
+    "`deduce play --deck FILE` (a new log carries the deck in its header) or solve with "
+    "`deduce solve --deck FILE LOG`. For each card: 'id' is the short lowercase name you will "
+    "type in the log (letters, digits, - and _; for example the monk's name), 'name' the name "
+    "printed on the card, 'traits' one trait of each group read off the card: "
+    + "; ".join(f"{group}: {' or '.join(traits)}" for group, traits in TRAIT_GROUPS.items())
+    + ". deduce checks the whole deck against the rulebook's totals: "
+    + ", ".join(f"{trait} {n}" for trait, n in RULEBOOK_TOTALS.items())
+    + ". The 24 slots below start as deduce's invented default deck, which meets those "
+    "totals: replace every id, name and trait with your cards'."
+)
+
+
+def deck_template() -> str:
+    """The template's JSON text: ``note`` (the steps above) and the 24 ``cards``."""
+    cards = [card.to_json() for card in default_deck().cards]
+    return json.dumps({"note": TEMPLATE_NOTE, "cards": cards}, indent=1, ensure_ascii=False) + "\n"
+
+
+# --------------------------------------------------------------------------
+# Value kinds
+
+
+def _card(value: Any, key: str, scope: Scope, line: int) -> str:
+    return member(value, key, scope, line, "card", scope.known.get("card", ()), listed=False)
+
+
+def _cards(value: Any, key: str, scope: Scope, line: int) -> tuple[str, ...]:
+    return distinct_list(value, key, scope, line, lambda v: _card(v, key, scope, line))
+
+
+def _traits(value: Any, key: str, scope: Scope, line: int) -> tuple[str, ...]:
+    return parse_traits(value, (scope.path, line), repr(key))
+
+
+def _deck(value: Any, key: str, scope: Scope, line: int) -> str | tuple[dict[str, Any], ...]:
+    if value == "default":
+        return "default"
+    if not isinstance(value, (list, tuple)):
+        scope.fail(line, f"'deck' must be \"default\" or a list of cards, got {show(value)}")
+    deck = deck_from_json(list(value), scope.path, line)
+    for card in deck.cards:
+        check_text(card.name, f"deck card {card.id!r} name", scope, line)
+    return tuple({**card, "traits": tuple(card["traits"])} for card in deck.to_json())
+
+
+def supplied_deck(supplied: object) -> Deck | None:
+    """The deck the player supplied (``--deck``, read by ``load_deck_file``), or None."""
+    if supplied is None or isinstance(supplied, Deck):
+        return supplied
+    raise TypeError(f"the abbey takes a Deck as its deck, not {type(supplied).__name__}")
+
+
+def _finish(header: Header, scope: Scope, supplied: object) -> Scope:
+    """Resolve the setup (``supplied``: the ``--deck`` deck); the events may name its cards."""
+    setup = setup_from_header(header, scope.path, supplied_deck(supplied))
+    return replace(scope, known={"card": setup.deck.ids})
+
+
+# --------------------------------------------------------------------------
+# The line syntax's inline deck: ``card ID TRAIT TRAIT TRAIT TRAIT TRAIT [NAME]``
+
+_CARD_LINE = re.compile(r"\s*card" + r"\s+([^\s#]+)" * 6 + r"(.*)\Z")
+
+
+class CardLine:
+    """One inline deck card a line; NAME is the rest of the line (default: ID)."""
+
+    def read(self, line: str, path: str, number: int) -> dict[str, Any]:
+        """Return the card of one ``card`` line."""
+        match = _CARD_LINE.match(line)
+        if match is None:
+            raise LogError(
+                path, number, "a card line is: card ID TRAIT TRAIT TRAIT TRAIT TRAIT [NAME]"
+            )
+        card: dict[str, Any] = {"id": match[1], "traits": list(match.groups()[1:6])}
+        name = read_free_text(match[7].strip(), path, number, "a card name")
+        if name is not None:
+            card["name"] = name
+        return card
+
+    def write(self, value: Mapping[str, Any]) -> str:
+        """Return the ``card`` line of one card."""
+        name = free_text(value.get("name", value["id"]))
+        return f"card {value['id']} {' '.join(value['traits'])} {name}"
+
+
+# --------------------------------------------------------------------------
+# The format
+
+_PLAYER = Word("player", "PLAYER")
+_CARD = Word("card", "CARD")
+_TRAITS = Joined("traits", "TRAIT[+TRAIT...]")
+_MASS_WORDS = ("gave", "got")
+
+#: What the log format says about the Abbey.
+FORMAT = LogFormat(
+    game="abbey",
+    events=events(
+        EventSchema("hand", (req("player", "player"), req("cards", "cards"))),
+        EventSchema("has", (req("player", "player"), req("card", "card"))),
+        EventSchema("lacks", (req("player", "player"), req("card", "card"))),
+        EventSchema("count", (req("player", "player"), req("traits", "traits"), req("n", "count"))),
+        EventSchema(
+            "show",
+            (
+                req("player", "player"),
+                req("to", "player", differs_from="player"),
+                opt("card", "card"),
+                opt("traits", "traits"),
+            ),
+            exactly_one=("card", "traits"),
+        ),
+        EventSchema("draw", (req("player", "player"), opt("card", "card"))),
+        EventSchema(
+            "take",
+            (
+                req("player", "player"),
+                req("from", "player", differs_from="player"),
+                opt("card", "card"),
+            ),
+        ),
+        EventSchema(
+            "mass",
+            (
+                req("n", "positive"),
+                opt("gave", "cards", observer_only=True),
+                opt("got", "cards", observer_only=True),
+            ),
+        ),
+        EventSchema(
+            "accuse",
+            (
+                req("player", "player"),
+                req("card", "card"),
+                req("correct", "bool"),
+                opt("shown_by", "player", only_when=("correct", False)),
+            ),
+        ),
+        EventSchema("culprit", (req("card", "card"),)),
+    ),
+    grammar={
+        "hand": (_PLAYER, Rest("cards", "[CARD...]")),
+        "has": (_PLAYER, _CARD),
+        "lacks": (_PLAYER, _CARD),
+        "count": (_PLAYER, _TRAITS, Number("n", "N")),
+        "show": (_PLAYER, Keyword("to", Word("to", "PLAYER")), Either(_CARD, _TRAITS, TRAITS)),
+        "draw": (_PLAYER, Maybe(_CARD)),
+        "take": (_PLAYER, Keyword("from", Word("from", "PLAYER")), Maybe(_CARD)),
+        "mass": (
+            Number("n", "N"),
+            Maybe(Keyword("gave", Rest("gave", "CARD...", _MASS_WORDS))),
+            Maybe(Keyword("got", Rest("got", "CARD...", _MASS_WORDS))),
+        ),
+        "accuse": (
+            _PLAYER,
+            _CARD,
+            Flag("correct", "right|wrong"),
+            Maybe(Keyword("by", Word("shown_by", "PLAYER"))),
+        ),
+        "culprit": (_CARD,),
+    },
+    header=(opt("deck", "deck"), opt("pile", "count"), opt("hand", "count")),
+    header_words={
+        "deck": HeaderWord("deck"),
+        "card": HeaderWord("deck", item=CardLine()),
+        "pile": HeaderWord("pile", "number"),
+        "hand": HeaderWord("hand", "number"),
+    },
+    kinds={"card": _card, "cards": _cards, "traits": _traits, "deck": _deck},
+    # the holders of cards beside the players in every table
+    reserved_names=("culprit", "pile"),
+    finish=_finish,
+)
