@@ -68,7 +68,7 @@ from deduce.games.abbey.sim.advised import AdvisedBot
 from deduce.games.abbey.sim.bots import crossed_out
 from deduce.games.abbey.sim.simulate import BOTS, record_game
 from deduce.games.abbey.solver.sat.cnf import sat_model
-from deduce.games.abbey.solver.timeline import CULPRIT, build_timeline
+from deduce.games.abbey.solver.timeline import CULPRIT, AbbeyPosition
 from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.jsonl import parse_jsonl
 from deduce.logs.model import Event, GameLog
@@ -104,7 +104,7 @@ def first_certain(events: int, certain: Callable[[int], bool]) -> int | None:
 def closure_candidates(log: GameLog, events: Sequence[Event]) -> int:
     """How many culprit candidates the SAT closure of ``events`` leaves."""
     setup = setup_from_header(log.header, log.path)
-    possible = sat_model(setup, build_timeline(setup, events, log.path), events).closure()
+    possible = sat_model(AbbeyPosition.of(setup, events, log.path)).closure()
     assert possible is not None, "a simulated log always has a history"
     return sum(CULPRIT in row for row in possible)
 
@@ -187,7 +187,9 @@ def main() -> None:
             for row in rows:
                 by_bot[row["bot"]].append(row)
     every = [row for rows in by_bot.values() for row in rows]
-    table = [_row(kind, rows) for kind, rows in sorted(by_bot.items())] + [_row("all", every)]
+    table = [summary_row(kind, rows) for kind, rows in sorted(by_bot.items())] + [
+        summary_row("all", every)
+    ]
     print(
         f"{args.players} players, {len(jobs)} games (seed {args.seed}, lineup {args.lineup}, "
         f"seats rotated); {time.perf_counter() - start:.0f} s with {args.workers} workers.\n"
@@ -216,7 +218,7 @@ def _median(values: Sequence[int]) -> float | str:
     return statistics.median(values) if values else "-"
 
 
-def _row(kind: str, rows: Sequence[dict[str, Any]]) -> list[Any]:
+def summary_row(kind: str, rows: Sequence[dict[str, Any]]) -> list[Any]:
     """One table row: shares, medians and the median gain of the closure over the sheet."""
     closure = [r["closure"] for r in rows if r["closure"] is not None]
     sheet = [r["sheet"] for r in rows if r["sheet"] is not None]

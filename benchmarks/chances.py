@@ -50,7 +50,7 @@ from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.solve import solve_abbey
-from deduce.games.abbey.solver.timeline import build_timeline
+from deduce.games.abbey.solver.timeline import AbbeyPosition, build_timeline
 from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.io import read_log
 from deduce.logs.model import GameLog
@@ -124,9 +124,9 @@ def position(log: GameLog, k: int) -> Position:
     setup = setup_from_header(log.header, log.path)
     events = log.events[:k]
     timeline = build_timeline(setup, events, log.path)
-    model = build_model(setup, timeline, events)
+    model = build_model(AbbeyPosition(setup, tuple(events), timeline))
     assert propagate(model)
-    supports = sat_model(setup, timeline, events).supports()
+    supports = sat_model(AbbeyPosition(setup, tuple(events), timeline)).supports()
     return Position(setup, timeline, model, supports, [t for t in model.tallies if not t.redundant])
 
 
@@ -164,7 +164,7 @@ def measure(log: GameLog, k: int, args: argparse.Namespace, slow: bool) -> dict[
     setup = setup_from_header(log.header, log.path)
     events = log.events[:k]
     timeline = build_timeline(setup, events, log.path)
-    model = build_model(setup, timeline, events)
+    model = build_model(AbbeyPosition(setup, tuple(events), timeline))
     assert propagate(model)
     row: dict[str, Any] = {
         "players": len(setup.players),
@@ -174,7 +174,9 @@ def measure(log: GameLog, k: int, args: argparse.Namespace, slow: bool) -> dict[
     start = time.perf_counter()
     old = legacy_count(model, deadline=start + args.old_timeout)
     row["old"] = time.perf_counter() - start if old is not None else None
-    sat = sat_model(setup, timeline, events)  # built for the closure anyway, as solve does
+    sat = sat_model(
+        AbbeyPosition(setup, tuple(events), timeline)
+    )  # built for the closure anyway, as solve does
     start = time.perf_counter()
     counts = count_histories(
         model, narrowed=True, supports=sat.supports, deadline=start + args.truth_timeout

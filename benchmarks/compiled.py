@@ -236,7 +236,7 @@ def _tables(run: Any, t: int, code: Any, edges: list[Any]) -> tuple[np.ndarray, 
     most = max(edge.k for edge in edges)
     positions, masks, counts = [], [], []
     for edge in edges:
-        picks, bits = forward._choices(edge.size, edge.k)
+        picks, bits = forward.edge_choices(edge.size, edge.k)
         padded = np.zeros((len(bits), most), dtype=np.int64)
         padded[:, : edge.k] = picks
         positions.append(padded)
@@ -297,7 +297,7 @@ def _compiled(self: Any, layer: Any, t: int) -> Generator[None, None, Any]:
     needed = [a | b for a, b in zip(self.allowed[t - 1], self.allowed[t], strict=True)]
     code = layer.code
     if not all(n <= p for n, p in zip(needed, code.possible, strict=True)):
-        code = forward._Code(needed, self.holders)
+        code = forward.StateCode(needed, self.holders)
         layer = forward._Layer(code.recode(layer.keys, layer.code), layer.weights, code)
     weights = self._widened(layer.weights)
     if not len(layer) or weights.dtype == object or not code.words:
@@ -378,7 +378,7 @@ def _merges(rows: int, distinct: int) -> list[object]:
     _hash_merge(keys, weights, (2 * distinct).bit_length() + 1)
     hashed = time.perf_counter() - start
     start = time.perf_counter()
-    forward._merge(keys.copy()[None, :], weights, forward._Code([set(range(8))] * 12, 8))
+    forward.merge_states(keys.copy()[None, :], weights, forward.StateCode([set(range(8))] * 12, 8))
     sorted_ = time.perf_counter() - start
     return [
         f"{rows:,} rows, {distinct:,} distinct",

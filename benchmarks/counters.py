@@ -30,7 +30,7 @@ from tabulate import tabulate
 from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.sat.cnf import SatModel
-from deduce.games.abbey.solver.timeline import build_timeline
+from deduce.games.abbey.solver.timeline import AbbeyPosition, build_timeline
 from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.io import read_log
 
@@ -83,7 +83,7 @@ def deduce_count(path: str, seen: int) -> int:
     log = read_log(path)
     setup = setup_from_header(log.header, log.path)
     events = log.events[:seen]
-    counts = count_histories(build_model(setup, build_timeline(setup, events, log.path), events))
+    counts = count_histories(build_model(AbbeyPosition.of(setup, events, log.path)))
     assert counts is not None
     return counts.total
 

@@ -1,7 +1,7 @@
 """Two estimators of the culprit probabilities, given the same seconds, against the exact count.
 
 - ``capped``: what ``deduce solve --budget`` does past the exact count: the
-  capped counts (:func:`deduce.games.abbey.solver.solve._estimate`), with
+  capped counts (:func:`deduce.games.abbey.solver.solve.estimate_solution`), with
   their 95% bound.
 - ``importance``: Rao-Blackwellised importance sampling. It draws which
   card each transfer moved, transfer by transfer, uniformly among the cards
@@ -39,8 +39,8 @@ from deduce.games.abbey.solver.count.histories import Counts, count_histories
 from deduce.games.abbey.solver.model import Model, build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import SatModel, sat_model
-from deduce.games.abbey.solver.solve import _estimate
-from deduce.games.abbey.solver.timeline import CULPRIT, build_timeline
+from deduce.games.abbey.solver.solve import estimate_solution
+from deduce.games.abbey.solver.timeline import CULPRIT, AbbeyPosition, build_timeline
 from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.io import read_log
 
@@ -60,13 +60,15 @@ def importance_draw(model: Model, sat: SatModel, rng: random.Random) -> tuple[fl
             ]
             if k == 1 and len(options) > 1:
                 options = [
-                    c for c in options if sat.satisfiable(extra=[*assumed, sat._step(c, t, a, b)])
+                    c
+                    for c in options
+                    if sat.satisfiable(extra=[*assumed, sat.step_literal(c, t, a, b)])
                 ]
             chosen = rng.sample(options, k)
             chance -= math.log(comb(len(options), k))
             for c in chosen:
                 moving[c] = (a, b)
-                assumed.append(sat._step(c, t, a, b))
+                assumed.append(sat.step_literal(c, t, a, b))
         for c, domain in enumerate(narrowed.domains):
             domain.steps[t - 1] &= {moving[c]} if c in moving else {(h, h) for h in holders}
     if not propagate(narrowed):
@@ -132,16 +134,16 @@ def main() -> None:
     for seen in args.seen:
         events = log.events[:seen]
         timeline = build_timeline(setup, events, log.path)
-        model = build_model(setup, timeline, events)
+        model = build_model(AbbeyPosition(setup, tuple(events), timeline))
         propagate(model)
         exact = count_histories(model, narrowed=True)
         assert exact is not None
         truth = {c: float(row.get(CULPRIT, 0)) for c, row in enumerate(exact.probabilities())}
         for seconds in args.seconds:
-            sat = sat_model(setup, timeline, events)
+            sat = sat_model(AbbeyPosition(setup, tuple(events), timeline))
             possible = sat.closure()
             assert possible is not None
-            capped = _estimate(
+            capped = estimate_solution(
                 setup, model, sat.supports, possible, time.perf_counter() + seconds, args.seed
             )
             found = {setup.deck.ids.index(c): float(p) for c, p in capped.culprit.items()}

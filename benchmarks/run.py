@@ -49,7 +49,7 @@ from deduce.games.abbey.solver.sat.cnf import Warm, sat_model
 from deduce.games.abbey.solver.sat.conflict import minimal_conflict
 from deduce.games.abbey.solver.search.csp import CspEngine
 from deduce.games.abbey.solver.solve import solve_abbey
-from deduce.games.abbey.solver.timeline import build_timeline
+from deduce.games.abbey.solver.timeline import AbbeyPosition, build_timeline
 from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.io import read_log
 from deduce.logs.model import Event, GameLog
@@ -141,11 +141,19 @@ def time_game(
         events = log.events[:k]
         timeline = build_timeline(setup, events, log.path)
         times["closure"].append(
-            timed(lambda t=timeline, e=events: sat_model(setup, t, e).closure(), args.timeout)
+            timed(
+                lambda t=timeline, e=events: sat_model(AbbeyPosition(setup, tuple(e), t)).closure(),
+                args.timeout,
+            )
         )
 
         times["closure, warm"].append(
-            timed(lambda t=timeline, e=events: warm.model_of(setup, t, e).closure(), args.timeout)
+            timed(
+                lambda t=timeline, e=events: warm.model_of(
+                    AbbeyPosition(setup, tuple(e), t)
+                ).closure(),
+                args.timeout,
+            )
         )
         solved: list = []
         prefix = replace(log, events=events)
@@ -157,12 +165,15 @@ def time_game(
         )
         exact.append(bool(solved) and solved[0].exact)
         if k % args.reference_every == 0 or k == len(log.events):
-            model = build_model(setup, timeline, events)
+            model = build_model(AbbeyPosition(setup, tuple(events), timeline))
             times["reference"].append(timed(lambda m=model: CspEngine(m).closure(), args.timeout))
     wrong = false_culprit(log, culprit)
     timeline = build_timeline(setup, wrong.events, log.path)
     times["conflict"].append(
-        timed(lambda: minimal_conflict(setup, timeline, wrong.events), args.timeout)
+        timed(
+            lambda: minimal_conflict(AbbeyPosition(setup, tuple(wrong.events), timeline)),
+            args.timeout,
+        )
     )
 
 

@@ -34,7 +34,7 @@ from winrate import kept_logs
 
 from deduce.games.abbey.rules.engine import AbbeyGame
 from deduce.games.abbey.solver.sat.cnf import sat_model
-from deduce.games.abbey.solver.timeline import build_timeline
+from deduce.games.abbey.solver.timeline import AbbeyPosition, build_timeline
 from deduce.logs.formats.abbey import AbbeySetup, setup_from_header
 from deduce.logs.io import read_log
 from deduce.logs.jsonl import parse_jsonl
@@ -76,7 +76,9 @@ def main() -> None:
             found = set()
             for solver, encoding in PAIRS:
                 start = time.perf_counter()
-                closure = sat_model(setup, timeline, events, solver, encoding).closure()
+                closure = sat_model(
+                    AbbeyPosition(setup, tuple(events), timeline), solver, encoding
+                ).closure()
                 times[solver, encoding, len(setup.players)].append(time.perf_counter() - start)
                 found.add(None if closure is None else tuple(map(frozenset, closure)))
             assert len(found) == 1, f"{case.name} after {k} events: the closures differ"
@@ -134,7 +136,7 @@ def backup_table(logs: Path, budgets: list[int]) -> None:
         found = set()
         for budget, name in names.items():
             start = time.perf_counter()
-            sat = sat_model(setup, timeline, events, budget=budget)
+            sat = sat_model(AbbeyPosition(setup, tuple(events), timeline), budget=budget)
             closure, supports = sat.closure(), sat.supports()
             times[name].append(time.perf_counter() - start)
             found.add(repr((closure, supports)))

@@ -135,7 +135,7 @@ def main() -> None:
         twice = sorted(n for n, k in numbers.items() if k > 1)
         if twice:
             parser.error(f"games recorded more than once: {twice[:10]}")
-        table = _table(args, _tallied(results), start)
+        table = _table(args, tallied(results), start)
         print(table)
     else:
         if args.logs:
@@ -152,7 +152,7 @@ def main() -> None:
                     with args.record.open("a", encoding="utf-8") as out:
                         out.write(json.dumps(result) + "\n")
                 if len(done) % 100 == 0 or len(done) == args.games:
-                    table = _table(args, _tallied(done), start)
+                    table = _table(args, tallied(done), start)
                     print(table, flush=True)
     if args.out:
         args.out.write_text(table + "\n", encoding="utf-8")
@@ -170,7 +170,7 @@ class Tally:
     accused: Counter[tuple[str, bool]] = field(default_factory=Counter)
 
 
-def _tallied(results: list[dict[str, Any]]) -> Tally:
+def tallied(results: list[dict[str, Any]]) -> Tally:
     """The sums of these games' results (as :func:`play` returns them)."""
     tally = Tally()
     for result in results:

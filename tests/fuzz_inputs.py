@@ -10,7 +10,7 @@ reason (a traceback's exception, a message on several lines or without the
 file and line).
 
 The suite runs a bounded Hypothesis test over these (``tests/test_fuzz.py``);
-``tools/fuzz.py`` runs many more.
+``python -m tools.fuzz`` runs many more.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.sat.conflict import Clash, find_clash, minimal_conflict
 from deduce.games.abbey.solver.search.csp import CspEngine
-from deduce.games.abbey.solver.timeline import TRANSFERS
+from deduce.games.abbey.solver.timeline import TRANSFERS, AbbeyPosition
 
 # Derandomized: the same examples on every run, so the suite's time is stable in CI.
 checks = settings(deadline=None, max_examples=30, derandomize=True)
@@ -31,7 +31,7 @@ SMALL = {"min_cards": 6, "max_cards": 8, "max_events": 10}
 
 def _solve(setup, events):
     timeline = timeline_or_skip(setup, events)
-    model = build_model(setup, timeline, events)
+    model = build_model(AbbeyPosition(setup, tuple(events), timeline))
     return timeline, model, count_histories(model)
 
 
@@ -108,7 +108,7 @@ def _conflict(setup, events):
     if enumerate_posterior(setup, events).consistent:
         return None
     timeline = timeline_or_skip(setup, events)
-    return timeline, minimal_conflict(setup, timeline, events)
+    return timeline, minimal_conflict(AbbeyPosition(setup, tuple(events), timeline))
 
 
 @settings(deadline=None, max_examples=25, derandomize=True)
@@ -148,7 +148,7 @@ def test_what_a_clash_says_holds_in_every_history_of_its_other_lines(game):
     if found is None:
         return
     timeline, conflict = found
-    clash = find_clash(setup, timeline, events, conflict)
+    clash = find_clash(AbbeyPosition(setup, tuple(events), timeline), conflict)
     if clash is None:
         return
     kept = [

@@ -25,7 +25,7 @@ from deduce.games.abbey.solver.count.resample import Cap, resample
 from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
-from deduce.games.abbey.solver.timeline import build_timeline
+from deduce.games.abbey.solver.timeline import AbbeyPosition, build_timeline
 from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.io import read_log
 
@@ -36,7 +36,7 @@ CASES = Path(__file__).parent / "data" / "cases"
 
 def _model(setup, events):
     timeline = timeline_or_skip(setup, events)
-    model = build_model(setup, timeline, events)
+    model = build_model(AbbeyPosition(setup, tuple(events), timeline))
     assume(propagate(model))
     return model, [t for t in model.tallies if not t.redundant]
 
@@ -112,9 +112,9 @@ def _position(name, events):
     setup = setup_from_header(log.header, log.path, None)
     cut = log.events[:events]
     timeline = build_timeline(setup, cut, log.path)
-    model = build_model(setup, timeline, cut)
+    model = build_model(AbbeyPosition(setup, tuple(cut), timeline))
     assert propagate(model)
-    supports = sat_model(setup, timeline, cut).supports()
+    supports = sat_model(AbbeyPosition(setup, tuple(cut), timeline)).supports()
     return setup, model, [t for t in model.tallies if not t.redundant], supports
 
 

@@ -16,9 +16,9 @@ from abbey_random import games
 from hypothesis import assume, given, settings
 from oracles.abbey import consistent_histories
 
-from deduce.games.abbey.advice.exact import advise_exactly, exact_advice, information
+from deduce.games.abbey.advice.exact import exact_advice, information
 from deduce.games.abbey.solver.sat.cnf import sat_model
-from deduce.games.abbey.solver.timeline import build_timeline
+from deduce.games.abbey.solver.timeline import AbbeyPosition, build_timeline
 from deduce.logs.formats.abbey import AbbeySetup
 from deduce.logs.io import read_log
 from deduce.logs.model import Event
@@ -68,7 +68,7 @@ def _brute_joint(
 def test_every_option_matches_brute_force(game):
     setup, events, _ = game
     states = _final_states(setup, events)
-    advice = advise_exactly(setup, events)
+    advice = exact_advice(AbbeyPosition.of(setup, events, "<log>"))
     assert advice is not None
     assert all(o.exact for o in advice.options)
     for option in advice.options:
@@ -85,7 +85,7 @@ def test_every_option_matches_brute_force(game):
 @given(games(**LISTABLE))
 def test_kinds_offered(game):
     setup, events, _ = game
-    advice = advise_exactly(setup, events)
+    advice = exact_advice(AbbeyPosition.of(setup, events, "<log>"))
     others = [p for p in setup.players if p != setup.me]
     kinds = {(o.kind, o.target) for o in advice.options}
     for player in others:
@@ -97,7 +97,7 @@ def test_kinds_offered(game):
 
 
 def test_bundled_example_ranks_the_deciding_question_first():
-    advice = exact_advice(read_log(str(ROOT / "examples" / "abbey-4p.log")))
+    advice = exact_advice(AbbeyPosition.of_log(read_log(str(ROOT / "examples" / "abbey-4p.log"))))
     best = advice.options[0]
     assert best.gain > 0.9 and best.gain <= advice.entropy
     assert all(o.gain <= advice.entropy + 1e-12 for o in advice.options)
@@ -105,7 +105,7 @@ def test_bundled_example_ranks_the_deciding_question_first():
 
 def test_gives_up_past_the_deadline():
     hard = read_log(str(ROOT / "tests" / "data" / "cases" / "abbey-6p-00.jsonl"))
-    assert exact_advice(hard, deadline=0.0) is None
+    assert exact_advice(AbbeyPosition.of_log(hard), deadline=0.0) is None
 
 
 @checks
@@ -115,8 +115,11 @@ def test_a_certain_culprit_leaves_every_option_worth_nothing(game):
     states = _final_states(setup, events)
     assume(len({state.index("culprit") for state in states}) == 1)
     timeline = build_timeline(setup, events, "game")
-    witness = sat_model(setup, timeline, events).witness()
-    counted, settled = advise_exactly(setup, events), advise_exactly(setup, events, witness=witness)
+    witness = sat_model(AbbeyPosition(setup, tuple(events), timeline)).witness()
+    counted, settled = (
+        exact_advice(AbbeyPosition.of(setup, events, "<log>")),
+        exact_advice(AbbeyPosition.of(setup, events, "<log>"), witness=witness),
+    )
     assert counted is not None and settled is not None
     assert {(o.kind, o.target, o.detail) for o in settled.options} == {
         (o.kind, o.target, o.detail) for o in counted.options

@@ -36,7 +36,7 @@ from deduce.games.abbey.solver.count.lookahead import Ahead, Lookahead
 from deduce.games.abbey.solver.model import Tally, build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
-from deduce.games.abbey.solver.timeline import TRANSFERS
+from deduce.games.abbey.solver.timeline import TRANSFERS, AbbeyPosition
 from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.io import read_log
 
@@ -53,8 +53,8 @@ REGRESSION = Path(__file__).parent / "data" / "abbey-spectator-masses.jsonl"
 def _prepared(setup, events):
     """(timeline, propagated model or None, its tallies, SAT supports) of a log."""
     timeline = timeline_or_skip(setup, events)
-    model = build_model(setup, timeline, events)
-    supports = sat_model(setup, timeline, events).supports()
+    model = build_model(AbbeyPosition(setup, tuple(events), timeline))
+    supports = sat_model(AbbeyPosition(setup, tuple(events), timeline)).supports()
     if not propagate(model):
         return timeline, None, [], supports
     return timeline, model, [t for t in model.tallies if not t.redundant], supports
@@ -280,7 +280,7 @@ def _states_by_epoch(setup, events):
 def test_supports_are_the_holders_consistent_histories_pass_through(game):
     setup, events, _ = game
     timeline = timeline_or_skip(setup, events)
-    supports = sat_model(setup, timeline, events).supports()
+    supports = sat_model(AbbeyPosition(setup, tuple(events), timeline)).supports()
     states = _states_by_epoch(setup, events)
     if not any(states):
         assert supports is None
@@ -372,8 +372,8 @@ def test_a_layer_past_max_states_declines(recut, monkeypatch):
 
 
 def test_states_without_a_key_word_merge_into_one():
-    code = forward._Code([{1}, {3}], 8)
-    merged = forward._merge(np.zeros((0, 3), dtype=np.uint64), np.array([1, 2, 3]), code)
+    code = forward.StateCode([{1}, {3}], 8)
+    merged = forward.merge_states(np.zeros((0, 3), dtype=np.uint64), np.array([1, 2, 3]), code)
     assert merged.keys.shape == (0, 1) and merged.weights.tolist() == [6]
 
 

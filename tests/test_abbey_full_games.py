@@ -16,7 +16,7 @@ from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.search.csp import CspEngine
-from deduce.games.abbey.solver.timeline import build_timeline
+from deduce.games.abbey.solver.timeline import AbbeyPosition, build_timeline
 from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.io import read_log
 
@@ -40,7 +40,9 @@ def _models(case: str, kept: int):
     setup = setup_from_header(log.header, log.path)
     events = log.events[:kept]
     timeline = build_timeline(setup, events, log.path)
-    return build_model(setup, timeline, events), sat_model(setup, timeline, events)
+    return build_model(AbbeyPosition(setup, tuple(events), timeline)), sat_model(
+        AbbeyPosition(setup, tuple(events), timeline)
+    )
 
 
 @pytest.mark.parametrize(("case", "kept"), POSITIONS)

@@ -29,11 +29,11 @@ from deduce.games.abbey.solver.model import build_model, is_history
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sample import Chain, sample_histories
 from deduce.games.abbey.solver.sat.cnf import SatModel, Warm, sat_model
-from deduce.games.abbey.solver.solve import solve_abbey
-from deduce.games.abbey.solver.timeline import TRANSFERS, build_timeline
+from deduce.games.abbey.solver.solve import solve_position
+from deduce.games.abbey.solver.timeline import TRANSFERS, AbbeyPosition, build_timeline
 from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.io import read_log
-from deduce.logs.model import Event, GameLog, Header
+from deduce.logs.model import Event
 
 checks = settings(deadline=None, max_examples=30, derandomize=True)
 TINY = {"min_cards": 8, "max_cards": 10, "max_deals": 80_000, "max_events": 12}
@@ -64,7 +64,7 @@ def test_closure_is_the_support_of_the_brute_force_posterior(game):
     setup, events, _ = game
     timeline = _timeline(setup, events)
     brute = enumerate_posterior(setup, events)
-    sat = sat_model(setup, timeline, events)
+    sat = sat_model(AbbeyPosition(setup, tuple(events), timeline))
     possible = sat.closure()
     if not brute.consistent:
         assert possible is None
@@ -72,7 +72,7 @@ def test_closure_is_the_support_of_the_brute_force_posterior(game):
         return
     assert possible is not None
     assert _named(timeline, setup, possible) == _brute_support(brute)
-    model = build_model(setup, timeline, events)
+    model = build_model(AbbeyPosition(setup, tuple(events), timeline))
     for seed in (None, 1, 2):
         history = sat.witness(rng=None if seed is None else random.Random(seed))
         assert history is not None and is_history(model, history)
@@ -87,8 +87,8 @@ def test_a_warm_model_grown_event_by_event_answers_as_a_fresh_one(game):
     for k in range(len(events) + 1):
         prefix = events[:k]
         timeline = build_timeline(setup, prefix, "game")
-        grown = warm.model_of(setup, timeline, prefix)
-        fresh = sat_model(setup, timeline, prefix)
+        grown = warm.model_of(AbbeyPosition(setup, tuple(prefix), timeline))
+        fresh = sat_model(AbbeyPosition(setup, tuple(prefix), timeline))
         assert grown.closure() == fresh.closure()
         assert len(grown.events) == k
 
@@ -97,9 +97,9 @@ def test_a_model_that_is_not_continued_is_built_afresh():
     setup, events, _ = random_game(random.Random(4), **TINY)
     timeline = build_timeline(setup, events, "game")
     warm = Warm()
-    old = warm.model_of(setup, timeline, events)
+    old = warm.model_of(AbbeyPosition(setup, tuple(events), timeline))
     shorter = events[:-1]
-    again = warm.model_of(setup, build_timeline(setup, shorter, "game"), shorter)
+    again = warm.model_of(AbbeyPosition.of(setup, shorter, "game"))
     assert again is not old and again.events == list(shorter)
 
 
@@ -108,7 +108,7 @@ def test_a_model_that_is_not_continued_is_built_afresh():
 def test_skipping_lines_answers_for_the_log_without_them(game, rng):
     setup, events, _ = game
     timeline = _timeline(setup, events)
-    sat = sat_model(setup, timeline, events)
+    sat = sat_model(AbbeyPosition(setup, tuple(events), timeline))
     skip = {e.line for e in events if e.type not in TRANSFERS and rng.random() < 0.4}
     kept = [e for e in events if e.line not in skip]
     expected = enumerate_posterior(setup, kept).consistent
@@ -124,7 +124,7 @@ def test_every_solver_and_encoding_gives_the_same_closure():
     )
     timeline = build_timeline(setup, events, "game")
     closures = [
-        sat_model(setup, timeline, events, solver, encoding).closure()
+        sat_model(AbbeyPosition(setup, tuple(events), timeline), solver, encoding).closure()
         for solver, encoding in (
             ("minicard", "native"),
             ("glucose4", "seqcounter"),
@@ -144,8 +144,8 @@ def test_queries_past_the_budget_get_the_same_answers_from_the_backup(case):
     log = read_log(CASES / f"{case}.jsonl")
     setup = setup_from_header(log.header, log.path)
     timeline = build_timeline(setup, log.events, log.path)
-    plain = sat_model(setup, timeline, log.events, budget=None)
-    tight = sat_model(setup, timeline, log.events, budget=5)
+    plain = sat_model(AbbeyPosition(setup, tuple(log.events), timeline), budget=None)
+    tight = sat_model(AbbeyPosition(setup, tuple(log.events), timeline), budget=5)
     assert tight.closure() == plain.closure()
     assert tight.supports() == plain.supports()
     assert tight.backup_model is not None  # five conflicts were too few somewhere
@@ -156,10 +156,16 @@ def test_the_supports_give_up_at_their_deadline():
     log = read_log(CASES / "abbey-6p-01.jsonl")
     setup = setup_from_header(log.header, log.path)
     timeline = build_timeline(setup, log.events, log.path)
-    whole = sat_model(setup, timeline, log.events).supports()
+    whole = sat_model(AbbeyPosition(setup, tuple(log.events), timeline)).supports()
     assert whole is not None
-    assert sat_model(setup, timeline, log.events).supports(perf_counter() + 3600) == whole
-    assert sat_model(setup, timeline, log.events).supports(perf_counter() - 1) is None
+    assert (
+        sat_model(AbbeyPosition(setup, tuple(log.events), timeline)).supports(perf_counter() + 3600)
+        == whole
+    )
+    assert (
+        sat_model(AbbeyPosition(setup, tuple(log.events), timeline)).supports(perf_counter() - 1)
+        is None
+    )
 
 
 def test_the_backup_grows_with_the_log():
@@ -170,16 +176,19 @@ def test_the_backup_grows_with_the_log():
         prefix = log.events[:k]
         timeline = build_timeline(setup, prefix, log.path)
         tight.extend(timeline, prefix)
-        assert tight.closure() == sat_model(setup, timeline, prefix, budget=None).closure()
+        assert (
+            tight.closure()
+            == sat_model(AbbeyPosition(setup, tuple(prefix), timeline), budget=None).closure()
+        )
     assert tight.backup_model is not None and tight.backup_model.events == tight.events
 
 
 def _with_history(setup, events):
     """Timeline, propagated model and a SAT model; skips games without a history."""
     timeline = _timeline(setup, events)
-    model = build_model(setup, timeline, events)
+    model = build_model(AbbeyPosition(setup, tuple(events), timeline))
     assume(propagate(model))
-    sat = sat_model(setup, timeline, events)
+    sat = sat_model(AbbeyPosition(setup, tuple(events), timeline))
     assume(sat.satisfiable())
     return timeline, model, sat
 
@@ -204,12 +213,12 @@ def test_drawn_histories_follow_the_uniform_law_over_histories():
             timeline = build_timeline(setup, events, "game")
         except LogError:
             continue
-        model = build_model(setup, timeline, events)
+        model = build_model(AbbeyPosition(setup, tuple(events), timeline))
         exact = count_histories(model)
         base = model.copy()
         if not exact.total or not propagate(base):
             continue
-        sat = sat_model(setup, timeline, events)
+        sat = sat_model(AbbeyPosition(setup, tuple(events), timeline))
         starts = sat.witnesses(sat.closure(), 4, random.Random(seed))
         draws = sample_histories(base, starts, 400, seed=seed, thin=25, burn=200)
         worst.append(
@@ -241,9 +250,8 @@ def test_drawn_histories_lie_in_the_closure_and_stop_at_the_deadline(game):
     assert late == draws[:8]
 
 
-def _log(setup, events):
-    header = Header(game="abbey", players=setup.players, me=setup.me)
-    return GameLog(header, list(events), "game")
+def _position(setup, events):
+    return AbbeyPosition.of(setup, events, "game")
 
 
 def test_an_exhausted_budget_gives_a_labelled_estimate_with_exact_candidates(monkeypatch):
@@ -251,14 +259,13 @@ def test_an_exhausted_budget_gives_a_labelled_estimate_with_exact_candidates(mon
         random.Random(7), min_cards=9, max_cards=9, max_deals=80_000, max_events=12
     )
     timeline = build_timeline(setup, events, "game")
-    model = build_model(setup, timeline, events)
+    model = build_model(AbbeyPosition(setup, tuple(events), timeline))
     exact = count_histories(model)
     assert exact.total
-    monkeypatch.setattr("deduce.games.abbey.solver.solve.setup_from_header", lambda *a: setup)
-    log = _log(setup, events)
+    position = _position(setup, events)
     with monkeypatch.context() as patch:  # the candidates alone: no time for the SAT supports
         patch.setattr(SatModel, "supports", lambda *a: pytest.fail("supports computed"))
-        solution = solve_abbey(log, budget=0.0)
+        solution = solve_position(position, budget=0.0)
     assert not solution.exact
     assert 0 < solution.error <= 1
     out = solution.to_json()
@@ -272,7 +279,7 @@ def test_an_exhausted_budget_gives_a_labelled_estimate_with_exact_candidates(mon
     exact_culprits = {card for card, row in support.items() if "culprit" in row}
     assert set(out["culprit"]["candidates"]) == exact_culprits
     assert abs(sum(solution.culprit.values()) - 1) < 1e-9
-    unlimited = solve_abbey(log)
+    unlimited = solve_position(position)
     assert unlimited.exact and all(isinstance(p, Fraction) for p in unlimited.culprit.values())
 
 
@@ -287,7 +294,6 @@ def test_a_short_budget_goes_to_the_exact_count(monkeypatch, budget, share):
     setup, events, _ = random_game(
         random.Random(7), min_cards=9, max_cards=9, max_deals=80_000, max_events=12
     )
-    monkeypatch.setattr("deduce.games.abbey.solver.solve.setup_from_header", lambda *a: setup)
     seen = []
     real = count_histories
 
@@ -297,7 +303,7 @@ def test_a_short_budget_goes_to_the_exact_count(monkeypatch, budget, share):
 
     monkeypatch.setattr("deduce.games.abbey.solver.solve.count_histories", spy)
     monkeypatch.setattr("deduce.games.abbey.solver.solve.perf_counter", lambda: 100.0)
-    assert solve_abbey(_log(setup, events), budget=budget).exact
+    assert solve_position(_position(setup, events), budget=budget).exact
     assert seen == [pytest.approx(100.0 + share * budget)]
 
 
@@ -306,8 +312,7 @@ def test_the_estimates_on_the_way_reach_the_listener_as_solutions(monkeypatch):
     setup, events, _ = random_game(
         random.Random(7), min_cards=9, max_cards=9, max_deals=80_000, max_events=12
     )
-    monkeypatch.setattr("deduce.games.abbey.solver.solve.setup_from_header", lambda *a: setup)
-    exact = solve_abbey(_log(setup, events))
+    exact = solve_position(_position(setup, events))
     names = _timeline(setup, events).holders
     even = [
         {h: 1.0 / len(row) for h, name in enumerate(names) if name in row}
@@ -321,7 +326,7 @@ def test_the_estimates_on_the_way_reach_the_listener_as_solutions(monkeypatch):
     monkeypatch.setattr("deduce.games.abbey.solver.solve.count_histories", lambda *a, **k: None)
     monkeypatch.setattr("deduce.games.abbey.solver.solve.estimate_histories", rounds)
     made = []
-    answer = solve_abbey(_log(setup, events), budget=10.0, progress=made.append)
+    answer = solve_position(_position(setup, events), budget=10.0, progress=made.append)
     assert [(s.error, s.culprit_bound) for s in made] == [(0.3, 0.2)]
     assert (answer.error, answer.culprit_bound) == (0.1, 0.05)
     assert made[0].holders == answer.holders and set(made[0].culprit) == set(exact.culprit)
@@ -339,10 +344,9 @@ def test_an_inconsistent_log_is_a_conflict_whatever_the_budget(monkeypatch):
         if wrong == "culprit"
         else Event("has", {"player": wrong, "card": card}, line)
     )
-    monkeypatch.setattr("deduce.games.abbey.solver.solve.setup_from_header", lambda *a: setup)
-    log = _log(setup, [*events, fact])
-    assert not enumerate_posterior(setup, log.events).consistent
-    quick, full = solve_abbey(log, budget=0.0), solve_abbey(log)
+    position = _position(setup, [*events, fact])
+    assert not enumerate_posterior(setup, position.events).consistent
+    quick, full = solve_position(position, budget=0.0), solve_position(position)
     assert not quick.consistent and not full.consistent
     assert quick.conflict == full.conflict
 
@@ -351,7 +355,6 @@ def test_every_engine_agrees_on_a_small_game(monkeypatch):
     setup, events, _ = random_game(
         random.Random(5), min_cards=8, max_cards=8, max_deals=80_000, max_events=10
     )
-    monkeypatch.setattr("deduce.games.abbey.solver.solve.setup_from_header", lambda *a: setup)
-    log = _log(setup, events)
-    solutions = [solve_abbey(log, engine=engine) for engine in ("sat", "count", "csp")]
+    position = _position(setup, events)
+    solutions = [solve_position(position, engine=engine) for engine in ("sat", "count", "csp")]
     assert all(s == solutions[0] for s in solutions)

@@ -19,7 +19,7 @@ from deduce.games.abbey.sim.check import Calibration, CheckSummary, check_games,
 from deduce.games.abbey.sim.simulate import BOTS, play, record_game
 from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.solve import solve_abbey
-from deduce.games.abbey.solver.timeline import CULPRIT, build_timeline
+from deduce.games.abbey.solver.timeline import CULPRIT, AbbeyPosition, build_timeline
 from deduce.games.simulate import bot_lineup, simulate, write_game
 from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.io import read_log
@@ -241,12 +241,14 @@ def analyse(log, draws, seed=0):
     """The closure's culprit candidates and the estimated advice of a log."""
     setup = setup_from_header(log.header, log.path)
     timeline = build_timeline(setup, log.events, log.path)
-    sat = sat_model(setup, timeline, log.events)
+    sat = sat_model(AbbeyPosition(setup, tuple(log.events), timeline))
     possible = sat.closure()
     if possible is None:
         return [], None
     found = [c for c, row in zip(setup.deck.ids, possible) if CULPRIT in row]
-    return found, estimated_advice(setup, timeline, log.events, sat, draws, seed, True)
+    return found, estimated_advice(
+        AbbeyPosition(setup, tuple(log.events), timeline), sat, draws, seed, True
+    )
 
 
 def candidates_of(log):

@@ -1,16 +1,14 @@
-"""Pure helpers of the benchmark scripts, against brute force."""
+"""Pure helpers of the benchmark scripts, against brute force.
+
+The scripts import each other by name, as they do when run from ``benchmarks/``;
+the suite finds them there through pytest's ``pythonpath`` (``pyproject.toml``).
+"""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
+from certainty import first_certain
 from hypothesis import given
 from hypothesis import strategies as st
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-
-from certainty import first_certain
 from winrate import seating
 
 
@@ -46,7 +44,7 @@ def test_usable_chances_are_exact_or_within_a_narrow_bound_that_covers_the_truth
 
 
 def test_a_run_split_into_parts_tallies_as_one():
-    from winrate import _tallied
+    from winrate import tallied
 
     def game(n, winners, scores):
         bots = {"ana": "solver", "bob": "notepad"}
@@ -61,7 +59,7 @@ def test_a_run_split_into_parts_tallies_as_one():
         game(2, ["ana", "bob"], {"ana": 1, "bob": 1}),
         game(3, ["bob"], {"ana": -1, "bob": 4}),
     ]
-    whole, first, second = _tallied(games), _tallied(games[:1]), _tallied(games[1:])
+    whole, first, second = tallied(games), tallied(games[:1]), tallied(games[1:])
     assert whole.wins == {"solver": 1.5, "notepad": 1.5}
     assert whole.points == {"solver": 3, "notepad": 5}
     assert whole.games == first.games + second.games == 3
@@ -70,14 +68,14 @@ def test_a_run_split_into_parts_tallies_as_one():
 
 
 def test_the_certainty_row_counts_a_sheet_that_never_got_there_as_the_log_end():
-    from certainty import _row
+    from certainty import summary_row
 
     rows = [
         {"closure": 30, "sheet": 60, "events": 90, "reached": 30},
         {"closure": 45, "sheet": None, "events": 90, "reached": 18},
         {"closure": None, "sheet": 70, "events": 80, "reached": 60},
     ]
-    row = _row("advised", rows)
+    row = summary_row("advised", rows)
     assert row[:4] == ["advised", 3, "67%", "67%"]
     assert row[4:8] == [37.5, 65, 37.5, "50%"]  # gains 30 and 45; shares 1/2 and 1/2
     assert row[8] == "67%"  # the sheet's last count reached 2/3, 4/5 and 1/4 of a log early

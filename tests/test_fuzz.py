@@ -1,7 +1,7 @@
 """Bad input, fuzzed: every file deduce reads ends in a valid result or a one-line error.
 
 A bounded run in the suite (Hypothesis chooses the seeds of the mutations);
-``tools/fuzz.py`` runs a million inputs. Also the documented upper bounds
+``python -m tools.fuzz`` runs a million inputs. Also the documented upper bounds
 on what is read.
 """
 

@@ -55,7 +55,7 @@ def test_an_estimate_is_never_shown_as_certain(exact):
 
 
 def _suggest(monkeypatch, solution, part="accusation"):
-    monkeypatch.setattr(abbey_suggest, "solve_abbey", lambda *args, **kwargs: solution)
+    monkeypatch.setattr(abbey_suggest, "solve_position", lambda *args, **kwargs: solution)
     result = CliRunner().invoke(cli, ["suggest", ABBEY4, "--json"])
     assert result.exit_code == 0, result.output
     table = CliRunner().invoke(cli, ["suggest", ABBEY4]).output

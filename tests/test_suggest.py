@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from deduce.cli.main import cli
 from deduce.games.abbey.advice.exact import exact_advice
 from deduce.games.abbey.advice.suggest import describe_option
+from deduce.games.abbey.solver.timeline import AbbeyPosition
 from deduce.games.blackrose.advisor import advise
 from deduce.games.blackrose.cards import default_cards
 from deduce.games.blackrose.game import unseen_bound
@@ -39,7 +40,7 @@ def _json(*args: str) -> dict:
 
 def test_abbey_options_are_the_exact_values_best_first():
     data = _json("--budget", "1000", "--top", "1000", ABBEY6)
-    advice = exact_advice(read_log(ABBEY6))
+    advice = exact_advice(AbbeyPosition.of_log(read_log(ABBEY6)))
     assert data["exact"] and data["entropy"] == pytest.approx(advice.entropy)
     assert [(o["kind"], o["target"], tuple(o["detail"]), o["bits"]) for o in data["options"]] == [
         (o.kind, o.target, o.detail, pytest.approx(o.gain)) for o in advice.options
@@ -84,7 +85,7 @@ def test_abbey_exact_values_are_not_tried_after_the_solve_could_not_count(monkey
     exact = solve_log(log)
     late = replace(exact, exact=False, error=1.0)  # no count finished: no chances at all
     tried = []
-    monkeypatch.setattr(abbey_suggest, "solve_abbey", lambda *args, **kwargs: late)
+    monkeypatch.setattr(abbey_suggest, "solve_position", lambda *args, **kwargs: late)
     monkeypatch.setattr(abbey_suggest, "exact_advice", lambda *args: tried.append(args))
     options = SolveOptions(budget=1.0)
     data = abbey_suggest.suggest(log, options, 5).data
@@ -99,7 +100,7 @@ def test_abbey_table_names_rooms_and_questions():
     assert "Accusation" in result.output and "not allowed yet: 2 cards left" in result.output
     moves = result.output[result.output.index("Best moves") :]
     assert moves.count("exact") == 3
-    option = exact_advice(read_log(ABBEY6)).options[0]
+    option = exact_advice(AbbeyPosition.of_log(read_log(ABBEY6))).options[0]
     assert describe_option(option)[1] in result.output
 
 

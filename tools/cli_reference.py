@@ -1,13 +1,12 @@
 """Write docs/reference.md, the command-line reference, from the commands' own help.
 
-Run ``python tools/cli_reference.py`` after changing a command's options or help;
+Run ``python -m tools.cli_reference`` after changing a command's options or help;
 ``tests/test_docs.py`` checks that the page matches :func:`render`. The help is
 rendered at a fixed width, so the page does not depend on the terminal.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
@@ -17,15 +16,12 @@ PAGE = ROOT / "docs" / "reference.md"
 PROG = "deduce"
 WIDTH = 80
 
-if str(ROOT) not in sys.path:  # run as a script: the project's packages are beside tools/
-    sys.path.insert(0, str(ROOT))
-
 HEADER = """\
 # Command reference
 
 [README](../README.md) · [Documentation index](index.md)
 
-This page is generated from the commands' `--help` by `python tools/cli_reference.py`;
+This page is generated from the commands' `--help` by `python -m tools.cli_reference`;
 do not edit it by hand. Each command also has its own page with examples (see the
 [index](index.md)).
 """

@@ -6,7 +6,7 @@ It must be read, or refused with a one-line error naming the file and line.
 Prints the count per kind and outcome, every crash with the seed that
 reproduces it, and the wall time; exits with status 1 if anything crashed.
 
-    python tools/fuzz.py --inputs 1000000 --workers 2
+    python -m tools.fuzz --inputs 1000000 --workers 2
 """
 
 from __future__ import annotations
@@ -20,9 +20,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from fuzz_inputs import READERS, mutate, outcome, seeds
+from tests.fuzz_inputs import READERS, mutate, outcome, seeds
 
 KINDS = sorted(READERS)
 

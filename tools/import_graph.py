@@ -1,6 +1,7 @@
 """Draw deduce's import graph, package by package, as a Mermaid diagram.
 
-``python tools/import_graph.py`` prints the diagram that
+``python -m tools.import_graph`` (from the top of the repository, which puts
+the checkout's ``deduce`` and ``cli`` on the path) prints the diagram that
 ``docs/development.md`` shows between its ``import-graph`` markers; with
 ``--write`` it replaces it there. ``tests/test_docs.py`` checks that the page
 holds the graph of the code as it is. The graph comes from the code's own
@@ -14,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,7 +57,6 @@ def edges() -> list[tuple[str, str]]:
     """The imports between boxes, sorted (no box's imports of itself)."""
     import grimp
 
-    sys.path.insert(0, str(ROOT))
     graph = grimp.build_graph("deduce", "cli", exclude_type_checking_imports=True)
     found: set[tuple[str, str]] = set()
     for module in graph.modules:

@@ -22,7 +22,7 @@ from deduce.games.abbey.sim.check import LogCheck
 from deduce.games.abbey.solver import query
 from deduce.games.abbey.solver.sat.cnf import Warm
 from deduce.games.abbey.solver.solve import ENGINES, AbbeySolution, solve_abbey
-from deduce.games.abbey.solver.timeline import PILE, build_timeline
+from deduce.games.abbey.solver.timeline import PILE, AbbeyPosition
 from deduce.games.protocol import (
     AdviceOptions,
     CheckOptions,
@@ -181,8 +181,7 @@ class Abbey:
 
     def warnings(self, log: GameLog, options: SolveOptions) -> tuple[tuple[int, str], ...]:
         """Accusations while cards are left in the pile (the rulebook forbids them)."""
-        setup = setup_from_header(log.header, log.path, supplied_deck(options.deck))
-        timeline = build_timeline(setup, log.events, log.path)
+        timeline = AbbeyPosition.of_log(log, supplied_deck(options.deck)).timeline
         found = []
         for event in log.events:
             left = timeline.sizes[timeline.epoch_of[event.line]][PILE]
@@ -205,13 +204,11 @@ class Abbey:
 
     def check_input(self, log: GameLog) -> None:
         """The public sizes: a draw from an empty pile, a hand of the wrong size..."""
-        build_timeline(setup_from_header(log.header, log.path), log.events, log.path)
+        AbbeyPosition.of_log(log)
 
     def impossible(self, log: GameLog, warm: Warm | None = None) -> bool:
         """One SAT solve (on ``warm``'s model if given)."""
-        setup = setup_from_header(log.header, log.path)
-        timeline = build_timeline(setup, log.events, log.path)
-        return not (warm or Warm()).model_of(setup, timeline, log.events).satisfiable()
+        return not (warm or Warm()).model_of(AbbeyPosition.of_log(log)).satisfiable()
 
     def suggest(  # noqa: D102
         self,

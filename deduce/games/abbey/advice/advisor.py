@@ -37,9 +37,8 @@ from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sample import sample_histories
 from deduce.games.abbey.solver.sat.cnf import SatModel
-from deduce.games.abbey.solver.timeline import CULPRIT, PILE, Timeline
+from deduce.games.abbey.solver.timeline import CULPRIT, PILE, AbbeyPosition
 from deduce.logs.formats.abbey import TRAITS, AbbeySetup, show_requests
-from deduce.logs.model import Event
 
 #: Expected points at which an accusation is recommended (6p - 2 >= 2 means p >= 2/3).
 ACCUSE_POINTS = 2.0
@@ -98,9 +97,7 @@ class Advice:
 
 
 def estimated_advice(
-    setup: AbbeySetup,
-    timeline: Timeline,
-    events: Sequence[Event],
+    position: AbbeyPosition,
     sat: SatModel,
     draws: int,
     seed: int,
@@ -110,8 +107,8 @@ def estimated_advice(
 ) -> Advice | None:
     """The options ranked by their estimated values over drawn histories (None: no history).
 
-    The draws come from chains started at witnesses of ``sat`` (the log's
-    SAT model). ``deadline``: a time past which the draws stop once there
+    The draws come from chains started at witnesses of ``sat`` (the
+    position's SAT model). ``deadline``: a time past which the draws stop once there
     are at least so many
     (:func:`~deduce.games.abbey.solver.sample.sample_histories`).
     """
@@ -119,12 +116,13 @@ def estimated_advice(
     starts = [s for s in (sat.witness(rng=rng) for _ in range(CHAINS)) if s is not None]
     if not starts:
         return None
-    model = build_model(setup, timeline, events)
+    model = build_model(position)
     propagate(model)
     sample = sample_histories(
         model, starts, draws, seed=seed, thin=thin, burn=4 * thin, deadline=deadline
     )
-    ranker = Ranker(setup, sample, timeline.holders, seed)
+    timeline = position.timeline
+    ranker = Ranker(position.setup, sample, timeline.holders, seed)
     return ranker.advice(show_me, timeline.sizes[-1][PILE])
 
 

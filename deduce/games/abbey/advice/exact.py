@@ -33,42 +33,38 @@ options come at once.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from deduce.errors import DeduceError, InconsistentLog
 from deduce.games.abbey.advice.advisor import Advice, Option
 from deduce.games.abbey.solver.count.histories import Counts, count_histories
 from deduce.games.abbey.solver.model import History, build_model
-from deduce.games.abbey.solver.timeline import CULPRIT, PILE, Timeline, build_timeline
-from deduce.logs.formats.abbey import TRAITS, AbbeySetup, Deck, setup_from_header
-from deduce.logs.model import Event, GameLog
+from deduce.games.abbey.solver.timeline import CULPRIT, PILE, AbbeyPosition
+from deduce.logs.formats.abbey import TRAITS
+from deduce.logs.model import Event
 
 Joint = Mapping[tuple[int, object], float]  # (culprit index, answer) -> probability
 
 
 @dataclass(frozen=True)
-class _Position:
-    """A log's position (its events and their timeline), ready for counting with extra facts."""
+class _Counter:
+    """A position, ready for counting with extra facts until a deadline."""
 
-    setup: AbbeySetup
-    events: tuple[Event, ...]
-    timeline: Timeline
-    path: str
+    position: AbbeyPosition
     deadline: float | None
 
     def count(self, *facts: tuple[str, dict[str, object]]) -> Counts:
-        """Histories of the log plus ``facts`` (type, fields); ``_OutOfTime`` past the deadline.
+        """Histories of the position plus ``facts`` (type, fields); ``_OutOfTime`` when late.
 
         The facts get lines of their own after the log's, so they need a
         timeline of their own.
         """
-        line = (self.events[-1].line if self.events else 1) + 1
+        events = self.position.events
+        line = (events[-1].line if events else 1) + 1
         extra = tuple(Event(kind, fields, line + i) for i, (kind, fields) in enumerate(facts))
-        events = self.events + extra
-        timeline = build_timeline(self.setup, events, self.path) if facts else self.timeline
-        model = build_model(self.setup, timeline, events)
-        counts = count_histories(model, deadline=self.deadline)
+        position = self.position.with_events(events + extra) if facts else self.position
+        counts = count_histories(build_model(position), deadline=self.deadline)
         if counts is None:
             raise _OutOfTime
         return counts
@@ -79,48 +75,35 @@ class _OutOfTime(Exception):
 
 
 def exact_advice(
-    log: GameLog,
-    deck: Deck | None = None,
+    position: AbbeyPosition,
     deadline: float | None = None,
     witness: History | None = None,
 ) -> Advice | None:
-    """Every count, "do you have", theft and draw option of a log, exactly valued, best first.
+    """Every count, "do you have", theft and draw option of a position, exactly valued, best first.
 
     None when a count does not finish by ``deadline`` (a
-    :func:`time.perf_counter` reading). The log must be consistent.
-    ``witness``: one history of a log whose culprit is certain (the module
-    docstring).
+    :func:`time.perf_counter` reading). The position must be consistent.
+    ``witness``: one history of a position whose culprit is certain (the
+    module docstring).
     """
-    setup = setup_from_header(log.header, log.path, deck)
-    return advise_exactly(setup, log.events, log.path, deadline, witness)
-
-
-def advise_exactly(
-    setup: AbbeySetup,
-    events: Sequence[Event],
-    path: str = "<log>",
-    deadline: float | None = None,
-    witness: History | None = None,
-) -> Advice | None:
-    """:func:`exact_advice` for a game's setup and events."""
-    position = _Position(setup, tuple(events), build_timeline(setup, events, path), path, deadline)
+    counter = _Counter(position, deadline)
     try:
         base = (
-            position.count()
+            counter.count()
             if witness is None
             else Counts(1, tuple({route[-1]: 1} for route in witness))
         )
         if not base.total:
-            raise InconsistentLog(f"{path}: the log is inconsistent: no advice")
-        ids = setup.deck.ids
+            raise InconsistentLog(f"{position.path}: the log is inconsistent: no advice")
+        ids = position.setup.deck.ids
         culprits = {c: n for c, row in enumerate(base.holders) if (n := row.get(CULPRIT, 0))}
         by_culprit = {
-            c: position.count(("culprit", {"card": ids[c]})).holders
+            c: counter.count(("culprit", {"card": ids[c]})).holders
             if len(culprits) > 1
             else base.holders
             for c in culprits
         }
-        return _Options(position, base, culprits, by_culprit).advice()
+        return _Options(counter, base, culprits, by_culprit).advice()
     except _OutOfTime:
         return None
 
@@ -130,12 +113,13 @@ class _Options:
 
     def __init__(
         self,
-        position: _Position,
+        counter: _Counter,
         base: Counts,
         culprits: dict[int, int],
         by_culprit: dict[int, tuple[dict[int, int], ...]],
     ) -> None:
-        self.position = position
+        position = counter.position
+        self.counter = counter
         self.setup = position.setup
         self.total = base.total
         self.base = base
@@ -209,7 +193,7 @@ class _Options:
         joint: dict[tuple[int, object], float] = {}
         seen = 0
         for k in answers:
-            counts = self.position.count(
+            counts = self.counter.count(
                 ("count", {"player": self.holders[h], "traits": (trait,), "n": k})
             )
             seen += counts.total

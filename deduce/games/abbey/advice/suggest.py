@@ -35,13 +35,12 @@ from deduce.games.abbey.advice.decisions import REVEAL_AT
 from deduce.games.abbey.advice.exact import exact_advice
 from deduce.games.abbey.advice.situation import Situation, advise, parse_situation
 from deduce.games.abbey.solver.sat.cnf import Warm
-from deduce.games.abbey.solver.solve import AbbeySolution, solve_abbey
-from deduce.games.abbey.solver.timeline import PILE, Timeline, build_timeline
+from deduce.games.abbey.solver.solve import AbbeySolution, solve_position
+from deduce.games.abbey.solver.timeline import PILE, AbbeyPosition, Timeline
 from deduce.games.protocol import SolveOptions, Suggestion
 from deduce.logs.formats.abbey import (
     TRAIT_GROUPS,
     AbbeySetup,
-    setup_from_header,
     supplied_deck,
 )
 from deduce.logs.model import GameLog
@@ -74,8 +73,8 @@ def suggest(
     """
     start = perf_counter()
     decision = None
-    deck = supplied_deck(options.deck)
-    setup = setup_from_header(log.header, log.path, deck)
+    position = AbbeyPosition.of_log(log, supplied_deck(options.deck))
+    setup, timeline = position.setup, position.timeline
     if situation is not None:
         if setup.me is None:
             raise DeduceError(f"{log.path}: --situation needs a player's log, not a spectator's")
@@ -84,31 +83,27 @@ def suggest(
     solved_here = solution is None
     warm = Warm()  # the solve's SAT model, kept for the estimate's draws
     if solution is None:
-        solution = solve_abbey(
-            log,
-            deck,
+        solution = solve_position(
+            position,
             seed=options.seed,
             budget=None if budget is None else SOLVE_SHARE * budget,
             warm=warm,
         )
     if not solution.consistent:
         raise InconsistentLog(f"{log.path}: no history fits the log")
-    timeline = build_timeline(setup, log.events, log.path)
     if decision is not None and decision.kind != "asked":  # defence alone: no draws needed
         data, table = _situation(decision, log, setup, solution, timeline, None, top)
         return Suggestion({"game": "abbey", "situation": data}, [table])
     pile = timeline.sizes[-1][PILE]
     advice = None
     if len(solution.culprit) == 1:  # nothing left to learn: every value is 0, at once
-        advice = exact_advice(log, deck, None, warm.model_of(setup, timeline, log.events).witness())
+        advice = exact_advice(position, None, warm.model_of(position).witness())
     elif solution.culprit_exact or not solved_here:  # a count that failed here: no use trying
-        advice = exact_advice(log, deck, None if budget is None else start + EXACT_SHARE * budget)
+        advice = exact_advice(position, None if budget is None else start + EXACT_SHARE * budget)
     if advice is None or not pile:
         estimate = estimated_advice(
-            setup,
-            timeline,
-            log.events,
-            warm.model_of(setup, timeline, log.events),
+            position,
+            warm.model_of(position),
             DRAWS,
             options.seed,
             show_me=not pile,

@@ -95,7 +95,7 @@ class AdvisedBot(SolverBot):
         sheet = self.sheet(obs)
         if self._advice[0] != len(obs.log):
             assert self._position is not None
-            timeline = self._position[2]
+            timeline = self._position[1].timeline
             assert self._warm.model is not None
             setup = self._warm.model.setup
             hands = dict(zip(self.game.players, obs.hand_sizes))

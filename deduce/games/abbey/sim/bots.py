@@ -27,10 +27,9 @@ from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sample import sample_histories
 from deduce.games.abbey.solver.sat.cnf import Warm
-from deduce.games.abbey.solver.timeline import CULPRIT, Timeline, build_timeline
-from deduce.logs.formats.abbey import GROUP_OF, setup_from_header
+from deduce.games.abbey.solver.timeline import CULPRIT, AbbeyPosition
+from deduce.logs.formats.abbey import GROUP_OF
 from deduce.logs.jsonl import parse_jsonl
-from deduce.logs.model import GameLog
 
 Bot = Callable[[Observation, Sequence[Action], Random], Action]
 
@@ -217,7 +216,7 @@ class SolverBot(Notepad):
     def __init__(self, game: AbbeyGame, seat: int) -> None:
         super().__init__(game, seat)
         self._warm = Warm()
-        self._position: tuple[int, GameLog, Timeline, list[set[int]]] | None = None
+        self._position: tuple[int, AbbeyPosition, list[set[int]]] | None = None
         self._suspect: tuple[int, str | None] = (-1, None)
         self._draws: tuple[int, list[tuple[int, ...]]] = (-1, [])
 
@@ -225,12 +224,11 @@ class SolverBot(Notepad):
         log = parse_jsonl(
             self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl", self.game.deck
         )
-        setup = setup_from_header(log.header, log.path, self.game.deck)
-        timeline = build_timeline(setup, log.events, log.path)
-        possible = self._warm.model_of(setup, timeline, log.events).closure()
+        position = AbbeyPosition.of_log(log, self.game.deck)
+        possible = self._warm.model_of(position).closure()
         if possible is None:  # the engine's own log always has a history
             raise AssertionError(f"{obs.player}'s log has no history")
-        self._position = (len(obs.log), log, timeline, possible)
+        self._position = (len(obs.log), position, possible)
         return [card for card, row in zip(self.game.deck.ids, possible) if CULPRIT in row]
 
     def suspect(self, obs: Observation) -> str | None:
@@ -261,10 +259,10 @@ class SolverBot(Notepad):
         ``ACCUSE_AMONG`` candidates.
         """
         assert self._position is not None and self._warm.model is not None
-        seen, log, timeline, possible = self._position
+        seen, position, possible = self._position
         if self._draws[0] != seen:
             sat = self._warm.model
-            model = build_model(sat.setup, timeline, log.events)
+            model = build_model(position)
             propagate(model)
             starts = sat.witnesses(possible, 2 * min(candidates, self.ACCUSE_AMONG), Random(seen))
             count, thin = self.sampling(candidates)

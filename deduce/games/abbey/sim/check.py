@@ -42,10 +42,9 @@ from deduce.games.abbey.solver.model import build_model, is_history
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import Warm
 from deduce.games.abbey.solver.solve import AbbeySolution, solve_abbey
-from deduce.games.abbey.solver.timeline import CULPRIT, build_timeline, holder_names
+from deduce.games.abbey.solver.timeline import CULPRIT, AbbeyPosition, holder_names
 from deduce.games.reliability import Reliability
 from deduce.games.simulate import run_games
-from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.jsonl import parse_jsonl
 from deduce.logs.model import GameLog
 from deduce.workers import Workers
@@ -207,9 +206,9 @@ def _model_check(
     log: GameLog, epochs: Sequence[dict[str, str]], where: str
 ) -> tuple[list[str], int]:
     """Whether the propagated model of ``log`` still holds the true history; its candidates."""
-    setup = setup_from_header(log.header, log.path)
-    timeline = build_timeline(setup, log.events, log.path)
-    model = build_model(setup, timeline, log.events)
+    position = AbbeyPosition.of_log(log)
+    setup = position.setup
+    model = build_model(position)
     index = {name: i for i, name in enumerate(holder_names(setup))}
     history = [tuple(index[epoch[card]] for epoch in epochs) for card in setup.deck.ids]
     if not propagate(model):

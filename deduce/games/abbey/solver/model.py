@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from deduce.games.abbey.solver.timeline import CULPRIT, Timeline
+from deduce.games.abbey.solver.timeline import CULPRIT, AbbeyPosition, Timeline
 from deduce.logs.formats.abbey import AbbeySetup
 from deduce.logs.model import Event
 
@@ -273,13 +273,12 @@ def is_history(model: Model, history: Sequence[Path]) -> bool:
     )
 
 
-def build_model(
-    setup: AbbeySetup, timeline: Timeline, events: Sequence[Event], skip: Iterable[int] = ()
-) -> Model:
+def build_model(position: AbbeyPosition, skip: Iterable[int] = ()) -> Model:
     """Translate every event into domains and tallies, leaving out observations on ``skip`` lines.
 
     Transfers are never skipped: they are the game's structure.
     """
+    setup, timeline, events = position.setup, position.timeline, position.events
     skipped = set(skip)
     n_cards, n_epochs = len(setup.deck), timeline.last_epoch + 1
     domains = [_free_domain(timeline, n_epochs) for _ in range(n_cards)]

@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from deduce.games.abbey.solver.sat import conflict
-from deduce.games.abbey.solver.timeline import TRANSFERS, build_timeline
+from deduce.games.abbey.solver.timeline import TRANSFERS, AbbeyPosition
 from deduce.games.protocol import Query
 from deduce.games.words import arity, next_line, pick
-from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.model import Event, GameLog
 
 #: The query as help shows it, and what it means.
@@ -27,7 +26,8 @@ MEANING = (
 def query(log: GameLog, words: Sequence[str]) -> Query:
     """``why CARD``: culprit CARD; ``why CARD PLAYER``: has PLAYER CARD."""
     arity(words, USAGE, 1, 2)
-    setup = setup_from_header(log.header, log.path)
+    here = AbbeyPosition.of_log(log)
+    setup = here.setup
     card = pick(words[0], setup.deck.ids, "card")
     if len(words) == 2:
         player = pick(words[1], log.header.players, "player")
@@ -36,23 +36,20 @@ def query(log: GameLog, words: Sequence[str]) -> Query:
     else:
         statement = f"{card} is the culprit"
         hypothesis = Event("culprit", {"card": card}, next_line(log))
-    events = (*log.events, hypothesis)
-    timeline = build_timeline(setup, events, log.path)
+    supposed = here.with_events((*log.events, hypothesis))
     pool = tuple(e.line for e in log.events if _informative(e))
 
-    skipping = conflict.consistency(setup, timeline, events)
+    skipping = conflict.consistency(supposed)
 
     def consistent(kept: Collection[int]) -> bool:
         return skipping(frozenset(pool) - set(kept))
 
     def minimal() -> set[int]:
-        found = conflict.minimal_conflict(setup, timeline, events)
+        found = conflict.minimal_conflict(supposed)
         return {*found.lines, *found.transfers} - {hypothesis.line}
 
     def log_consistent() -> bool:
-        return conflict.consistency(setup, build_timeline(setup, log.events, log.path), log.events)(
-            ()
-        )
+        return conflict.consistency(here)(())
 
     return Query(statement, pool, consistent, minimal, log_consistent)
 

@@ -33,8 +33,8 @@ from deduce.games.abbey.solver.model import Model, build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import Warm
 from deduce.games.abbey.solver.sat.conflict import find_clash, minimal_conflict
-from deduce.games.abbey.solver.timeline import CULPRIT, build_timeline
-from deduce.logs.formats.abbey import AbbeySetup, Deck, setup_from_header
+from deduce.games.abbey.solver.timeline import CULPRIT, AbbeyPosition
+from deduce.logs.formats.abbey import AbbeySetup, Deck
 from deduce.logs.model import GameLog
 from deduce.memory import VARIABLE, memory_limit, size
 
@@ -129,7 +129,19 @@ def solve_abbey(
     warm: Warm | None = None,
     progress: Callable[[AbbeySolution], None] | None = None,
 ) -> AbbeySolution:
-    """Solve a validated abbey log.
+    """Solve a validated abbey log (``deck``: the ``--deck`` deck): see :func:`solve_position`."""
+    return solve_position(AbbeyPosition.of_log(log, deck), engine, budget, seed, warm, progress)
+
+
+def solve_position(
+    position: AbbeyPosition,
+    engine: str = "sat",
+    budget: float | None = None,
+    seed: int = 0,
+    warm: Warm | None = None,
+    progress: Callable[[AbbeySolution], None] | None = None,
+) -> AbbeySolution:
+    """Solve an abbey position.
 
     ``engine`` is one of :data:`ENGINES` (see the module docstring). With
     ``budget`` (seconds) and the ``sat`` engine, the exact count gets part
@@ -142,19 +154,20 @@ def solve_abbey(
     if engine not in ENGINES:
         raise DeduceError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
     start = perf_counter()
-    setup = setup_from_header(log.header, log.path, deck)
-    timeline = build_timeline(setup, log.events, log.path)
-    sat = (warm or Warm()).model_of(setup, timeline, log.events)
+    setup, path = position.setup, position.path
+    sat = (warm or Warm()).model_of(position)
     possible = sat.closure()
     if possible is None:
-        conflict = minimal_conflict(setup, timeline, log.events, sat)
-        clash = find_clash(setup, timeline, log.events, conflict, sat)
-        explanation = explain_conflict(setup, log.events, conflict.lines, conflict.transfers, clash)
+        conflict = minimal_conflict(position, sat)
+        clash = find_clash(position, conflict, sat)
+        explanation = explain_conflict(
+            setup, position.events, conflict.lines, conflict.transfers, clash
+        )
         return AbbeySolution(setup, False, conflict=conflict.lines, explanation=tuple(explanation))
-    model = build_model(setup, timeline, log.events)
+    model = build_model(position)
     if not propagate(model):
         raise DeduceError(
-            f"{log.path}: internal error: propagation refutes a log the SAT "
+            f"{path}: internal error: propagation refutes a log the SAT "
             "model satisfies; please report this log"
         )
     if engine == "csp":
@@ -162,7 +175,7 @@ def solve_abbey(
             CspEngine,  # python-constraint: only when asked for
         )
 
-        _check_agreement(CspEngine(model).closure(), possible, log.path, "constraint search")
+        _check_agreement(CspEngine(model).closure(), possible, path, "constraint search")
     exact_until = (
         None
         if budget is None or engine != "sat"
@@ -178,15 +191,17 @@ def solve_abbey(
     )
     if counts is None and budget is None:  # no deadline: the count ran out of memory
         raise OutOfMemory(
-            f"{log.path}: counting every history exactly needs more than "
+            f"{path}: counting every history exactly needs more than "
             f"{size(memory_limit() or 0)} of memory here; give --budget "
             f"SECONDS to estimate the probabilities instead (or set "
             f"{VARIABLE}, in megabytes)"
         )
     if counts is None:
-        return _estimate(setup, model, supports, possible, start + (budget or 0), seed, progress)
+        return estimate_solution(
+            setup, model, supports, possible, start + (budget or 0), seed, progress
+        )
     if engine == "count":
-        _check_agreement([set(row) for row in counts.holders], possible, log.path, "exact count")
+        _check_agreement([set(row) for row in counts.holders], possible, path, "exact count")
     return _solution(setup, model, counts.probabilities())
 
 
@@ -224,7 +239,7 @@ def _solution(
     )
 
 
-def _estimate(
+def estimate_solution(
     setup: AbbeySetup,
     model: Model,
     supports: Callable[[], Supports | None],

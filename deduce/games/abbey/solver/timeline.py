@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from deduce.errors import LogError
-from deduce.logs.formats.abbey import AbbeySetup
-from deduce.logs.model import Event
+from deduce.logs.formats.abbey import AbbeySetup, Deck, setup_from_header
+from deduce.logs.model import Event, GameLog
 
 CULPRIT, PILE = 0, 1
 
@@ -151,3 +151,34 @@ def _check_observation_sizes(
             )
     elif event.type == "show" and event.get("to") == setup.me and "card" not in event.fields:
         raise LogError(path, line, f"{setup.me} is the observer: a card shown to them needs its id")
+
+
+@dataclass(frozen=True)
+class AbbeyPosition:
+    """One Abbey log read once: its setup, its events and their timeline.
+
+    The solver, the conflict search and the advice take a position, so that
+    a log's header is resolved and its timeline built once per log. Built
+    directly, ``events`` may be a prefix of the events ``timeline`` was built
+    from (the epochs past them stay open).
+    """
+
+    setup: AbbeySetup
+    events: tuple[Event, ...]
+    timeline: Timeline
+    path: str = "<log>"
+
+    @classmethod
+    def of(cls, setup: AbbeySetup, events: Sequence[Event], path: str) -> AbbeyPosition:
+        """The position of ``events`` in a game with ``setup`` (their timeline built here)."""
+        events = tuple(events)
+        return cls(setup, events, build_timeline(setup, events, path), path)
+
+    @classmethod
+    def of_log(cls, log: GameLog, deck: Deck | None = None) -> AbbeyPosition:
+        """The position of a validated log (``deck``: the ``--deck`` deck, if any)."""
+        return cls.of(setup_from_header(log.header, log.path, deck), log.events, log.path)
+
+    def with_events(self, events: Sequence[Event]) -> AbbeyPosition:
+        """The same game after other events (their timeline built afresh)."""
+        return AbbeyPosition.of(self.setup, events, self.path)

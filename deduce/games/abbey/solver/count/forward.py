@@ -360,7 +360,7 @@ def _fill(
 
 
 @lru_cache(maxsize=256)
-def _choices(size: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+def edge_choices(size: int, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Every ``k``-subset of ``size`` positions: (positions, one row each; bit masks)."""
     picks = list(combinations(range(size), k))
     positions = np.array(picks, dtype=np.intp).reshape(len(picks), k)
@@ -368,7 +368,7 @@ def _choices(size: int, k: int) -> tuple[np.ndarray, np.ndarray]:
     return positions, masks
 
 
-class _Code:
+class StateCode:
     """Each card's holder as a bit field of uint64 words.
 
     A card with a single possible holder has no field (``only`` holds it);
@@ -430,7 +430,7 @@ class _Code:
             column[word] = self.digits[card] << np.uint64(shift)
         return column[: self.words]
 
-    def recode(self, keys: np.ndarray, old: _Code) -> np.ndarray:
+    def recode(self, keys: np.ndarray, old: StateCode) -> np.ndarray:
         """Keys in this code of states whose keys are in code ``old``.
 
         Each card's old digit goes through one table straight to its new
@@ -452,7 +452,7 @@ class _Layer:
 
     keys: np.ndarray
     weights: np.ndarray
-    code: _Code
+    code: StateCode
 
     def __len__(self) -> int:
         return len(self.weights)
@@ -539,7 +539,7 @@ class _Filter:
         order, walk = _fill(self.observed[0], allowed, self.timeline.sizes[0])
         if self._over(walk.total):
             return None
-        code = _Code(allowed, self.holders)
+        code = StateCode(allowed, self.holders)
         keys = np.zeros((code.words, 1), dtype=np.uint64)
         at = np.zeros(1, dtype=np.intp)  # each partial state's walk state
         weights = np.ones(1, dtype=np.int64 if self.exact else np.float64)
@@ -588,7 +588,7 @@ class _Filter:
         needed = [a | b for a, b in zip(self.allowed[t - 1], self.allowed[t])]
         code = layer.code
         if not all(n <= p for n, p in zip(needed, code.possible)):
-            code = _Code(needed, self.holders)
+            code = StateCode(needed, self.holders)
             layer = _Layer(code.recode(layer.keys, layer.code), layer.weights, code)
         edges = [self._edge(t, ok, move, code) for move in self.timeline.transfers[t - 1].moves]
         if not len(layer):
@@ -618,7 +618,7 @@ class _Filter:
                     keep = away if keep is None else keep & away
         return layer if keep is None else layer.select(keep)
 
-    def _edge(self, t: int, ok: np.ndarray, move: tuple[int, int, int], code: _Code) -> _Edge:
+    def _edge(self, t: int, ok: np.ndarray, move: tuple[int, int, int], code: StateCode) -> _Edge:
         """Edge ``src -> dst`` of transfer ``t``, for keys in ``code``."""
         src, dst, k = move
         before = self.allowed[t - 1]
@@ -701,11 +701,11 @@ class _Edge:
     move: np.ndarray
     stay: np.ndarray
     shifts: np.ndarray
-    code: _Code
+    code: StateCode
 
     def valid(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The cards at ``src`` in each state, and which choices of movers are allowed."""
-        masks = _choices(self.size, self.k)[1]
+        masks = edge_choices(self.size, self.k)[1]
         cols = self._held(keys)
         bits = np.left_shift(1, np.arange(self.size), dtype=np.int64)
         cannot_move = (~self.move[cols]) @ bits
@@ -738,7 +738,7 @@ def _children(
     are taken in runs whose children number at most ``ROWS`` (a parent
     with more is a run of its own).
     """
-    step = max(1, ROWS // max(len(_choices(edge.size, edge.k)[1]) for edge in edges))
+    step = max(1, ROWS // max(len(edge_choices(edge.size, edge.k)[1]) for edge in edges))
     for start in range(0, keys.shape[1], step):
         block = keys[:, start : start + step]
         n = block.shape[1]
@@ -781,7 +781,7 @@ def _pairs(edge: _Edge, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nd
     counts = np.bincount(parent, minlength=keys.shape[1])
     cells = cols.ravel()
     base = parent * edge.size
-    positions = _choices(edge.size, edge.k)[0]
+    positions = edge_choices(edge.size, edge.k)[0]
     added = edge.shifts[:, cells[base + positions[choice, 0]]]
     for j in range(1, edge.k):
         added += edge.shifts[:, cells[base + positions[choice, j]]]
@@ -796,7 +796,7 @@ class _Pile:
 
     def __init__(
         self,
-        code: _Code,
+        code: StateCode,
         cap: Cap | None = None,
         guide: Callable[[_Layer], np.ndarray] | None = None,
     ) -> None:
@@ -818,7 +818,7 @@ class _Pile:
             keys = np.concatenate([p.keys for p in self.pieces], axis=1)
             weights = np.concatenate([p.weights for p in self.pieces])
             self.pieces.clear()
-            merged = _merge(keys, weights, self.code)
+            merged = merge_states(keys, weights, self.code)
             if self.cap is not None and len(merged) > self.cap.limit:
                 self.cap.cut = True
                 chance = merged.weights * (self.guide(merged) if self.guide else 1.0)
@@ -832,7 +832,7 @@ class _Pile:
 _MIX = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93)
 
 
-def _merge(keys: np.ndarray, weights: np.ndarray, code: _Code) -> _Layer:
+def merge_states(keys: np.ndarray, weights: np.ndarray, code: StateCode) -> _Layer:
     """Equal states as one, their weights summed (they come out sorted by key).
 
     The keys are sorted in place: the caller must not use them again.

@@ -49,7 +49,7 @@ from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
 from deduce.games.abbey.solver.model import Fact, History, Tally, event_constraints, numbered
-from deduce.games.abbey.solver.timeline import CULPRIT, Timeline
+from deduce.games.abbey.solver.timeline import CULPRIT, AbbeyPosition, Timeline
 from deduce.logs.formats.abbey import AbbeySetup
 from deduce.logs.model import Event
 
@@ -101,7 +101,7 @@ class SatModel:
         self.top += n
         return self.top - n + 1
 
-    def _step(self, card: int, transfer: int, src: int, dst: int) -> int:
+    def step_literal(self, card: int, transfer: int, src: int, dst: int) -> int:
         """The step literal ``m(card, transfer, src, dst)``, defined on first use."""
         key = (card, transfer, src, dst)
         lit = self.steps.get(key)
@@ -115,7 +115,7 @@ class SatModel:
         """The literal of a card passing a location test."""
         if test.kind == "at":
             return self.x(card, test.time, test.holder)
-        return self._step(card, test.time, test.holder, test.dest)
+        return self.step_literal(card, test.time, test.holder, test.dest)
 
     # -- building ---------------------------------------------------------
 
@@ -457,16 +457,14 @@ class SatModel:
 
 
 def sat_model(
-    setup: AbbeySetup,
-    timeline: Timeline,
-    events: Sequence[Event],
+    position: AbbeyPosition,
     solver: str = SOLVER,
     encoding: str = ENCODING,
     budget: int | None = BUDGET,
 ) -> SatModel:
-    """A :class:`SatModel` of a whole log."""
-    sat = SatModel(setup, solver, encoding, budget)
-    sat.extend(timeline, events)
+    """A :class:`SatModel` of a whole position."""
+    sat = SatModel(position.setup, solver, encoding, budget)
+    sat.extend(position.timeline, position.events)
     return sat
 
 
@@ -481,10 +479,10 @@ class Warm:
     def __init__(self) -> None:
         self.model: SatModel | None = None
 
-    def model_of(self, setup: AbbeySetup, timeline: Timeline, events: Sequence[Event]) -> SatModel:
-        """The SAT model of ``events``, grown from the last one when it encodes a prefix."""
-        if self.model is not None and self.model.continued_by(setup, events):
-            self.model.extend(timeline, events)
+    def model_of(self, position: AbbeyPosition) -> SatModel:
+        """The SAT model of ``position``, grown from the last one when it encodes a prefix."""
+        if self.model is not None and self.model.continued_by(position.setup, position.events):
+            self.model.extend(position.timeline, position.events)
         else:
-            self.model = sat_model(setup, timeline, events)
+            self.model = sat_model(position)
         return self.model

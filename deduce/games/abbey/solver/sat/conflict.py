@@ -21,18 +21,14 @@ from dataclasses import dataclass
 
 from deduce.games.abbey.solver.model import Fact, Tally, event_constraints, numbered
 from deduce.games.abbey.solver.sat.cnf import SatModel, sat_model
-from deduce.games.abbey.solver.timeline import CULPRIT, PILE, TRANSFERS, Timeline
-from deduce.logs.formats.abbey import AbbeySetup
+from deduce.games.abbey.solver.timeline import CULPRIT, PILE, TRANSFERS, AbbeyPosition, Timeline
 from deduce.logs.model import Event
 from deduce.subsets import shrink
 
 
-def consistency(
-    setup: AbbeySetup, timeline: Timeline, events: Sequence[Event]
-) -> Callable[[Collection[int]], bool]:
+def consistency(position: AbbeyPosition) -> Callable[[Collection[int]], bool]:
     """A test of whether some complete history agrees with every event not on the given lines."""
-    sat = sat_model(setup, timeline, events)
-    return sat.satisfiable
+    return sat_model(position).satisfiable
 
 
 @dataclass(frozen=True)
@@ -43,18 +39,17 @@ class Conflict:
     transfers: tuple[int, ...] = ()
 
 
-def minimal_conflict(
-    setup: AbbeySetup, timeline: Timeline, events: Sequence[Event], sat: SatModel | None = None
-) -> Conflict:
-    """A minimal set of events that cannot all hold (the log must be inconsistent).
+def minimal_conflict(position: AbbeyPosition, sat: SatModel | None = None) -> Conflict:
+    """A minimal set of events that cannot all hold (the position must be inconsistent).
 
-    ``sat``: the log's SAT model, when the caller has it already.
+    ``sat``: the position's SAT model, when the caller has it already.
     """
+    events = position.events
     observed = [e.line for e in events if e.type not in TRANSFERS]
     known_cards = [e.line for e in events if e.type in TRANSFERS and carries_cards(e)]
     pool = known_cards + observed
 
-    consistent = sat.satisfiable if sat is not None else consistency(setup, timeline, events)
+    consistent = sat.satisfiable if sat is not None else consistency(position)
 
     def conflicts(kept: Sequence[int]) -> bool:
         return not consistent(frozenset(pool) - set(kept))
@@ -109,11 +104,7 @@ class Clash:
 
 
 def find_clash(
-    setup: AbbeySetup,
-    timeline: Timeline,
-    events: Sequence[Event],
-    conflict: Conflict,
-    sat: SatModel | None = None,
+    position: AbbeyPosition, conflict: Conflict, sat: SatModel | None = None
 ) -> Clash | None:
     """The first event of ``conflict`` (latest first) that the others visibly contradict.
 
@@ -125,7 +116,8 @@ def find_clash(
     caller has it already (each test assumes the selectors it needs).
     """
     chosen = sorted({*conflict.lines, *conflict.transfers})
-    sat = sat or sat_model(setup, timeline, events)
+    setup, timeline, events = position.setup, position.timeline, position.events
+    sat = sat or sat_model(position)
     by_line = {event.line: (event, n) for event, n in numbered(events)}
     found: list[Clash] = []
     for target in reversed(chosen):
