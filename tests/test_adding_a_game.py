@@ -7,7 +7,7 @@ import pytest
 
 from deduce.assist.complete import event_words as completion_words
 from deduce.errors import LogError
-from deduce.logs.formats import FORMATS, event_types, games, soft_events
+from deduce.logs.formats import FORMATS, event_types, games
 from deduce.logs.grammar import Flag, HeaderWord, Maybe, Number, Word
 from deduce.logs.io import parse_log
 from deduce.logs.jsonl import format_jsonl
@@ -54,7 +54,6 @@ def dice(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_new_game_is_a_game_of_the_format() -> None:
     assert games()[-1] == "dice"
     assert event_types("dice") == ("roll", "bluff")
-    assert soft_events("dice") == ("bluff",)
     assert usage("dice", "roll") == "roll PLAYER FACE [N]"
 
 

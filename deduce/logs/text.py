@@ -150,7 +150,7 @@ def _read_header_line(line: str, number: int, header: _HeaderText, path: str) ->
     word = header.words[words[0]]
     key = word.key
     if word.item is not None:
-        _read_item_line(line, number, header, path, words[0], word)
+        _read_item_line(line, number, header, path, words[0], key, word.item)
         return
     if key in header.raw:
         raise LogError(
@@ -181,16 +181,15 @@ def _header_value(words: Sequence[str], shape: str, path: str, number: int) -> A
 
 
 def _read_item_line(
-    line: str, number: int, header: _HeaderText, path: str, first: str, word: HeaderWord
+    line: str, number: int, header: _HeaderText, path: str, first: str, key: str, item: HeaderItem
 ) -> None:
-    """Add one object of a header list given a line each (the Abbey's ``card`` lines)."""
-    assert word.item is not None
-    item = word.item.read(line, path, number)
-    items = header.raw.setdefault(word.key, [])
+    """Add one object of the list ``key``, given a line each (the Abbey's ``card`` lines)."""
+    value = item.read(line, path, number)
+    items = header.raw.setdefault(key, [])
     if not isinstance(items, list):
-        raise LogError(path, number, f"{first} lines cannot follow '{word.key} {items}'")
-    header.key_lines.setdefault(word.key, number)
-    items.append(item)
+        raise LogError(path, number, f"{first} lines cannot follow '{key} {items}'")
+    header.key_lines.setdefault(key, number)
+    items.append(value)
 
 
 def _content_lines(text: str, path: str) -> Iterator[tuple[int, str, list[str]]]:

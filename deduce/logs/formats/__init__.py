@@ -49,8 +49,3 @@ def event_types(game: str) -> tuple[str, ...]:
 def event_schema(game: str, type_: str) -> EventSchema | None:
     """The schema of one event type, or None if ``game`` has no such type."""
     return FORMATS[game].events.get(type_)
-
-
-def soft_events(game: str) -> tuple[str, ...]:
-    """The event types of ``game`` that are soft evidence (ignored by ``--hard``)."""
-    return FORMATS[game].soft_events
