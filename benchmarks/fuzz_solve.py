@@ -3,20 +3,18 @@
 The same logs as the suite's differential fuzz (``tests/abbey_fuzz.py``:
 9- and 10-card decks, 2 or 3 players, spectators with several masses and
 thefts, one log in four corrupted), many more of them, in worker
-processes. A log the default budget does not solve exactly is a failure:
+processes. A log the default budget does not solve exactly is a failure.
+The generator and the brute force live with the tests, so they go on the
+path from the command line:
 
-    python benchmarks/fuzz_solve.py --logs 10000 --workers 2
+    PYTHONPATH=tests python benchmarks/fuzz_solve.py --logs 10000 --workers 2
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from abbey_fuzz import disagreement, fuzz_log, solve_both
 

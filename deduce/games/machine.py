@@ -22,7 +22,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 from deduce.errors import DeduceError
 
@@ -30,9 +33,11 @@ from deduce.errors import DeduceError
 CHANCE = -1
 TERMINAL = -4
 
-Action = Any
-#: A step: its name, then its arguments.
-Step = tuple[Any, ...]
+#: An action, as an engine's decisions and chance nodes define them (each
+#: engine names its own: ``abbey.rules.engine.Action``, ...).
+Action: TypeAlias = Any
+#: A step: its name (a key of the engine's ``STEPS``), then its arguments.
+Step: TypeAlias = "tuple[str, Unpack[tuple[Any, ...]]]"
 #: An automatic step or a chance resolution: called with the state first.
 Handler = Callable[..., None]
 

@@ -50,13 +50,28 @@ from random import Random
 
 from deduce.games.blackrose.advisor import Advice, advise
 from deduce.games.blackrose.claims import bots_model
-from deduce.games.blackrose.engine import Action, BlackRoseGame, Observation
+from deduce.games.blackrose.engine import (
+    Action,
+    BlackRoseGame,
+    CardPlay,
+    Claim,
+    Discard,
+    Investigation,
+    Kill,
+    Observation,
+    RectorPlay,
+    ReorderCard,
+    Reveal,
+    Shuffle,
+    Vote,
+)
 from deduce.games.blackrose.solve import BlackRoseSolution, solve_blackrose
 from deduce.logs.jsonl import parse_jsonl
 
 Bot = Callable[[Observation, Sequence[Action], Random], Action]
-#: A bot's way with one decision (the legal actions as a list).
-Choose = Callable[[Observation, list[Action], Random], Action]
+#: A bot's way with one decision: ``(obs, legal, rng)``, the legal actions as a list.
+#: ``...``: each method takes and returns its own decision's action type, not the union.
+Choose = Callable[..., Action]
 
 #: Chance that one of the Possessed's claims is a lie.
 LIE = 0.5
@@ -128,7 +143,7 @@ class Advised:
 
     # ------------------------------------------------------- investigators
 
-    def _before(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+    def _before(self, obs: Observation, legal: list[CardPlay], rng: Random) -> CardPlay:
         for effect in PLAY_ORDER:
             options = [
                 a for a in legal if a is not None and self.game.cards.clue(a[0]).effect == effect
@@ -139,7 +154,7 @@ class Advised:
 
     _after = _before
 
-    def _claim(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+    def _claim(self, obs: Observation, legal: list[Claim], rng: Random) -> Claim:
         mine = {
             (e["suspect"], e["innocent"])
             for e in obs.log
@@ -159,18 +174,20 @@ class Advised:
         unseen = len(self.game.cards.used_clues(len(self.game.players))) - 2 - len(obs.hand)
         return advise(log, unseen, bots_model())
 
-    def _investigate(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+    def _investigate(
+        self, obs: Observation, legal: list[Investigation], rng: Random
+    ) -> Investigation:
         piles = self._advice(obs).piles
         advised = [s for s in legal if (None if s in obs.dead else s) in piles]
         return rng.choice(advised or legal)
 
-    def _vote(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+    def _vote(self, obs: Observation, legal: list[Vote], rng: Random) -> Vote:
         if self.ADVISED:
             return self._advice(obs).accuse
         solution = self._solve(obs, hard=True)
         return next(iter(solution.pairs)) if len(solution.pairs) == 1 else None
 
-    def _reveal_role(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+    def _reveal_role(self, obs: Observation, legal: list[Reveal], rng: Random) -> Reveal:
         if not self.ADVISED:
             return False
         others = [
@@ -182,7 +199,7 @@ class Advised:
 
     # -------------------------------------------------------- the Possessed
 
-    def _possessed_claim(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+    def _possessed_claim(self, obs: Observation, legal: list[Claim], rng: Random) -> Claim:
         known = proved(obs)
         if rng.random() >= LIE:
             return self._claim(obs, legal, rng)
@@ -190,24 +207,24 @@ class Advised:
         lies = [(s, False) for s in known] + [(s, True) for s in unknown]
         return rng.choice(lies)
 
-    def _possessed_vote(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+    def _possessed_vote(self, obs: Observation, legal: list[Vote], rng: Random) -> Vote:
         known = set(proved(obs))
         wrong = [pair for pair in legal if pair is not None and known & set(pair)]
         return rng.choice(wrong) if wrong else None
 
-    def _possessed_reveal_role(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+    def _possessed_reveal_role(self, obs: Observation, legal: list[Reveal], rng: Random) -> Reveal:
         return False
 
-    def _possessed_possessed_kill(
-        self, obs: Observation, legal: list[Action], rng: Random
-    ) -> Action:
+    def _possessed_possessed_kill(self, obs: Observation, legal: list[Kill], rng: Random) -> Kill:
         chances = self._solve(obs, hard=False).suspects
         living = [s for s in legal if s is not None]
         return max(living, key=lambda s: chances.get(s, Fraction(0)), default=None)
 
     # ----------------------------------------------------------- the Rector
 
-    def _rector_twilight(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+    def _rector_twilight(
+        self, obs: Observation, legal: list[RectorPlay], rng: Random
+    ) -> RectorPlay:
         cards = self.game.cards
         goals = [c for c in legal if c is not None and cards.rector_card(c).kind == "goal"]
         if goals:
@@ -218,21 +235,23 @@ class Advised:
                 return events[0]
         return None
 
-    def _rector_discard(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+    def _rector_discard(self, obs: Observation, legal: list[Discard], rng: Random) -> Discard:
         events = [
             c for c in legal if c is not None and self.game.cards.rector_card(c).kind == "event"
         ]
         return events[0] if events else None
 
-    def _rector_rector_kill(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+    def _rector_rector_kill(self, obs: Observation, legal: list[Kill], rng: Random) -> Kill:
         innocents = [s for s in legal if s is not None and s not in (obs.accomplices or ())]
         return rng.choice(innocents) if innocents else None
 
-    def _rector_reorder(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+    def _rector_reorder(
+        self, obs: Observation, legal: list[ReorderCard], rng: Random
+    ) -> ReorderCard:
         others = [c for c in legal if self.game.cards.clue(c).kind != "proof"]
         return (others or legal)[0]
 
-    def _rector_profanation(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+    def _rector_profanation(self, obs: Observation, legal: list[Shuffle], rng: Random) -> Shuffle:
         return True
 
 
@@ -245,7 +264,7 @@ class Cautious(Advised):
 class Liar(Advised):
     """The advised player, but a Possessed who lies on every claim (module docstring)."""
 
-    def _possessed_claim(self, obs: Observation, legal: list[Action], rng: Random) -> Action:
+    def _possessed_claim(self, obs: Observation, legal: list[Claim], rng: Random) -> Claim:
         mine = {
             (e["suspect"], e["innocent"])
             for e in obs.log

@@ -89,7 +89,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeAlias
 
 from deduce.errors import DeduceError
 from deduce.games.blackrose.cards import (
@@ -114,10 +114,54 @@ CLAIMS = 2
 #: The Graveyard, where a place is a suspect's pile or the Graveyard.
 GRAVEYARD = None
 
-Action = Any
-Context = dict[str, Any]
-Place = str | None
-Target = int | str | None
+#: Where a card is or goes: a suspect's pile (its id) or the Graveyard (``GRAVEYARD``).
+Place: TypeAlias = str | None
+#: What an Action card is played on: a seat (int), a suspect id, or None (reseau).
+Target: TypeAlias = int | str | None
+#: A decision's context (see ``Observation.context``).
+Context: TypeAlias = dict[str, Any]
+
+#: A pair of suspect ids, sorted.
+Pair: TypeAlias = tuple[str, str]
+#: ``accomplices``: the Rector's pair of accomplices.
+Accomplices: TypeAlias = Pair
+#: ``before``, ``after``: ``(card_id, target)`` to play an Action card, or None to go on.
+CardPlay: TypeAlias = tuple[str, Target] | None
+#: ``investigate``: the suspect id investigated (dead: the Graveyard's top).
+Investigation: TypeAlias = str
+#: ``serment``: the living suspect whose pile the Rector glances at and reorders, or None.
+SermentPile: TypeAlias = str | None
+#: ``reorder``: the card id the Rector puts back next.
+ReorderCard: TypeAlias = str
+#: ``reveal_role``: True to reveal (3 players), False not to.
+Reveal: TypeAlias = bool
+#: ``claim``: ``(suspect, innocent)``, or None to stop.
+Claim: TypeAlias = tuple[str, bool] | None
+#: ``vote``: the pair voted for, or None.
+Vote: TypeAlias = Pair | None
+#: ``twilight``: the Rector card id played, or None.
+RectorPlay: TypeAlias = str | None
+#: ``discard``: the Rector card id discarded, or None to stop.
+Discard: TypeAlias = str | None
+#: ``possessed_kill``, ``rector_kill``: the living suspect id killed, or None.
+Kill: TypeAlias = str | None
+#: ``profanation``: True to shuffle the Graveyard, False not to.
+Shuffle: TypeAlias = bool
+#: Any decision's action, as bots receive and return them (see ``Observation``).
+Action: TypeAlias = (
+    Accomplices
+    | CardPlay
+    | Investigation
+    | SermentPile
+    | ReorderCard
+    | Reveal
+    | Claim
+    | Vote
+    | RectorPlay
+    | Discard
+    | Kill
+    | Shuffle
+)
 
 
 @dataclass(frozen=True)
@@ -288,7 +332,7 @@ class BlackRoseState(StepMachine):
         #: Roles shown by the 3-player rule; then the real investigator accuses alone.
         self.revealed: dict[int, str] = {}
         self.accuser: int | None = None
-        self.votes: dict[int, tuple[str, ...] | None] = {}
+        self.votes: dict[int, Vote] = {}
         #: The winning side, once the game is over: ``investigators``, ``possessed``, ``rector``.
         self.winner: str | None = None
         self._start(
@@ -372,7 +416,7 @@ class BlackRoseState(StepMachine):
         following = (seat + 1) % n
         return following if following != self.game.rector else (following + 1) % n
 
-    def _pairs(self) -> list[tuple[str, ...]]:
+    def _pairs(self) -> list[Pair]:
         """Every pair of suspects, each sorted."""
         return list(combinations(sorted(self.game.suspects), 2))
 
@@ -489,10 +533,10 @@ class BlackRoseState(StepMachine):
         self._emit({"type": "rector_draw", "card": card})
         self._then(("rector_draw",))
 
-    def _choices_accomplices(self, seat: int, context: Context) -> list[Action]:
+    def _choices_accomplices(self, seat: int, context: Context) -> list[Accomplices]:
         return self._pairs()
 
-    def _do_accomplices(self, action: Action, seat: int, context: Context) -> None:
+    def _do_accomplices(self, action: Accomplices, seat: int, context: Context) -> None:
         """The Rector removes the accomplices' Proofs, so knows the five innocent suspects."""
         self.accomplices = action
         innocent = [s for s in self.game.suspects if s not in action]
@@ -548,7 +592,7 @@ class BlackRoseState(StepMachine):
         }
         return targets[effect]
 
-    def _card_plays(self, seat: int, context: Context) -> list[Action]:
+    def _card_plays(self, seat: int, context: Context) -> list[CardPlay]:
         """None, or an Action card of the hand with each target; nothing to play: no decision.
 
         Cards a Sermon forbids are not offered.
@@ -560,17 +604,17 @@ class BlackRoseState(StepMachine):
                 plays += [(card_id, t) for t in self._targets(seat, card.effect or "")]
         return [None, *plays] if plays else []
 
-    def _play_card(self, step: str, action: Action, seat: int, context: Context) -> None:
+    def _play_card(self, step: str, action: CardPlay, seat: int, context: Context) -> None:
         """Play the card, then the same decision again; None goes on."""
         if action is not None:
             self._then(("play", seat, *action), (step, seat, context))
 
     _choices_before = _choices_after = _card_plays
 
-    def _do_before(self, action: Action, seat: int, context: Context) -> None:
+    def _do_before(self, action: CardPlay, seat: int, context: Context) -> None:
         self._play_card("before", action, seat, context)
 
-    def _do_after(self, action: Action, seat: int, context: Context) -> None:
+    def _do_after(self, action: CardPlay, seat: int, context: Context) -> None:
         self._play_card("after", action, seat, context)
 
     def _step_play(self, seat: int, card_id: str, target: Target) -> None:
@@ -636,11 +680,11 @@ class BlackRoseState(StepMachine):
         """Where investigating ``suspect`` draws: its pile, or the Graveyard once it is dead."""
         return self.graveyard if suspect in self.dead else self.piles[suspect]
 
-    def _choices_investigate(self, seat: int, context: Context) -> list[Action]:
+    def _choices_investigate(self, seat: int, context: Context) -> list[Investigation]:
         """Suspects nobody investigated this round whose pile (dead: the Graveyard) has a card."""
         return [s for s in self.game.suspects if s not in self.investigated and self._source(s)]
 
-    def _do_investigate(self, action: Action, seat: int, context: Context) -> None:
+    def _do_investigate(self, action: Investigation, seat: int, context: Context) -> None:
         self.investigated[action] = seat
         card = self._source(action).pop(0)
         self._emit(
@@ -678,21 +722,21 @@ class BlackRoseState(StepMachine):
         self.discards.append(card)
         self._emit({"type": "discard", "player": self._name(seat), "card": card})
 
-    def _choices_serment(self, seat: int, context: Context) -> list[Action]:
+    def _choices_serment(self, seat: int, context: Context) -> list[SermentPile]:
         piles = [s for s in self.living() if self.piles[s]]
         return [None, *piles] if piles else []
 
-    def _do_serment(self, action: Action, seat: int, context: Context) -> None:
+    def _do_serment(self, action: SermentPile, seat: int, context: Context) -> None:
         if action is not None:
             self._glance(seat, f"pile:{action}", self.piles[action])
             self._then(("reorder", seat, {"suspect": action, "order": ()}))
 
-    def _choices_reorder(self, seat: int, context: Context) -> list[Action]:
+    def _choices_reorder(self, seat: int, context: Context) -> list[ReorderCard]:
         """The cards not put back yet (a pile of one card has nothing to reorder)."""
         pile = self.piles[context["suspect"]]
         return [c for c in pile if c not in context["order"]] if len(pile) > 1 else []
 
-    def _do_reorder(self, action: Action, seat: int, context: Context) -> None:
+    def _do_reorder(self, action: ReorderCard, seat: int, context: Context) -> None:
         suspect, order = context["suspect"], (*context["order"], action)
         rest = [c for c in self.piles[suspect] if c not in order]
         if len(rest) > 1:
@@ -715,11 +759,11 @@ class BlackRoseState(StepMachine):
         )
         self._then(*reveal, ("discussion",))
 
-    def _choices_reveal_role(self, seat: int, context: Context) -> list[Action]:
+    def _choices_reveal_role(self, seat: int, context: Context) -> list[Reveal]:
         """Reveal or not, until someone has revealed (then both roles are shown)."""
         return [] if self.revealed else [False, True]
 
-    def _do_reveal_role(self, action: Action, seat: int, context: Context) -> None:
+    def _do_reveal_role(self, action: Reveal, seat: int, context: Context) -> None:
         """A reveal forces the other's: two real investigators lose at once (the Rector wins).
 
         Else the real investigator accuses alone from now on.
@@ -742,11 +786,11 @@ class BlackRoseState(StepMachine):
     def _step_discussion(self) -> None:
         self._then(*(("claim", s, {"made": 0}) for s in self._investigators()), ("accusation",))
 
-    def _choices_claim(self, seat: int, context: Context) -> list[Action]:
+    def _choices_claim(self, seat: int, context: Context) -> list[Claim]:
         """Any suspect, innocent or not (anyone may lie), or None to stop."""
         return [None, *((s, b) for s in self.game.suspects for b in (True, False))]
 
-    def _do_claim(self, action: Action, seat: int, context: Context) -> None:
+    def _do_claim(self, action: Claim, seat: int, context: Context) -> None:
         if action is None:
             return
         suspect, innocent = action
@@ -762,10 +806,10 @@ class BlackRoseState(StepMachine):
         self.votes = {}
         self._then(*(("vote", s, {}) for s in voters), ("tally",))
 
-    def _choices_vote(self, seat: int, context: Context) -> list[Action]:
+    def _choices_vote(self, seat: int, context: Context) -> list[Vote]:
         return [None, *self._pairs()]
 
-    def _do_vote(self, action: Action, seat: int, context: Context) -> None:
+    def _do_vote(self, action: Vote, seat: int, context: Context) -> None:
         self.votes[seat] = action
 
     def _step_tally(self) -> None:
@@ -801,11 +845,11 @@ class BlackRoseState(StepMachine):
             self.innocent_dead() >= card.innocent_dead_at_least and self.round >= card.from_round
         )
 
-    def _choices_twilight(self, seat: int, context: Context) -> list[Action]:
+    def _choices_twilight(self, seat: int, context: Context) -> list[RectorPlay]:
         cards = self.game.cards
         return [None, *(c for c in self.hands[seat] if self._playable(cards.rector_card(c)))]
 
-    def _do_twilight(self, action: Action, seat: int, context: Context) -> None:
+    def _do_twilight(self, action: RectorPlay, seat: int, context: Context) -> None:
         """Play the card (face down to the Rector's discards), then discard one, or two if none."""
         self._then(("discard", seat, {"left": 2 if action is None else 1}))
         if action is None:
@@ -829,10 +873,10 @@ class BlackRoseState(StepMachine):
     def _event_veillee(self) -> None:
         self.vigil += 1
 
-    def _choices_discard(self, seat: int, context: Context) -> list[Action]:
+    def _choices_discard(self, seat: int, context: Context) -> list[Discard]:
         return [None, *self.hands[seat]] if self.hands[seat] else []
 
-    def _do_discard(self, action: Action, seat: int, context: Context) -> None:
+    def _do_discard(self, action: Discard, seat: int, context: Context) -> None:
         if action is None:
             return
         self.hands[seat].remove(action)
@@ -854,14 +898,14 @@ class BlackRoseState(StepMachine):
         kills = [("rector_kill", rector, {"extra": i > 0}) for i in range(1 + self.vigil)]
         self._then(*possessed, *kills, ("dawn",))
 
-    def _kill_targets(self, seat: int, context: Context) -> list[Action]:
+    def _kill_targets(self, seat: int, context: Context) -> list[Kill]:
         """A living suspect not killed tonight, or None."""
         targets = [s for s in self.living() if s not in self.kills]
         return [None, *targets] if targets else []
 
     _choices_possessed_kill = _choices_rector_kill = _kill_targets
 
-    def _do_possessed_kill(self, action: Action, seat: int, context: Context) -> None:
+    def _do_possessed_kill(self, action: Kill, seat: int, context: Context) -> None:
         """A kill reveals the Possessed to the Rector (who logs their role the first time)."""
         if action is not None and not self.unmasked:
             self.unmasked = True
@@ -874,7 +918,7 @@ class BlackRoseState(StepMachine):
             )
         self._kill(action, seat, context)
 
-    def _kill(self, action: Action, seat: int, context: Context) -> None:
+    def _kill(self, action: Kill, seat: int, context: Context) -> None:
         """The suspect will die at dawn (None: no kill)."""
         if action is not None:
             self.kills.append(action)
@@ -915,11 +959,11 @@ class BlackRoseState(StepMachine):
                 profanation = [("profanation", self.game.rector, {})]
             self._then(*profanation, ("round",))
 
-    def _choices_profanation(self, seat: int, context: Context) -> list[Action]:
+    def _choices_profanation(self, seat: int, context: Context) -> list[Shuffle]:
         """Shuffle the Graveyard or not (one card: nothing to shuffle)."""
         return [False, True] if len(self.graveyard) > 1 else []
 
-    def _do_profanation(self, action: Action, seat: int, context: Context) -> None:
+    def _do_profanation(self, action: Shuffle, seat: int, context: Context) -> None:
         if action:
             self._then(("shuffle", (GRAVEYARD,)))
 

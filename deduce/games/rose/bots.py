@@ -27,14 +27,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from random import Random
+from typing import TypeVar
 
 from deduce.games.rose.engine import (
     BONUS_POINTS,
     MEETING,
     SUNDIAL,
     Action,
+    BonusAction,
+    ColourAction,
+    GuessAction,
+    MeetingAction,
+    MoveAction,
     Observation,
+    PlayAction,
     RoseGame,
+    SecondAction,
+    TaskAction,
     card_moves,
     card_time,
     move_context,
@@ -44,8 +53,11 @@ from deduce.logs.formats.rose import COLOURS
 from deduce.logs.jsonl import parse_jsonl
 
 Bot = Callable[[Observation, Sequence[Action], Random], Action]
-#: How a bot values one action of a decision, playing as the colour given.
-Value = Callable[[Observation, Action, str], float]
+#: How a bot values one action of a decision, playing as the colour given:
+#: ``(obs, action, colour)``, the action of that decision's type (``PlayAction``...).
+Value = Callable[..., float]
+#: One decision's action.
+A = TypeVar("A", bound=Action)
 
 #: Clue points worth one suspicion point.
 SUSPICION_WEIGHT = 0.25
@@ -73,7 +85,7 @@ def gain(monk: str, track: str, n: int, mine: str) -> float:
     return -points if monk == mine else OTHERS * points
 
 
-def move_value(obs: Observation, move: Action, mine: str) -> float:
+def move_value(obs: Observation, move: MoveAction, mine: str) -> float:
     """Worth of moving a pawn to a building now, before the day's event tile.
 
     A monk takes its best task tile or collects the building's suspicion;
@@ -91,7 +103,7 @@ def move_value(obs: Observation, move: Action, mine: str) -> float:
     return gain(pawn, "suspicion", n, mine)
 
 
-def _best(legal: Sequence[Action], value: Callable[[Action], float], rng: Random) -> Action:
+def _best(legal: Sequence[A], value: Callable[[A], float], rng: Random) -> A:
     """A legal action of the highest value, ties broken at random."""
     values = [value(action) for action in legal]
     top = max(values)
@@ -123,7 +135,7 @@ class Monk:
         value = self._values()[obs.decision]
         return _best(legal, lambda action: value(obs, action, mine), rng)
 
-    def _value_play(self, obs: Observation, action: Action, mine: str) -> float:
+    def _value_play(self, obs: Observation, action: PlayAction, mine: str) -> float:
         card_id, pawn, tiles = action
         card = self.game.data.card(card_id)
         moves = card_moves(move_context(card, pawn), obs.positions, self.game.data.buildings)
@@ -131,26 +143,26 @@ class Monk:
         ends_day = obs.time + card_time(card, pawn) - tiles >= SUNDIAL
         return best - TILE_COST * tiles - (END_DAY_COST if ends_day else 0.0)
 
-    def _value_move(self, obs: Observation, action: Action, mine: str) -> float:
+    def _value_move(self, obs: Observation, action: MoveAction, mine: str) -> float:
         return move_value(obs, action, mine)
 
-    def _value_second(self, obs: Observation, action: Action, mine: str) -> float:
+    def _value_second(self, obs: Observation, action: SecondAction, mine: str) -> float:
         return 0.0 if action is None else move_value(obs, action, mine)
 
-    def _value_task(self, obs: Observation, action: Action, mine: str) -> float:
+    def _value_task(self, obs: Observation, action: TaskAction, mine: str) -> float:
         colour, value = action
         return gain(colour, "suspicion", -value, mine)
 
-    def _value_william(self, obs: Observation, action: Action, mine: str) -> float:
+    def _value_william(self, obs: Observation, action: MeetingAction, mine: str) -> float:
         return gain(obs.context["monk"], "clue", action * obs.context["points"], mine)
 
-    def _value_adson(self, obs: Observation, action: Action, mine: str) -> float:
+    def _value_adson(self, obs: Observation, action: MeetingAction, mine: str) -> float:
         return gain(obs.context["monk"], "suspicion", action * obs.context["points"], mine)
 
-    def _value_bonus(self, obs: Observation, action: Action, mine: str) -> float:
+    def _value_bonus(self, obs: Observation, action: BonusAction, mine: str) -> float:
         return sum(gain(monk, "clue", BONUS_POINTS // len(action), mine) for monk in action)
 
-    def _value_awkward(self, obs: Observation, action: Action, mine: str) -> float:
+    def _value_awkward(self, obs: Observation, action: ColourAction, mine: str) -> float:
         return gain(action, "suspicion", obs.context["points"], mine)
 
     def _values(self) -> dict[str, Value]:
@@ -166,7 +178,7 @@ class Monk:
             "awkward": self._value_awkward,
         }
 
-    def _guess(self, obs: Observation) -> Action:
+    def _guess(self, obs: Observation) -> GuessAction:
         """One colour per other player, all different: the solver's best joint guess."""
         log = parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl")
         guesses = solve_rose(log, hard=not self.SOFT).best_guesses()

@@ -60,7 +60,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, permutations
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, TypeAlias
 
 from deduce.games.machine import Decision, Handler, Step, StepMachine, Steps
 from deduce.games.rose.data import CHURCH, LIBRARY, ActionCard, RoseData, default_data
@@ -91,9 +91,33 @@ REVEAL_POINTS, TILE_POINTS, BONUS_POINTS = 2, 2, 2
 #: Clue points of each correct guess on a player, by number of players.
 GUESS_POINTS = {2: 12, 3: 6, 4: 4, 5: 3}
 
-Action = Any
-Context = dict[str, Any]
-Tile = tuple[str, int]
+#: A decision's context (see ``Observation.context``).
+Context: TypeAlias = dict[str, Any]
+#: A task or time tile: its colour and value.
+Tile: TypeAlias = tuple[str, int]
+
+# The actions of each decision (``STEPS.decisions``).
+#: ``play``: a card of the hand, the pawn it moves (William or Adson, for their
+#: card; else None) and how many time tiles are used.
+PlayAction: TypeAlias = tuple[str, str | None, int]
+#: ``move``: a pawn and the building it goes to.
+MoveAction: TypeAlias = tuple[str, str]
+#: ``second`` (the "Studious" day): the card used again, or None.
+SecondAction: TypeAlias = MoveAction | None
+#: ``task``: the task tile of its colour a monk takes.
+TaskAction: TypeAlias = Tile
+#: ``william``, ``adson``: the points to a monk met, up (1) or down (-1).
+MeetingAction: TypeAlias = Literal[1, -1]
+#: ``bonus``: one monk (+2), or two different monks (+1 each).
+BonusAction: TypeAlias = tuple[str, ...]
+#: ``awkward``, ``reveal``: a colour.
+ColourAction: TypeAlias = str
+#: ``guess``: a colour for each other player, in seat order.
+GuessAction: TypeAlias = tuple[str, ...]
+#: Any decision's action: what bots choose among.
+Action: TypeAlias = (
+    PlayAction | SecondAction | TaskAction | MeetingAction | BonusAction | ColourAction
+)
 
 
 def card_time(card: ActionCard, pawn: str | None) -> int:
@@ -116,7 +140,7 @@ def move_context(card: ActionCard, pawn: str | None) -> Context:
 
 def card_moves(
     context: Context, positions: Mapping[str, str], buildings: Sequence[str]
-) -> list[Action]:
+) -> list[MoveAction]:
     """The ``(pawn, building)`` moves of a card's :func:`move_context` with pawns at ``positions``.
 
     Its pawn to another building, or another building's pawn to its building;
@@ -441,7 +465,7 @@ class RoseState(StepMachine):
         )
         self._then(("play", self.starter, {}))
 
-    def _choices_play(self, seat: int, context: Context) -> list[Action]:
+    def _choices_play(self, seat: int, context: Context) -> list[PlayAction]:
         """Each card of the hand, with William or Adson for a William/Adson card.
 
         With 0 time tiles up to as many as the card's time value (more would
@@ -459,7 +483,7 @@ class RoseState(StepMachine):
                 actions += [(card_id, pawn, k) for k in range(min(usable, time) + 1)]
         return actions
 
-    def _do_play(self, action: Action, seat: int, context: Context) -> None:
+    def _do_play(self, action: PlayAction, seat: int, context: Context) -> None:
         """Play the card, move the time marker (less the tiles used), then the turn goes on.
 
         The tiles used are the player's oldest; they go to the end of the row.
@@ -489,22 +513,22 @@ class RoseState(StepMachine):
             ("next", seat),
         )
 
-    def _moves(self, context: Context) -> list[Action]:
+    def _moves(self, context: Context) -> list[MoveAction]:
         return card_moves(context, self.positions, self.game.data.buildings)
 
-    def _choices_move(self, seat: int, context: Context) -> list[Action]:
+    def _choices_move(self, seat: int, context: Context) -> list[MoveAction]:
         return self._moves(context)
 
-    def _do_move(self, action: Action, seat: int, context: Context) -> None:
+    def _do_move(self, action: MoveAction, seat: int, context: Context) -> None:
         second = [("second", seat, context)] if self.event == "studious" else []
         self._then(*self._move(seat, *action), *second)
 
-    def _choices_second(self, seat: int, context: Context) -> list[Action]:
+    def _choices_second(self, seat: int, context: Context) -> list[SecondAction]:
         """With "Studious": the card used again (the same monk, pawn or building), or not."""
         moves = self._moves(context)
         return [None, *moves] if moves else []
 
-    def _do_second(self, action: Action, seat: int, context: Context) -> None:
+    def _do_second(self, action: SecondAction, seat: int, context: Context) -> None:
         if action is not None:
             self._then(*self._move(seat, *action))
 
@@ -552,10 +576,10 @@ class RoseState(StepMachine):
         """The different task tiles of the monk's colour in the building."""
         return sorted({t for t in self.tasks[building] if t[0] == monk})
 
-    def _choices_task(self, seat: int, context: Context) -> list[Action]:
+    def _choices_task(self, seat: int, context: Context) -> list[TaskAction]:
         return self._own_tiles(context["monk"], context["building"])
 
-    def _do_task(self, action: Action, seat: int, context: Context) -> None:
+    def _do_task(self, action: TaskAction, seat: int, context: Context) -> None:
         self._take(seat, context["building"], action)
 
     def _take(self, seat: int, building: str, tile: Tile) -> None:
@@ -586,20 +610,20 @@ class RoseState(StepMachine):
                 }
             )
 
-    def _choices_william(self, seat: int, context: Context) -> list[Action]:
+    def _choices_william(self, seat: int, context: Context) -> list[MeetingAction]:
         return [1, -1]
 
     _choices_adson = _choices_william
 
-    def _meet(self, pawn: str, action: Action, seat: int, context: Context) -> None:
+    def _meet(self, pawn: str, action: MeetingAction, seat: int, context: Context) -> None:
         """William's clue or Adson's suspicion points for a monk met, the way the player chose."""
         track = MEETING[pawn][0]
         self._mark(context["monk"], track, action * context["points"], pawn, seat)
 
-    def _do_william(self, action: Action, seat: int, context: Context) -> None:
+    def _do_william(self, action: MeetingAction, seat: int, context: Context) -> None:
         self._meet("william", action, seat, context)
 
-    def _do_adson(self, action: Action, seat: int, context: Context) -> None:
+    def _do_adson(self, action: MeetingAction, seat: int, context: Context) -> None:
         self._meet("adson", action, seat, context)
 
     def _step_turn_end(self, seat: int, context: Context) -> None:
@@ -738,18 +762,18 @@ class RoseState(StepMachine):
                 if monk in COLOURS:
                     self._mark(monk, "clue", 1, "inquiring")
 
-    def _choices_bonus(self, seat: int, context: Context) -> list[Action]:
+    def _choices_bonus(self, seat: int, context: Context) -> list[BonusAction]:
         """One monk (+2) or two different monks (+1 each), any colours, played or not."""
         return [(m,) for m in COLOURS] + list(combinations(COLOURS, 2))
 
-    def _do_bonus(self, action: Action, seat: int, context: Context) -> None:
+    def _do_bonus(self, action: BonusAction, seat: int, context: Context) -> None:
         for monk in action:
             self._mark(monk, "clue", BONUS_POINTS // len(action), "bonus", seat)
 
-    def _choices_awkward(self, seat: int, context: Context) -> list[Action]:
+    def _choices_awkward(self, seat: int, context: Context) -> list[ColourAction]:
         return list(COLOURS)
 
-    def _do_awkward(self, action: Action, seat: int, context: Context) -> None:
+    def _do_awkward(self, action: ColourAction, seat: int, context: Context) -> None:
         self._mark(action, "suspicion", context["points"], "bonus", seat)
 
     def _suspicious(self) -> None:
@@ -762,7 +786,7 @@ class RoseState(StepMachine):
 
     # ------------------------------------------------ revelations, guesses
 
-    def _choices_reveal(self, seat: int, context: Context) -> list[Action]:
+    def _choices_reveal(self, seat: int, context: Context) -> list[ColourAction]:
         """A still-hidden marker not of one's own colour, chosen face down.
 
         Players choose in seat order; nobody sees a choice before all turn over.
@@ -770,7 +794,7 @@ class RoseState(StepMachine):
         own = self.identities[seat]
         return [c for c in COLOURS if c != own and c not in self.revealed[seat]]
 
-    def _do_reveal(self, action: Action, seat: int, context: Context) -> None:
+    def _do_reveal(self, action: ColourAction, seat: int, context: Context) -> None:
         self._chosen[seat] = action
 
     def _step_revealed(self) -> None:
@@ -787,14 +811,14 @@ class RoseState(StepMachine):
     def _others(self, seat: int) -> tuple[str, ...]:
         return tuple(p for s, p in enumerate(self.game.players) if s != seat)
 
-    def _choices_guess(self, seat: int, context: Context) -> list[Action]:
+    def _choices_guess(self, seat: int, context: Context) -> list[GuessAction]:
         """One marker for each other player: a player has one of each colour, so all differ.
 
         A guess may be the guesser's own colour; guesses stay hidden until all are made.
         """
         return list(permutations(COLOURS, len(self.game.players) - 1))
 
-    def _do_guess(self, action: Action, seat: int, context: Context) -> None:
+    def _do_guess(self, action: GuessAction, seat: int, context: Context) -> None:
         self.guesses[seat] = action
 
     def _step_score(self) -> None:

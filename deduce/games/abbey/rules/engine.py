@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, TypeAlias
 
 from deduce.errors import DeduceError
 from deduce.games.abbey.rules.board import CHAPEL, Board, default_board
@@ -38,8 +38,46 @@ PILES = ("events", "scriptorium", "library")
 #: Points of the rulebook's scoring table.
 POINTS = {"revelation": (2, -1), "accusation": (4, -2)}
 
-Action = tuple[Any, ...]
-Question = tuple[Any, ...]
+#: A question to one player: how many of their cards have these traits, or
+#: whether they hold this card.
+Question: TypeAlias = tuple[Literal["count"], tuple[str, ...]] | tuple[Literal["has"], str]
+
+# The actions of each decision (``STEPS.decisions``), named by their first item.
+#: Not answering, asking back or showing nothing.
+Pass: TypeAlias = tuple[Literal["pass"]]
+#: Moving: to a room within reach, or staying put when none is.
+MoveAction: TypeAlias = tuple[Literal["move"], str] | tuple[Literal["stay"]]
+#: A question to a pawn in the same room.
+AskAction: TypeAlias = tuple[Literal["ask"], int, Question]
+#: Answering a question, or the vow of silence.
+ReplyAction: TypeAlias = tuple[Literal["answer"]] | tuple[Literal["silence"]]
+#: In the parlor: asking a player to show a card with these traits (None: any card).
+ParlorAction: TypeAlias = Pass | tuple[Literal["show_me"], int, tuple[str, ...] | None]
+#: Showing one card.
+ShowAction: TypeAlias = tuple[Literal["show"], str]
+#: In the chapter: a revelation of a trait, an accusation of a card, or neither.
+ChapterAction: TypeAlias = Pass | tuple[Literal["reveal"], str] | tuple[Literal["accuse"], str]
+#: At the end of a turn: ending it, a crypt card or a kept book card.
+ExtraAction: TypeAlias = (
+    tuple[Literal["end"]] | tuple[Literal["crypt"]] | tuple[Literal["book"], str]
+)
+#: The cards passed to the left at Mass.
+PassAction: TypeAlias = tuple[Literal["pass"], tuple[str, ...]]
+#: The player a card's effect targets.
+TargetAction: TypeAlias = tuple[Literal["player"], int]
+#: Any decision's action: what bots choose among.
+Action: TypeAlias = (
+    MoveAction
+    | AskAction
+    | Pass
+    | ReplyAction
+    | ParlorAction
+    | ShowAction
+    | ChapterAction
+    | ExtraAction
+    | PassAction
+    | TargetAction
+)
 
 
 @dataclass(frozen=True)
@@ -338,10 +376,10 @@ class AbbeyState(StepMachine):
             return
         self._then(("move", seat), ("encounter", seat), ("room", seat), ("turn_end", seat))
 
-    def _choices_move(self, seat: int) -> list[Action]:
+    def _choices_move(self, seat: int) -> list[MoveAction]:
         g = self.game
         here = self.positions[seat]
-        options = []
+        options: list[MoveAction] = []
         for room_id in g.board.destinations(here, g.steps):
             room = g.board.room(room_id)
             others = [s for s, r in enumerate(self.positions) if r == room_id and s != seat]
@@ -360,7 +398,7 @@ class AbbeyState(StepMachine):
         mine = sizes[seat]
         return seat not in self.library_used and mine == min(sizes) and max(sizes) > mine
 
-    def _do_move(self, action: Action, seat: int) -> None:
+    def _do_move(self, action: MoveAction, seat: int) -> None:
         self.intrusions.pop(seat, None)
         if action[0] == "move":
             self.positions[seat] = action[1]
@@ -384,12 +422,14 @@ class AbbeyState(StepMachine):
             self._then(("ask", seat, tuple(targets), False))
 
     def _questions(self) -> list[Question]:
-        return [("count", (t,)) for t in TRAITS] + [("has", c) for c in self.game.deck.ids]
+        questions: list[Question] = [("count", (t,)) for t in TRAITS]
+        questions += [("has", c) for c in self.game.deck.ids]
+        return questions
 
-    def _choices_ask(self, seat: int, targets: tuple[int, ...], forced: bool) -> list[Action]:
+    def _choices_ask(self, seat: int, targets: tuple[int, ...], forced: bool) -> list[AskAction]:
         return [("ask", t, q) for t in targets for q in self._questions()]
 
-    def _do_ask(self, action: Action, seat: int, targets: tuple[int, ...], forced: bool) -> None:
+    def _do_ask(self, action: AskAction, seat: int, targets: tuple[int, ...], forced: bool) -> None:
         _, target, question = action
         self._emit(
             {
@@ -404,18 +444,18 @@ class AbbeyState(StepMachine):
         else:
             self._then(("reply", target, seat, question))
 
-    def _choices_ask_back(self, seat: int, asker: int) -> list[Action]:
+    def _choices_ask_back(self, seat: int, asker: int) -> list[Pass | AskAction]:
         """Having answered, the player may ask the asker a question, who must answer."""
         return [("pass",), *self._choices_ask(seat, (asker,), True)]
 
-    def _do_ask_back(self, action: Action, seat: int, asker: int) -> None:
-        if action != ("pass",):
+    def _do_ask_back(self, action: Pass | AskAction, seat: int, asker: int) -> None:
+        if action[0] == "ask":
             self._do_ask(action, seat, (asker,), True)
 
-    def _choices_reply(self, seat: int, asker: int, question: Question) -> list[Action]:
+    def _choices_reply(self, seat: int, asker: int, question: Question) -> list[ReplyAction]:
         return [("answer",), ("silence",)]
 
-    def _do_reply(self, action: Action, seat: int, asker: int, question: Question) -> None:
+    def _do_reply(self, action: ReplyAction, seat: int, asker: int, question: Question) -> None:
         """The vow of silence, or a truthful answer and a question back that must be answered."""
         if action == ("silence",):
             self._emit({"type": "silence", "player": self.game.players[seat]})
@@ -537,15 +577,17 @@ class AbbeyState(StepMachine):
         else:
             self._then(("parlor", seat))
 
-    def _choices_parlor(self, seat: int) -> list[Action]:
+    def _choices_parlor(self, seat: int) -> list[ParlorAction]:
         others = [s for s in range(len(self.game.players)) if s != seat]
-        return [("pass",)] + [("show_me", s, traits) for s in others for traits in show_requests()]
+        options: list[ParlorAction] = [("pass",)]
+        options += [("show_me", s, traits) for s in others for traits in show_requests()]
+        return options
 
-    def _do_parlor(self, action: Action, seat: int) -> None:
+    def _do_parlor(self, action: ParlorAction, seat: int) -> None:
         if action[0] == "show_me":
             self._then(("show", action[1], seat, action[2]))
 
-    def _choices_show(self, seat: int, to: int, traits: tuple[str, ...] | None) -> list[Action]:
+    def _choices_show(self, seat: int, to: int, traits: tuple[str, ...] | None) -> list[ShowAction]:
         deck = self.game.deck
         return [
             ("show", c)
@@ -562,8 +604,10 @@ class AbbeyState(StepMachine):
                 {"type": "count", "player": self.game.players[seat], "traits": list(traits), "n": 0}
             )
 
-    def _do_show(self, action: Action, seat: int, to: int, traits: tuple[str, ...] | None) -> None:
-        event = {
+    def _do_show(
+        self, action: ShowAction, seat: int, to: int, traits: tuple[str, ...] | None
+    ) -> None:
+        event: dict[str, Any] = {
             "type": "show",
             "player": self.game.players[seat],
             "to": self.game.players[to],
@@ -582,16 +626,16 @@ class AbbeyState(StepMachine):
     def _room_chapter(self, seat: int, room: Any) -> None:
         self._then(("chapter", seat))
 
-    def _choices_chapter(self, seat: int) -> list[Action]:
+    def _choices_chapter(self, seat: int) -> list[ChapterAction]:
         """A revelation not made before, or (once the pile is empty) an accusation, or neither."""
         made = {t for _, t in self.revealed}
-        options: list[Action] = [("pass",)]
+        options: list[ChapterAction] = [("pass",)]
         options += [("reveal", t) for t in TRAITS if t not in made]
         if not self.pile:
             options += [("accuse", c) for c in self.game.deck.ids if c not in self.hands[seat]]
         return options
 
-    def _do_chapter(self, action: Action, seat: int) -> None:
+    def _do_chapter(self, action: ChapterAction, seat: int) -> None:
         player = self.game.players[seat]
         if action[0] == "reveal":
             self.revealed.append((seat, action[1]))
@@ -649,8 +693,8 @@ class AbbeyState(StepMachine):
         elif self._choices_extra(seat) != [("end",)]:
             self._then(("extra", seat))
 
-    def _choices_extra(self, seat: int) -> list[Action]:
-        options: list[Action] = [("end",)]
+    def _choices_extra(self, seat: int) -> list[ExtraAction]:
+        options: list[ExtraAction] = [("end",)]
         if seat in self.penance:  # praying: no extra turn to spend the skip on
             return options
         if self.crypt_held.get(seat, self.turns) < self.turns:  # drawn in an earlier turn
@@ -663,10 +707,10 @@ class AbbeyState(StepMachine):
         kind = book.effect.kind
         return kind != "protect" and not (kind == "question" and seat in self.penance)
 
-    def _do_extra(self, action: Action, seat: int) -> None:
-        if action == ("end",):
+    def _do_extra(self, action: ExtraAction, seat: int) -> None:
+        if action[0] == "end":
             return
-        if action == ("crypt",):
+        if action[0] == "crypt":
             del self.crypt_held[seat]
             self._emit({"type": "crypt_used", "player": self.game.players[seat]})
             self._then(("turn", seat))
@@ -699,7 +743,7 @@ class AbbeyState(StepMachine):
         seats = range(len(self.game.players))
         return [("pass", s, min(n, len(self.hands[s]))) for s in seats] + [("passed", n)]
 
-    def _choices_pass(self, seat: int, n: int) -> list[Action]:
+    def _choices_pass(self, seat: int, n: int) -> list[PassAction]:
         return [("pass", cards) for cards in combinations(sorted(self.hands[seat]), n)]
 
     def _step_pass(self, seat: int, n: int) -> None:
@@ -708,7 +752,7 @@ class AbbeyState(StepMachine):
         else:
             self._waiting = ("pass", seat, n)
 
-    def _do_pass(self, action: Action, seat: int, n: int) -> None:
+    def _do_pass(self, action: PassAction, seat: int, n: int) -> None:
         self._passes[seat] = action[1]
 
     def _step_passed(self, n: int) -> None:
@@ -777,10 +821,12 @@ class AbbeyState(StepMachine):
     def _chance_die(self, target: int, user: int, kind: str) -> None:
         self._on_target(user, target, kind)
 
-    def _choices_target(self, seat: int, others: tuple[int, ...], kind: str) -> list[Action]:
+    def _choices_target(self, seat: int, others: tuple[int, ...], kind: str) -> list[TargetAction]:
         return [("player", s) for s in others]
 
-    def _do_target(self, action: Action, seat: int, others: tuple[int, ...], kind: str) -> None:
+    def _do_target(
+        self, action: TargetAction, seat: int, others: tuple[int, ...], kind: str
+    ) -> None:
         self._on_target(seat, action[1], kind)
 
     def _on_target(self, user: int, target: int, kind: str) -> None:

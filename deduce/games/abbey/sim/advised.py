@@ -30,11 +30,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from random import Random
+from typing import TypeVar
 
 from deduce.games.abbey.advice.advisor import Ranker
 from deduce.games.abbey.advice.decisions import Choice, Position
-from deduce.games.abbey.rules.engine import AbbeyGame, Action, Observation
-from deduce.games.abbey.sim.bots import Bot, SolverBot
+from deduce.games.abbey.rules.engine import (
+    AbbeyGame,
+    Action,
+    AskAction,
+    ChapterAction,
+    MoveAction,
+    Observation,
+    ParlorAction,
+    Pass,
+    PassAction,
+    ReplyAction,
+    ShowAction,
+    TargetAction,
+)
+from deduce.games.abbey.sim.bots import Bot, Decider, SolverBot
+
+#: One decision's action.
+A = TypeVar("A", bound=Action)
 
 #: The decisions the advice takes, each of which ``plain`` may hand back to the solver bot.
 DECISIONS = ("move", "ask", "reply", "show", "pass", "parlor", "reveal", "target")
@@ -70,7 +87,7 @@ class AdvisedBot(SolverBot):
             return super().__call__(obs, legal, rng)
         return advise(obs, legal, rng)
 
-    def _advisers(self) -> dict[str, Bot]:
+    def _advisers(self) -> dict[str, Decider]:
         """The advised way with each decision, by name (any other: the solver bot's way)."""
         return {
             "move": self._advised_move,
@@ -120,16 +137,19 @@ class AdvisedBot(SolverBot):
         return self.game.players[seat]
 
     def _best(
-        self, choices: Sequence[Choice], legal: Sequence[Action], engine: Callable[[Choice], Action]
-    ) -> Action:
+        self, choices: Sequence[Choice], legal: Sequence[A], engine: Callable[[Choice], A]
+    ) -> A:
         """The first advised choice the engine allows (they come best first)."""
         allowed = set(legal)
         return next((engine(c) for c in choices if engine(c) in allowed), legal[0])
 
     # ---------------------------------------------------------------- moves
 
-    def _advised_move(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
-        if legal[0][0] == "stay" or self.suspect(obs) is not None:
+    def _advised_move(
+        self, obs: Observation, legal: Sequence[MoveAction], rng: Random
+    ) -> MoveAction:
+        destinations = [a[1] for a in legal if a[0] == "move"]
+        if not destinations or self.suspect(obs) is not None:
             return super()._move(obs, legal, rng)
         board = self.game.board
         chapter = board.of_kind("chapter")[0].id
@@ -145,23 +165,25 @@ class AdvisedBot(SolverBot):
             if seat != self.seat and seat not in obs.penance:
                 pawns.setdefault(room, []).append(self._name(seat))
         die = {room: self._name(seat) for room, seat in obs.dice.items()}
-        rooms = self.position(obs).rooms(
-            board, [a[1] for a in legal], pawns, die, obs.pile, self.game.steps
-        )
+        rooms = self.position(obs).rooms(board, destinations, pawns, die, obs.pile, self.game.steps)
         if not rooms or rooms[0].value < MOVE_FLOOR:
             return super()._move(obs, legal, rng)
         return ("move", rooms[0].action[1])
 
     # -------------------------------------------------------------- attack
 
-    def _advised_ask(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+    def _advised_ask(
+        self, obs: Observation, legal: Sequence[Pass | AskAction], rng: Random
+    ) -> Pass | AskAction:
         targets = sorted({a[1] for a in legal if a[0] == "ask"})
         choices = self.position(obs).ask([self._name(t) for t in targets])
         return self._best(choices, legal, lambda c: ("ask", self._seat(c.action[1]), c.action[2]))
 
     _advised_ask_back = _advised_ask
 
-    def _advised_parlor(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+    def _advised_parlor(
+        self, obs: Observation, legal: Sequence[ParlorAction], rng: Random
+    ) -> ParlorAction:
         others = [self._name(s) for s in range(len(obs.hand_sizes)) if s != self.seat]
         choices = self.position(obs).parlor(others)
         return self._best(
@@ -174,7 +196,9 @@ class AdvisedBot(SolverBot):
             ),
         )
 
-    def _advised_target(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+    def _advised_target(
+        self, obs: Observation, legal: Sequence[TargetAction], rng: Random
+    ) -> TargetAction:
         position = self.position(obs)
         if obs.about in ("take", "show"):
             return max(legal, key=lambda a: (position.take(self._name(a[1])), -a[1]))
@@ -184,22 +208,30 @@ class AdvisedBot(SolverBot):
 
     # ------------------------------------------------------------- defence
 
-    def _advised_reply(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+    def _advised_reply(
+        self, obs: Observation, legal: Sequence[ReplyAction], rng: Random
+    ) -> ReplyAction:
         asker, question = obs.context
         return self.position(obs).reply(self._name(asker), question, obs.hand)[0].action
 
-    def _advised_show(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+    def _advised_show(
+        self, obs: Observation, legal: Sequence[ShowAction], rng: Random
+    ) -> ShowAction:
         to = self._name(obs.context[0])
         return self.position(obs).show(to, [a[1] for a in legal])[0].action
 
-    def _advised_pass(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+    def _advised_pass(
+        self, obs: Observation, legal: Sequence[PassAction], rng: Random
+    ) -> PassAction:
         n = len(legal[0][1])
         choices = self.position(obs).mass(obs.hand, n)
         return self._best(choices, legal, lambda c: c.action)
 
     # ------------------------------------------------------------- chapter
 
-    def _advised_chapter(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+    def _advised_chapter(
+        self, obs: Observation, legal: Sequence[ChapterAction], rng: Random
+    ) -> ChapterAction:
         card = self.suspect(obs)
         if card is not None and ("accuse", card) in legal:
             return ("accuse", card)

@@ -22,7 +22,18 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from random import Random
 from typing import Any
 
-from deduce.games.abbey.rules.engine import AbbeyGame, Action, Observation
+from deduce.games.abbey.rules.engine import (
+    AbbeyGame,
+    Action,
+    AskAction,
+    ChapterAction,
+    ExtraAction,
+    MoveAction,
+    Observation,
+    ParlorAction,
+    ReplyAction,
+    TargetAction,
+)
 from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sample import sample_histories
@@ -32,6 +43,9 @@ from deduce.logs.formats.abbey import GROUP_OF
 from deduce.logs.jsonl import parse_jsonl
 
 Bot = Callable[[Observation, Sequence[Action], Random], Action]
+#: A bot's way with one decision: like a :data:`Bot`, but given and giving
+#: only that decision's actions (``MoveAction`` for "move", ...).
+Decider = Callable[..., Action]
 
 
 def random_bot(game: AbbeyGame, seat: int) -> Bot:
@@ -88,7 +102,7 @@ class Notepad:
         decide = self._deciders().get(obs.decision)
         return decide(obs, legal, rng) if decide else rng.choice(list(legal))
 
-    def _deciders(self) -> dict[str, Bot]:
+    def _deciders(self) -> dict[str, Decider]:
         """The bot's way with each decision, by name (any other: a random legal action)."""
         return {
             "move": self._move,
@@ -100,11 +114,13 @@ class Notepad:
             "target": self._target,
         }
 
-    def _move(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+    def _move(self, obs: Observation, legal: Sequence[MoveAction], rng: Random) -> MoveAction:
         goals = self._goals(obs)
-        if legal[0][0] == "stay":
+        rooms = [a[1] for a in legal if a[0] == "move"]
+        if not rooms:  # staying put, the only action
             return legal[0]
-        return min(legal, key=lambda a: (min(self.distance[a[1]][g] for g in goals), rng.random()))
+        room = min(rooms, key=lambda r: (min(self.distance[r][g] for g in goals), rng.random()))
+        return ("move", room)
 
     def _goals(self, obs: Observation) -> list[str]:
         """Rooms worth reaching now."""
@@ -130,7 +146,7 @@ class Notepad:
         ]
         return goals or [r.id for r in board.of_kind("parlor")]
 
-    def _ask(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+    def _ask(self, obs: Observation, legal: Sequence[AskAction], rng: Random) -> AskAction:
         sheet = self.sheet(obs)
         target = rng.choice(sorted({a[1] for a in legal}))
         if len(sheet) > 1 and rng.random() < 0.5:
@@ -149,10 +165,10 @@ class Notepad:
             ),
         )
 
-    def _reply(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+    def _reply(self, obs: Observation, legal: Sequence[ReplyAction], rng: Random) -> ReplyAction:
         return ("answer",)
 
-    def _parlor(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+    def _parlor(self, obs: Observation, legal: Sequence[ParlorAction], rng: Random) -> ParlorAction:
         sheet = self.sheet(obs)
         others = [s for s in range(len(obs.hand_sizes)) if s != self.seat and obs.hand_sizes[s]]
         if not others or len(sheet) <= 1:
@@ -164,7 +180,9 @@ class Notepad:
         sheet = self.sheet(obs)
         return sheet[0] if len(sheet) == 1 else None
 
-    def _chapter(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+    def _chapter(
+        self, obs: Observation, legal: Sequence[ChapterAction], rng: Random
+    ) -> ChapterAction:
         card = self.suspect(obs)
         if card is not None and ("accuse", card) in legal:
             return ("accuse", card)
@@ -178,11 +196,11 @@ class Notepad:
         ]
         return ("reveal", shared[0]) if shared else ("pass",)
 
-    def _extra(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+    def _extra(self, obs: Observation, legal: Sequence[ExtraAction], rng: Random) -> ExtraAction:
         """Spend a crypt card or kept book on another turn as soon as it can be used."""
         return next((a for a in legal if a != ("end",)), ("end",))
 
-    def _target(self, obs: Observation, legal: Sequence[Action], rng: Random) -> Action:
+    def _target(self, obs: Observation, legal: Sequence[TargetAction], rng: Random) -> TargetAction:
         return max(legal, key=lambda a: (obs.hand_sizes[a[1]], rng.random()))
 
 
