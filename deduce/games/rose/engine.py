@@ -116,7 +116,14 @@ ColourAction: TypeAlias = str
 GuessAction: TypeAlias = tuple[str, ...]
 #: Any decision's action: what bots choose among.
 Action: TypeAlias = (
-    PlayAction | SecondAction | TaskAction | MeetingAction | BonusAction | ColourAction
+    PlayAction
+    | MoveAction
+    | SecondAction
+    | TaskAction
+    | MeetingAction
+    | BonusAction
+    | ColourAction
+    | GuessAction
 )
 
 
