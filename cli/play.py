@@ -16,8 +16,6 @@ script gets every table whole (``--background``/``--no-background`` choose).
 from __future__ import annotations
 
 import contextlib
-import os
-import signal
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -70,11 +68,16 @@ from deduce.solving import (
 from deduce.suggest import AdviceOptions, suggest
 
 from .options import COMMAND_SETTINGS, SITUATIONS, read_deck, refuse_options
+from .terminal import (
+    AbovePrompt,
+    catch_ctrl_c,
+    on_prompt,
+    remember,
+    setup_readline,
+    typed,
+    use_completer,
+)
 
-#: Where readline history is kept, unless the environment variable DEDUCE_HISTORY says.
-HISTORY = "~/.deduce_history"
-#: Lines of history kept.
-HISTORY_LENGTH = 1000
 #: Seconds for each solve when it is waited for (piped input, --no-background), and for
 #: ``what-if``, ``suggest``'s advice and the smallest ``why``: --budget's default.
 WAIT_BUDGET = 2.0
@@ -136,6 +139,8 @@ class Repl:
         self._hooked = False  # readline says when it is (see watch_prompt)
         self._warm = game_named(self.session.game).warm()
         self._matches: list[str] = []
+        #: Where the refiner's tables wait for the prompt (a terminal's, see run).
+        self.above: AbovePrompt | None = None
 
     @property
     def game(self) -> str:
@@ -197,6 +202,8 @@ class Repl:
         """
         if self.refiner is not None:
             self.refiner.cancel()
+        if self.above is not None:
+            self.above.clear()  # a table of the position before, not yet shown
         solution = self.solution()
         pending = self.refiner is not None and self.refiner.start(
             self.session.log, self.options, solution
@@ -218,16 +225,22 @@ class Repl:
     def above_prompt(self, text: str, err: bool = False) -> None:
         """Print ``text`` between lines: above the prompt, if it waits, drawn again under it.
 
-        (In the refiner's thread: an output that went away shows nothing.)
+        In the refiner's thread. At a terminal whose input hook is set
+        (:class:`~deduce.cli.terminal.AbovePrompt`), the text waits for
+        readline's next idle moment; otherwise it is printed now, and the
+        prompt drawn again by hand (an output that went away shows nothing).
         """
+        if self.above is not None and self.above.installed:
+            self.above.post(text, err)
+            return
         with contextlib.suppress(OSError):
             if not self._at_prompt:
                 click.echo(text, err=err)
                 return
-            typed = _typed()
-            click.echo("\r" + " " * (len(self.prompt) + len(typed)) + "\r", nl=False)
+            line = typed()
+            click.echo("\r" + " " * (len(self.prompt) + len(line)) + "\r", nl=False)
             click.echo(text, err=err)
-            click.echo(self.prompt + typed, nl=False)
+            click.echo(self.prompt + line, nl=False)
 
     @property
     def refining(self) -> bool:
@@ -257,6 +270,8 @@ class Repl:
             f"you are {me}; {len(log.events)} events. Type `help` for the commands."
         )
         with contextlib.ExitStack() as stack:
+            if self.interactive:
+                self.above = stack.enter_context(AbovePrompt(self.prompt))
             if self.budgets is not None:
                 self.refiner = stack.enter_context(Refiner(self.refined, self.budgets))
             with self.busy():
@@ -282,6 +297,8 @@ class Repl:
                     line = sys.stdin.readline()
                     return line if line else None
                 self._at_prompt = not self._hooked  # else readline says when (watch_prompt)
+                if self.above is not None:
+                    self.above.wake()  # a table a Ctrl-C kept from showing
                 line = input(self.prompt)
             except KeyboardInterrupt:
                 click.echo("")
@@ -291,12 +308,12 @@ class Repl:
                 return None
             finally:
                 self._at_prompt = False
-            _remember(line)
+            remember(line)
             return line
 
     def watch_prompt(self) -> None:
         """Have readline say when the prompt is drawn and waits (where it can)."""
-        self._hooked = _on_prompt(self._prompting)
+        self._hooked = on_prompt(self._prompting)
 
     def _prompting(self) -> None:
         """Readline drew the prompt and waits for the line."""
@@ -604,80 +621,6 @@ class SetupCompleter:
         return self._matches[state] if state < len(self._matches) else None
 
 
-def _history_file() -> str:
-    """The readline history file (``DEDUCE_HISTORY``, else ``~/.deduce_history``)."""
-    return os.path.expanduser(os.environ.get("DEDUCE_HISTORY") or HISTORY)
-
-
-def _setup_readline(completer: Callable[[str, int], str | None]) -> None:
-    """Tab completion and the history file (loaded now, one line appended per line typed)."""
-    try:
-        import readline
-    except ImportError:  # no readline on this platform: plain input
-        return
-    readline.set_completer_delims(" \t\n,")  # setup answers may list words with commas
-    readline.set_completer(completer)
-    libedit = "libedit" in (readline.__doc__ or "")
-    readline.parse_and_bind("bind ^I rl_complete" if libedit else "tab: complete")
-    readline.clear_history()
-    readline.set_history_length(HISTORY_LENGTH)
-    path = _history_file()
-    with contextlib.suppress(OSError):
-        open(path, "a").close()  # lines are appended to it as they are typed
-        readline.read_history_file(path)
-        readline.write_history_file(path)  # keeps the last HISTORY_LENGTH lines
-
-
-def _use_completer(completer: Callable[[str, int], str | None]) -> None:
-    """Hand tab completion to ``completer`` (the event prompt, once the setup is done)."""
-    with contextlib.suppress(ImportError):
-        import readline
-
-        readline.set_completer(completer)
-
-
-def _on_prompt(callback: Callable[[], None]) -> bool:
-    """Have readline call ``callback`` once the prompt is drawn; whether it can."""
-    try:
-        import readline
-    except ImportError:
-        return False
-    if not hasattr(readline, "set_pre_input_hook"):
-        return False
-    readline.set_pre_input_hook(callback)
-    return True
-
-
-def _typed() -> str:
-    """What is typed at the prompt so far (nothing without readline)."""
-    try:
-        import readline
-    except ImportError:
-        return ""
-    return readline.get_line_buffer()
-
-
-def _catch_ctrl_c() -> None:
-    """Make Ctrl-C clear the line at the prompt, even if the program started with it ignored.
-
-    A program started with SIGINT ignored (by a launcher, a test runner)
-    would keep ignoring it, so the prompt installs Python's own handler.
-    """
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-
-
-def _remember(line: str) -> None:
-    """Append a typed line to the history file, so a crash loses none of it."""
-    if not line.strip():
-        return
-    try:
-        import readline
-
-        readline.append_history_file(1, _history_file())
-    except (ImportError, OSError):
-        pass
-
-
 def _message(exc: DeduceError) -> str:
     """An error about a new log's answers, without the file and line of the header."""
     return exc.message if isinstance(exc, LogError) else str(exc)
@@ -797,7 +740,7 @@ def play(
     deck = read_deck(deck_file)
     tab = SetupCompleter()
     if interactive:
-        _setup_readline(tab.complete)
+        setup_readline(tab.complete)
     path = log or click.prompt("Log file", default=free_name())
     with LogLock(path):
         if is_new(path):
@@ -814,9 +757,9 @@ def play(
         options = with_model_file(SolveOptions(budget=wait, hard=hard), session.game, model_file)
         repl = Repl(session, options, wait, interactive, ladder(budget) if background else None)
         if interactive:
-            _use_completer(repl.complete)
+            use_completer(repl.complete)
             repl.watch_prompt()
-            _catch_ctrl_c()
+            catch_ctrl_c()
         repl.run()
     if repl.refused and not interactive:
         sys.exit(1)  # a script of lines: say that some were refused

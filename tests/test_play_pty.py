@@ -26,6 +26,11 @@ DEDUCE = shutil.which("deduce")
 TIMEOUT = 30
 #: 40 events of a five-player game: the candidates come at once, the exact count takes long.
 SLOW = ROOT / "tests" / "data" / "abbey-5p-slow.log"
+#: Seconds to wait after a Ctrl-C before typing: the terminal flushes its input a moment
+#: after it sends the signal, and keys typed at once (as a test types, within a
+#: millisecond of the new prompt) can be flushed with it. (The prompt waited for may
+#: also be a table's redraw of the line, just before the Ctrl-C drops it.)
+AFTER_CTRL_C = 0.3
 #: The workers are found in /proc.
 PROC = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc")
 ROSE = (
@@ -162,6 +167,7 @@ def test_a_new_abbey_game_at_the_table(tmp_path):
     time.sleep(0.5)
     child.sendintr()
     child.expect_exact("abbey> ")
+    time.sleep(AFTER_CTRL_C)
     _command(
         child,
         "lacks bob aymeric",
@@ -388,6 +394,7 @@ def test_every_change_cancels_the_running_count_at_once_and_waits_for_nothing(tm
     time.sleep(0.5)  # let readline wait for a key again (see the test above)
     child.sendintr()
     child.expect_exact("abbey> ")
+    time.sleep(AFTER_CTRL_C)
     assert _workers(child.pid) == [worker]
     _command(child, "quit", "Saved: g.log", prompt="")
     child.expect(pexpect.EOF)
