@@ -1,7 +1,8 @@
 """Text above a waiting prompt (``deduce.cli.terminal.AbovePrompt``).
 
-Each test runs a small program in its own process: the input hook is the
-process's, and a pseudo-terminal gives readline a real terminal to draw on.
+Each test runs a small program in its own process, in a temporary folder (so
+that it imports the installed deduce, not the checkout's): the input hook is
+the process's, and a pseudo-terminal gives readline a real terminal to draw on.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def test_ctrl_c_drops_the_line_while_text_keeps_coming(tmp_path):
     child.expect(pexpect.EOF)
 
 
-def test_a_ctrl_c_that_interrupts_the_hook_is_raised_again():
+def test_a_ctrl_c_that_interrupts_the_hook_is_raised_again(tmp_path):
     program = textwrap.dedent(
         """
         import sys, time, types
@@ -118,12 +119,12 @@ def test_a_ctrl_c_that_interrupts_the_hook_is_raised_again():
         """
     )
     done = subprocess.run(
-        [sys.executable, "-c", program], capture_output=True, text=True, timeout=30
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=30, cwd=tmp_path
     )
     assert done.stdout == "interrupted\n", done.stderr
 
 
-def test_other_unraisable_errors_go_to_the_hook_before_and_uninstall_restores_it():
+def test_other_unraisable_errors_go_to_the_hook_before_and_uninstall_restores_it(tmp_path):
     program = textwrap.dedent(
         """
         import ctypes, sys, types
@@ -144,6 +145,6 @@ def test_other_unraisable_errors_go_to_the_hook_before_and_uninstall_restores_it
         """
     )
     done = subprocess.run(
-        [sys.executable, "-c", program], capture_output=True, text=True, timeout=30
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=30, cwd=tmp_path
     )
     assert done.stdout == "1 ValueError\n", done.stderr
