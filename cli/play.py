@@ -71,10 +71,10 @@ from .options import COMMAND_SETTINGS, SITUATIONS, read_deck, refuse_options
 from .terminal import (
     AbovePrompt,
     catch_ctrl_c,
+    draw_above,
     on_prompt,
     remember,
     setup_readline,
-    typed,
     use_completer,
 )
 
@@ -234,13 +234,10 @@ class Repl:
             self.above.post(text, err)
             return
         with contextlib.suppress(OSError):
-            if not self._at_prompt:
+            if self._at_prompt:
+                draw_above(self.prompt, text, err)
+            else:
                 click.echo(text, err=err)
-                return
-            line = typed()
-            click.echo("\r" + " " * (len(self.prompt) + len(line)) + "\r", nl=False)
-            click.echo(text, err=err)
-            click.echo(self.prompt + line, nl=False)
 
     @property
     def refining(self) -> bool:
@@ -270,9 +267,9 @@ class Repl:
             f"you are {me}; {len(log.events)} events. Type `help` for the commands."
         )
         with contextlib.ExitStack() as stack:
-            if self.interactive:
-                self.above = stack.enter_context(AbovePrompt(self.prompt))
             if self.budgets is not None:
+                if self.interactive:  # the refiner's tables come while a line is typed
+                    self.above = stack.enter_context(AbovePrompt(self.prompt))
                 self.refiner = stack.enter_context(Refiner(self.refined, self.budgets))
             with self.busy():
                 self.show_position(KEPT)

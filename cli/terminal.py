@@ -236,7 +236,7 @@ class AbovePrompt:
         if not shown:
             return 0
         with contextlib.suppress(OSError):  # the terminal went away: nothing to show it on
-            click.echo("\r" + " " * (len(self.prompt) + len(typed())) + "\r", nl=False)
+            _erase(self.prompt)
             for text, err in shown:
                 click.echo(text, err=err)
             assert self._redraw is not None
@@ -259,6 +259,23 @@ class AbovePrompt:
             return
         assert self._unraisable is not None
         self._unraisable(unraisable)
+
+
+def draw_above(prompt: str, text: str, err: bool = False) -> None:
+    """Print ``text`` above a waiting ``prompt`` by hand, and the prompt and the line again.
+
+    Where :class:`AbovePrompt` cannot be installed: this races readline, and
+    leaves the cursor at the end of the line.
+    """
+    line = typed()
+    _erase(prompt)
+    click.echo(text, err=err)
+    click.echo(prompt + line, nl=False)
+
+
+def _erase(prompt: str) -> None:
+    """Blank the prompt's line (the prompt and what is typed) and go back to its start."""
+    click.echo("\r" + " " * (len(prompt) + len(typed())) + "\r", nl=False)
 
 
 def _interrupt(signum: int, frame: object) -> None:
