@@ -52,15 +52,6 @@ def random_deck(rng: random.Random, n_cards: int) -> Deck:
     return deck_from_json(raw, "<random deck>")
 
 
-def finished(work: Any) -> Any:
-    """Drive a counting generator to its end and return its value."""
-    while True:
-        try:
-            next(work)
-        except StopIteration as done:
-            return done.value
-
-
 def timeline_or_skip(setup: AbbeySetup, events: Sequence[Event]) -> Any:
     """The log's timeline, or skip the example when a corrupted log breaks the public sizes."""
     try:

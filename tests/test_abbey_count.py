@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from abbey_random import corrupted_games, finished, timeline_or_skip
+from abbey_random import corrupted_games, timeline_or_skip
 from hypothesis import assume, given, settings
 
 from deduce.games.abbey.solver.count.cardwise import count_by_cards
@@ -22,6 +22,7 @@ from deduce.games.abbey.solver.count.estimate import STUDENT, Replicate, estimat
 from deduce.games.abbey.solver.count.forward import count_forward
 from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.count.resample import Cap, resample
+from deduce.games.abbey.solver.count.turns import drive
 from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
@@ -75,9 +76,9 @@ CAPPED = {
 def test_a_cap_that_never_binds_counts_exactly(method, game):
     setup, events, _ = game
     model, tallies = _model(setup, events)
-    exact = finished(count_by_cards(model.domains, tallies))
+    exact = drive(count_by_cards(model.domains, tallies))
     cap = Cap(10**9, np.random.default_rng(0))
-    capped = finished(CAPPED[method](model, tallies, cap))
+    capped = drive(CAPPED[method](model, tallies, cap))
     assert not cap.cut
     assert capped[0] == pytest.approx(exact[0], rel=1e-12)
     if exact[0]:
@@ -123,12 +124,12 @@ def test_the_capped_forward_filter_is_unbiased(with_supports):
     """A cap that binds at every layer: the mean of many runs is the exact total, within noise."""
     _, model, tallies, supports = _position("abbey-4p-00.jsonl", 24)
     supports = supports if with_supports else None
-    exact = finished(count_by_cards(model.domains, tallies, exact=False))[0]
+    exact = drive(count_by_cards(model.domains, tallies, exact=False))[0]
     totals = []
     for seed in range(40):
         cap = Cap(64, np.random.default_rng(seed))
         totals.append(
-            finished(count_forward(model.domains, tallies, model.timeline, supports, cap=cap))[0]
+            drive(count_forward(model.domains, tallies, model.timeline, supports, cap=cap))[0]
         )
         assert cap.cut
     mean, spread = np.mean(totals), np.std(totals, ddof=1) / np.sqrt(len(totals))
@@ -141,7 +142,7 @@ def test_the_estimate_s_bound_covers_the_exact_value(name, events, methods):
     """With a cap that binds, fixed seeds: the bounds hold, the culprit's bound is its own."""
     setup, model, tallies, supports = _position(name, events)
     holders = 2 + len(setup.players)
-    total, rows = finished(count_by_cards(model.domains, tallies, exact=False))
+    total, rows = drive(count_by_cards(model.domains, tallies, exact=False))
     exact = _table(total, rows, holders)
     covered = 0
     for seed in range(4):
@@ -218,7 +219,7 @@ def test_an_estimate_that_never_cuts_is_exact():
     holders = 2 + len(setup.players)
     found = estimate_histories(model.domains, tallies, holders, float("inf"))
     assert found is not None and found.exact and found.error == 0
-    total, rows = finished(count_by_cards(model.domains, tallies))
+    total, rows = drive(count_by_cards(model.domains, tallies))
     table = np.array([[row.get(h, 0.0) for h in range(holders)] for row in found.probabilities])
     assert np.allclose(table, _table(total, rows, holders), atol=1e-12)
 

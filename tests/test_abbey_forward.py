@@ -20,7 +20,6 @@ import pytest
 from abbey_random import (
     corrupted_games,
     corrupted_spectator_games,
-    finished,
     games,
     random_spectator_game,
     spectator_games,
@@ -33,6 +32,7 @@ from deduce.games.abbey.solver.count import forward
 from deduce.games.abbey.solver.count.forward import count_forward, predict_states, predicted_peak
 from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.count.lookahead import Ahead, Lookahead
+from deduce.games.abbey.solver.count.turns import drive
 from deduce.games.abbey.solver.model import Tally, build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
@@ -69,7 +69,7 @@ def _forward(setup, events, with_supports=True, exact=True):
     timeline, model, tallies, supports = _prepared(setup, events)
     if model is None or (with_supports and supports is None):
         return timeline, 0 if exact else 0.0, tuple({} for _ in setup.deck.ids)
-    found = finished(
+    found = drive(
         count_forward(model.domains, tallies, timeline, supports if with_supports else None, exact)
     )
     return timeline, *found
@@ -159,7 +159,7 @@ def _agrees_with_count_histories(setup, events):
         return
     counts = count_histories(model, max_slices=2_000)
     assume(counts is not None)
-    total, holders = finished(count_forward(model.domains, tallies, timeline, supports))
+    total, holders = drive(count_forward(model.domains, tallies, timeline, supports))
     assert total == counts.total
     assert holders == counts.holders
 
@@ -220,7 +220,7 @@ def test_narrower_supports_count_the_histories_they_allow(game):
     epoch, card, holder = rng.choice(spots)
     narrower = [[set(holders) for holders in row] for row in supports]
     narrower[epoch][card].discard(holder)
-    total, holders = finished(count_forward(model.domains, tallies, timeline, narrower))
+    total, holders = drive(count_forward(model.domains, tallies, timeline, narrower))
     after = [i for i, e in enumerate(events) if e.type in TRANSFERS][epoch - 1] + 1 if epoch else 0
     lacks = type(events[0])(
         "lacks", {"player": timeline.holders[holder], "card": setup.deck.ids[card]}, 0
@@ -250,7 +250,7 @@ def test_supports_that_strand_a_card_leave_no_history(game):
     epoch, card = stuck[0]
     narrower = [[set(holders) for holders in row] for row in supports]
     narrower[epoch][card] = set()
-    assert finished(count_forward(model.domains, tallies, timeline, narrower)) == (
+    assert drive(count_forward(model.domains, tallies, timeline, narrower)) == (
         0,
         tuple({} for _ in setup.deck.ids),
     )
@@ -362,11 +362,10 @@ def test_a_layer_past_max_states_declines(recut, monkeypatch):
     peak = max(predict_states(supports, timeline.sizes))
     for cap in (100, 2_000):  # the deal has 1,260 states; a later layer 2,326
         assert (
-            finished(count_forward(model.domains, tallies, timeline, supports, max_states=cap))
-            is None
+            drive(count_forward(model.domains, tallies, timeline, supports, max_states=cap)) is None
         )
     assert (
-        finished(count_forward(model.domains, tallies, timeline, supports, max_states=peak))
+        drive(count_forward(model.domains, tallies, timeline, supports, max_states=peak))
         is not None
     )
 

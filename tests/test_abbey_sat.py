@@ -321,10 +321,16 @@ def test_the_estimates_on_the_way_reach_the_listener_as_solutions(monkeypatch):
 
     def rounds(*args, progress=None, **options):
         progress(Estimate(even, False, 0.3, 0.2, 4096))
+        yield
         return Estimate(even, False, 0.1, 0.05, 8192)
 
+    def no_chains(*args, **options):
+        yield
+        return None
+
     monkeypatch.setattr("deduce.games.abbey.solver.solve.count_histories", lambda *a, **k: None)
-    monkeypatch.setattr("deduce.games.abbey.solver.solve.estimate_histories", rounds)
+    monkeypatch.setattr("deduce.games.abbey.solver.solve.estimating", rounds)
+    monkeypatch.setattr("deduce.games.abbey.solver.solve.estimating_by_chains", no_chains)
     made = []
     answer = solve_position(_position(setup, events), budget=10.0, progress=made.append)
     assert [(s.error, s.culprit_bound) for s in made] == [(0.3, 0.2)]

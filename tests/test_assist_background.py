@@ -239,7 +239,7 @@ def test_a_closed_refiner_starts_nothing(tmp_path):
 
 
 def test_spawned_workers_refine_too(tmp_path, monkeypatch):
-    monkeypatch.setattr(background, "_context", lambda: multiprocessing.get_context("spawn"))
+    monkeypatch.setattr(background, "context", lambda: multiprocessing.get_context("spawn"))
     delivered = Delivered()
     with Refiner(delivered, (1, 5), _exact_at_five) as refiner:
         refiner.start(_log(tmp_path), SolveOptions(), _estimate(1.0))

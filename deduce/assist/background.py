@@ -28,11 +28,9 @@ module-level function where processes are spawned rather than forked.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import pickle
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -40,11 +38,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
-from typing import Any
 
 from deduce.assist.live import Inconsistent
 from deduce.errors import DeduceError
 from deduce.logs.model import GameLog
+from deduce.processes import context, follow_parent
 from deduce.solving import Solution, SolveOptions, solve_log
 
 #: The budgets (seconds) a position is solved with in turn, until the chances are exact: a
@@ -137,7 +135,7 @@ class Refiner:
         #: Held while a delivery runs; hold it to keep deliveries out (a delayed one is
         #: dropped if its job is superseded meanwhile).
         self.lock = threading.RLock()
-        self._context = _context()
+        self._context = context()
         self._job: _Job | None = None  # the current job: the only one delivered
         self._closed = False
         self._watcher = threading.Thread(target=self._watch, name="deduce-refiner", daemon=True)
@@ -231,12 +229,6 @@ class Refiner:
             self.deliver(Refined(job.log, budget, job.best, last=last))
 
 
-def _context() -> Any:
-    """Fork on Linux (a worker starts in milliseconds), spawn elsewhere."""
-    method = "fork" if sys.platform.startswith("linux") else "spawn"
-    return multiprocessing.get_context(method)
-
-
 @contextmanager
 def _ctrl_c_held() -> Iterator[None]:
     """Hold Ctrl-C (SIGINT) back meanwhile; one pressed is delivered at the end.
@@ -311,12 +303,4 @@ def _detach() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
-
-
-def _exit_with(sentinel: int) -> None:
-    """Wait for the parent's end (its sentinel is ready), then end this process at once."""
-    multiprocessing.connection.wait([sentinel])
-    os._exit(0)
+    follow_parent()

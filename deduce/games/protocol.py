@@ -45,6 +45,7 @@ class SolveOptions:
     :meth:`Game.load` read it); ``hard`` drops soft
     evidence (Rose behaviour, Black Rose claims); ``model`` replaces the
     game's bundled soft-evidence model (read by :meth:`Game.load`).
+    ``jobs``: the processes a long solve may use (the Abbey's estimates).
     ``progress``, when given, gets each better solution found on the way
     to the answer of a long solve (the Abbey's estimates, round by round);
     the games that answer at once never call it.
@@ -57,6 +58,7 @@ class SolveOptions:
     seed: int = 0
     model: Any = None
     progress: Callable[[Any], None] | None = None
+    jobs: int = 1
 
 
 @dataclass(frozen=True)

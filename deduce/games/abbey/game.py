@@ -123,6 +123,7 @@ class Abbey:
             seed=options.seed,
             warm=warm,
             progress=options.progress,
+            jobs=options.jobs,
         )
 
     def tables(self, solution: AbbeySolution) -> list[Table]:  # noqa: D102

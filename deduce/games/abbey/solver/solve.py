@@ -17,6 +17,7 @@ the closure with python-constraint (:mod:`csp`) and checks that it agrees.
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -25,13 +26,16 @@ from time import perf_counter
 from typing import Any, ClassVar
 
 from deduce.errors import DeduceError, OutOfMemory
-from deduce.games.abbey.solver.count.estimate import Estimate, estimate_histories
+from deduce.games.abbey.solver.chains import Farm, estimating_by_chains, plan_chains, pooled
+from deduce.games.abbey.solver.count.estimate import Estimate, estimating
 from deduce.games.abbey.solver.count.forward import Supports
 from deduce.games.abbey.solver.count.histories import count_histories
+from deduce.games.abbey.solver.count.turns import each_in_turns
 from deduce.games.abbey.solver.explain import explain_conflict
+from deduce.games.abbey.solver.gibbs import Layout
 from deduce.games.abbey.solver.model import Model, build_model
 from deduce.games.abbey.solver.propagate import propagate
-from deduce.games.abbey.solver.sat.cnf import Warm
+from deduce.games.abbey.solver.sat.cnf import SatModel, Warm
 from deduce.games.abbey.solver.sat.conflict import find_clash, minimal_conflict
 from deduce.games.abbey.solver.timeline import CULPRIT, AbbeyPosition
 from deduce.logs.formats.abbey import AbbeySetup, Deck
@@ -50,6 +54,9 @@ SHORT_BUDGET, SHORT_SHARE = 2.0, 0.8
 #: estimate (a long budget, such as ``play``'s refinement while the player is idle, then
 #: shows estimates in seconds, not after minutes of a count that may never end).
 EXACT_MOST = 20.0
+#: Seconds between two estimates pooled from the chains' processes (and the longest wait
+#: for their batches once the capped counts are done).
+POLL_SECONDS = 0.5
 
 
 @dataclass(frozen=True)
@@ -128,9 +135,12 @@ def solve_abbey(
     seed: int = 0,
     warm: Warm | None = None,
     progress: Callable[[AbbeySolution], None] | None = None,
+    jobs: int = 1,
 ) -> AbbeySolution:
     """Solve a validated abbey log (``deck``: the ``--deck`` deck): see :func:`solve_position`."""
-    return solve_position(AbbeyPosition.of_log(log, deck), engine, budget, seed, warm, progress)
+    return solve_position(
+        AbbeyPosition.of_log(log, deck), engine, budget, seed, warm, progress, jobs
+    )
 
 
 def solve_position(
@@ -140,6 +150,7 @@ def solve_position(
     seed: int = 0,
     warm: Warm | None = None,
     progress: Callable[[AbbeySolution], None] | None = None,
+    jobs: int = 1,
 ) -> AbbeySolution:
     """Solve an abbey position.
 
@@ -148,8 +159,9 @@ def solve_position(
     of it and, if it cannot finish, the probabilities are estimated (seeded
     by ``seed``) until the budget is spent. ``warm`` keeps the SAT model
     from one position of a log to the next (see :class:`~deduce.games.abbey.solver.sat.cnf.Warm`).
-    ``progress`` gets each estimate that comes before the answer (one per
-    round of the capped counts, each better founded than the last).
+    ``progress`` gets each estimate that comes before the answer (each
+    with a smaller bound than the last). ``jobs``: the processes an
+    estimate may use (see :func:`estimate_solution`).
     """
     if engine not in ENGINES:
         raise DeduceError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
@@ -198,7 +210,7 @@ def solve_position(
         )
     if counts is None:
         return estimate_solution(
-            setup, model, supports, possible, start + (budget or 0), seed, progress
+            setup, model, supports, possible, start + (budget or 0), seed, progress, sat, jobs
         )
     if engine == "count":
         _check_agreement([set(row) for row in counts.holders], possible, path, "exact count")
@@ -247,14 +259,24 @@ def estimate_solution(
     deadline: float,
     seed: int,
     progress: Callable[[AbbeySolution], None] | None = None,
+    sat: SatModel | None = None,
+    jobs: int = 1,
 ) -> AbbeySolution:
-    """Probabilities estimated by the capped counts until ``deadline``, over the exact closure.
+    """Probabilities estimated until ``deadline``, over the exact closure.
 
     ``model`` is propagated already; ``supports`` gives the SAT model's
-    supports. When the capped counts give no estimate in time, or no time
+    supports. The capped counts (:mod:`~count.estimate`) and, given the
+    log's ``sat`` model and more than one candidate, the block Gibbs
+    chains (:mod:`chains`) run in turns, a slice of work to whichever has
+    used the least time; an exact answer ends both at once, else the
+    estimate with the smallest bound on the culprit (then on every
+    holder) answers. When neither gives an estimate in time, or no time
     is left at all (a budget of 0: the SAT supports are not even
     computed), the candidates come alone: even chances as placeholders,
-    with an error of 1. ``progress`` gets the estimates made on the way.
+    with an error of 1. ``progress`` gets each estimate on the way that
+    is better than every one before it. With ``jobs`` above 1 the chains
+    run in ``jobs - 1`` processes of their own (:class:`~chains.Farm`)
+    while this one runs the capped counts.
     """
     even = [{h: 1.0 / len(row) for h in sorted(row)} for row in possible]
     if perf_counter() >= deadline:
@@ -267,19 +289,80 @@ def estimate_solution(
             return _solution(setup, model, probabilities)
         return _solution(setup, model, probabilities, found.error, found.culprit_error)
 
-    found = estimate_histories(
-        model.domains,
-        tallies,
-        len(model.timeline.holders),
-        deadline,
-        seed,
-        timeline=model.timeline,
-        supports=supports(),
-        progress=None if progress is None else lambda made: progress(solution(made)),
-    )
-    if found is None:
+    best = Best(None if progress is None else lambda made: progress(solution(made)))
+    runs = [
+        estimating(
+            model.domains,
+            tallies,
+            len(model.timeline.holders),
+            deadline,
+            seed,
+            timeline=model.timeline,
+            supports=supports(),
+            progress=best.offer,
+        )
+    ]
+    farm = None
+    if sat is not None and sum(CULPRIT in row for row in possible) > 1:
+        plan = plan_chains(Layout(model), sat, possible, seed, deadline=deadline)
+        if jobs > 1 and not multiprocessing.current_process().daemon:
+            farm = Farm(plan, jobs - 1, deadline)
+        else:
+            runs.append(estimating_by_chains(plan, deadline, progress=best.offer))
+    pool_at = perf_counter()
+
+    def from_farm(farm: Farm, timeout: float = 0.0) -> None:
+        """Take the batches that have come, and pool them now and then."""
+        nonlocal pool_at
+        if farm.collect(timeout) and perf_counter() >= pool_at:
+            best.offer(pooled(farm.batches))
+            pool_at = perf_counter() + POLL_SECONDS
+
+    try:
+        ended: dict[int, Estimate | None] = {}
+        for _ in each_in_turns(runs, ended, lambda found: found is not None and found.exact):
+            if farm is not None:
+                from_farm(farm)
+            if perf_counter() >= deadline:
+                break
+        for found in ended.values():
+            if found is not None and found.exact:
+                return solution(found)
+            best.offer(found, quiet=True)
+        while farm is not None and farm.running and perf_counter() < deadline:
+            from_farm(farm, min(POLL_SECONDS, max(0.0, deadline - perf_counter())))
+    finally:
+        if farm is not None:
+            farm.close()
+    if farm is not None:
+        best.offer(pooled(farm.batches), quiet=True)
+    if best.found is None:
         return _solution(setup, model, even, 1.0)
-    return solution(found)
+    return solution(best.found)
+
+
+class Best:
+    """The estimate with the smallest bound so far, on the culprit first, then on every holder.
+
+    ``progress`` hears of each new best as it comes.
+    """
+
+    def __init__(self, progress: Callable[[Estimate], None] | None = None) -> None:
+        self.progress = progress
+        self.found: Estimate | None = None
+
+    def offer(self, found: Estimate | None, quiet: bool = False) -> None:
+        """Keep ``found`` if it is the best so far (telling ``progress`` unless ``quiet``)."""
+        if found is None:
+            return
+        if self.found is not None and (found.culprit_error, found.error) >= (
+            self.found.culprit_error,
+            self.found.error,
+        ):
+            return
+        self.found = found
+        if self.progress is not None and not quiet:
+            self.progress(found)
 
 
 def _over(

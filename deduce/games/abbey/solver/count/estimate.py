@@ -41,7 +41,7 @@ import numpy as np
 from deduce.games.abbey.solver.count.cardwise import Work, count_by_cards
 from deduce.games.abbey.solver.count.forward import Supports, count_forward
 from deduce.games.abbey.solver.count.resample import Cap
-from deduce.games.abbey.solver.count.turns import each_in_turns
+from deduce.games.abbey.solver.count.turns import drive, each_in_turns
 from deduce.games.abbey.solver.model import Domain, Tally
 from deduce.games.abbey.solver.timeline import CULPRIT, Timeline
 
@@ -137,7 +137,43 @@ def estimate_histories(
     methods: Sequence[str] = METHODS,
     progress: Callable[[Estimate], None] | None = None,
 ) -> Estimate | None:
+    """The best estimate by ``deadline``, or None: :func:`estimating` driven to its end."""
+    return drive(
+        estimating(
+            domains,
+            tallies,
+            holders,
+            deadline,
+            seed,
+            first_cap,
+            last_cap,
+            replicates,
+            timeline,
+            supports,
+            methods,
+            progress,
+        )
+    )
+
+
+def estimating(
+    domains: Sequence[Domain],
+    tallies: Sequence[Tally],
+    holders: int,
+    deadline: float,
+    seed: int = 0,
+    first_cap: int = FIRST_CAP,
+    last_cap: int | None = None,
+    replicates: int = REPLICATES,
+    timeline: Timeline | None = None,
+    supports: Supports | None = None,
+    methods: Sequence[str] = METHODS,
+    progress: Callable[[Estimate], None] | None = None,
+) -> Generator[None, None, Estimate | None]:
     """The best estimate by ``deadline``, or None when none could be made by then.
+
+    A generator that pauses after each slice of work (so that other work
+    can run in turns with it) and ends with its answer.
 
     An estimate needs two replicates of one cap at least. Each round
     doubles the cap up to :data:`MOST_CAP`, and the rounds after it keep
@@ -165,7 +201,7 @@ def estimate_histories(
     cap, again = first_cap, 0  # again: the rounds at this cap before (their streams differ)
     while chosen:
         runs: dict[str, list[Replicate]] = {m: [] for m in chosen}
-        ended = _together(
+        ended = yield from _together(
             [
                 _round(
                     counts[m],
@@ -208,17 +244,19 @@ Ending = Literal["exact", "done", "died"]
 Round = Generator[None, None, Ending]
 
 
-def _together(rounds: list[Round], deadline: float) -> dict[int, Ending]:
+def _together(rounds: list[Round], deadline: float) -> Generator[None, None, dict[int, Ending]]:
     """Rounds run in turns (:func:`~turns.each_in_turns`) until ``deadline``; how each ended.
 
-    Stops early at an exact replicate. A round cut off by the deadline is
-    missing; the replicates it finished are in its list already.
+    Pauses after each slice. Stops early at an exact replicate. A round
+    cut off by the deadline is missing; the replicates it finished are in
+    its list already.
     """
     found: dict[int, Ending] = {}
     if perf_counter() < deadline:
         for _ in each_in_turns(rounds, found, lambda ending: ending == "exact"):
             if perf_counter() >= deadline:
                 break
+            yield
     return found
 
 

@@ -50,6 +50,15 @@ def each_in_turns(
         yield
 
 
+def drive(work: Generator[None, None, Any]) -> Any:
+    """Run a generator that pauses between slices of work to its end; its answer."""
+    while True:
+        try:
+            next(work)
+        except StopIteration as finished:
+            return finished.value
+
+
 def race(runs: list[Method], max_slices: int | None = None, deadline: float | None = None) -> Any:
     """The methods :func:`in_turns`, driven to an answer, or None.
 

@@ -1,0 +1,306 @@
+"""Chances estimated by block Gibbs walks over whole histories, with a bound from their spread.
+
+Several :class:`~deduce.games.abbey.solver.gibbs.Walk` chains run over the
+log's consistent histories; each averages, move by move, every card's
+current-holder law given the cards it kept (Rao-Blackwellised), and the
+estimate is the mean of the chains' averages.
+
+Blocks
+    Late in a game, random blocks seldom hold every card that must move for
+    the culprit to change, and a chain keeps its culprit for minutes. So
+    most blocks come from a *pool*: for a few starting histories and each
+    other candidate, a smallest set of cards whose paths must change for
+    that candidate to be the culprit (:mod:`~deduce.games.abbey.solver.sat.changes`).
+    A move takes a pool set (at times joined with a second one or a random
+    card or two), or the culprit with a few random cards, or a few random
+    cards. The pool is fixed before the chains start and every choice but
+    the second ignores the history; the second is as likely from every
+    history its move can reach (the culprit stays in the block, the others
+    are a uniform draw from the rest), so every move keeps the uniform law.
+Starts
+    Chain ``r`` starts from a SAT witness whose culprit is the ``r``-th
+    candidate (in a shuffled order): chains that cannot leave their start
+    disagree, and their spread shows it.
+Bound
+    Each chain's moves are cut into batches. After the first
+    :data:`BURN` of its batches (dropped), a chain's average has two
+    standard errors: the spread of its :data:`GROUPS` groups of batches,
+    and the spread of the chains' averages. The bound is Student's 95%
+    half-width on the larger of them, no estimate is made before every
+    chain has :data:`LEAST_MOVES` kept moves, and the culprit's bound is
+    the largest over the candidates.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+import signal
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
+from time import perf_counter
+
+import numpy as np
+
+from deduce.games.abbey.solver.count.estimate import STUDENT, Estimate
+from deduce.games.abbey.solver.gibbs import Layout, Walk
+from deduce.games.abbey.solver.model import Path
+from deduce.games.abbey.solver.sat.changes import changing_sets
+from deduce.games.abbey.solver.sat.cnf import SatModel
+from deduce.games.abbey.solver.timeline import CULPRIT
+from deduce.processes import context, follow_parent, lower_priority
+
+#: Independent chains.
+CHAINS = 8
+#: Moves per batch of a chain.
+BATCH = 20
+#: The share of a chain's first batches dropped as its burn-in.
+BURN = 0.25
+#: Groups of batches whose spread gives a chain's own standard error.
+GROUPS = 8
+#: The fewest kept moves of every chain before any estimate.
+LEAST_MOVES = 400
+#: Starting histories whose pool sets are searched (one search per other candidate each).
+POOL_STARTS = 4
+#: Share of moves whose block comes from the pool, and of those joined with more cards.
+POOL_SHARE, JOIN_SHARE = 0.6, 0.4
+#: Share of moves whose block is the culprit and a few random cards.
+CULPRIT_SHARE = 0.25
+#: The most cards of a block.
+LARGEST = 10
+#: Rounds of batches (one batch of every chain) between two estimates on the way.
+POOL_EVERY = 5
+#: How much lower the chains' worker processes run than the rest (niceness steps).
+NICENESS = 10
+
+
+class Blocks:
+    """How a chain picks the block of each move (see the module docstring)."""
+
+    def __init__(self, free: Sequence[int], pool: Sequence[frozenset[int]]) -> None:
+        self.free = list(free)
+        self.free_set = frozenset(free)
+        self.pool = [sorted(s) for s in pool if len(s) > 1 and s <= self.free_set]
+
+    def draw(self, rng: random.Random, culprit: int) -> list[int]:
+        """The next move's block; only the culprit's kind of block looks at the history."""
+        roll = rng.random()
+        if self.pool and roll < POOL_SHARE:
+            block = set(self.pool[rng.randrange(len(self.pool))])
+            join = rng.random()
+            if join < JOIN_SHARE / 2:
+                more = self.pool[rng.randrange(len(self.pool))]
+                if len(block.union(more)) <= LARGEST:
+                    block.update(more)
+            elif join < JOIN_SHARE:
+                more = rng.sample(self.free, min(rng.randint(1, 2), len(self.free)))
+                if len(block.union(more)) <= LARGEST:
+                    block.update(more)
+            return sorted(block)
+        if roll < POOL_SHARE + CULPRIT_SHARE and culprit in self.free_set:
+            others = [c for c in self.free if c != culprit]
+            return sorted([culprit, *rng.sample(others, min(rng.randint(1, 3), len(others)))])
+        return sorted(rng.sample(self.free, min(rng.randint(2, 4), len(self.free))))
+
+
+@dataclass
+class Chain:
+    """One chain at work: its walk, its blocks and its batches (moves, sums) so far."""
+
+    walk: Walk
+    blocks: Blocks
+    batches: list[tuple[int, np.ndarray]]
+
+    def run(self, moves: int) -> tuple[int, np.ndarray]:
+        """``moves`` moves, then one batch of their sums (kept, and returned)."""
+        walk, rng = self.walk, self.walk.rng
+        for _ in range(moves):
+            walk.redraw(self.blocks.draw(rng, walk.culprit))
+        made = walk.made
+        self.batches.append((made, np.array(walk.take())))
+        return self.batches[-1]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything the chains of a position start from (picklable, for other processes).
+
+    ``starts[r]`` and ``seeds[r]`` are chain ``r``'s history and stream.
+    """
+
+    layout: Layout
+    starts: tuple[tuple[Path, ...], ...]
+    seeds: tuple[float, ...]
+    pool: tuple[frozenset[int], ...]
+
+    def chain(self, r: int) -> Chain:
+        """Chain ``r``, at its start."""
+        blocks = Blocks(self.layout.free, self.pool)
+        return Chain(Walk(self.layout, self.starts[r], random.Random(self.seeds[r])), blocks, [])
+
+
+def plan_chains(
+    layout: Layout,
+    sat: SatModel,
+    possible: Sequence[set[int]],
+    seed: int,
+    chains: int = CHAINS,
+    deadline: float | None = None,
+) -> Plan:
+    """The chains' starts, streams and pool (module docstring), found on the log's SAT model.
+
+    ``possible`` is the SAT closure; the pool search stops at ``deadline``.
+    """
+    rng = random.Random(seed)
+    starts = sat.witnesses(possible, chains, rng)
+    candidates = [c for c, row in enumerate(possible) if CULPRIT in row]
+    pool: set[frozenset[int]] = set()
+    for start in starts[:POOL_STARTS]:
+        if deadline is not None and perf_counter() >= deadline:
+            break
+        pool.update(changing_sets(sat, start, candidates))
+    return Plan(
+        layout,
+        tuple(tuple(start) for start in starts),
+        tuple(rng.random() for _ in starts),
+        tuple(sorted(pool, key=sorted)),
+    )
+
+
+class Farm:
+    """The plan's chains shared among ``workers`` processes of their own, until ``deadline``.
+
+    Chain ``r`` runs in worker ``r % workers``, which sends each batch as
+    it is made; :meth:`collect` takes those that have come, so that
+    :attr:`batches` holds each chain's batches in order. A worker stops at
+    ``deadline`` or after ``most`` batches a chain, and with this process
+    (see :mod:`deduce.processes`); :meth:`close` stops them all at once.
+    """
+
+    def __init__(self, plan: Plan, workers: int, deadline: float, most: int | None = None):
+        ctx = context()
+        self.batches: list[list[tuple[int, np.ndarray]]] = [[] for _ in plan.starts]
+        self.readers: list[Connection] = []
+        self.workers: list[BaseProcess] = []
+        for i in range(min(workers, len(plan.starts))):
+            reader, writer = ctx.Pipe(duplex=False)
+            mine = tuple(range(i, len(plan.starts), workers))
+            worker = ctx.Process(
+                target=_farm_worker,
+                args=(writer, plan, mine, deadline - perf_counter(), most),
+                name="deduce-chains",
+                daemon=True,
+            )
+            worker.start()
+            writer.close()
+            self.readers.append(reader)
+            self.workers.append(worker)
+
+    def collect(self, timeout: float = 0.0) -> bool:
+        """Take every batch that has come (waiting up to ``timeout`` for one); whether any came.
+
+        False also once every worker has finished.
+        """
+        came = False
+        for reader in wait(self.readers, timeout) if self.readers else ():
+            assert isinstance(reader, Connection)
+            try:
+                r, made, sums = pickle.loads(reader.recv_bytes())
+            except (EOFError, OSError):  # that worker is done
+                self.readers.remove(reader)
+                reader.close()
+                continue
+            self.batches[r].append((made, sums))
+            came = True
+        return came
+
+    @property
+    def running(self) -> bool:
+        """Whether some worker may still send batches."""
+        return bool(self.readers)
+
+    def close(self) -> None:
+        """Stop every worker at once and reap it."""
+        for worker in self.workers:
+            if worker.is_alive():
+                worker.kill()
+            worker.join()
+        for reader in self.readers:
+            reader.close()
+        self.readers = []
+
+
+def _farm_worker(
+    writer: Connection, plan: Plan, mine: Sequence[int], seconds: float, most: int | None
+) -> None:
+    """A farm's worker: chains ``mine`` of ``plan``, each batch sent as it is made."""
+    follow_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    lower_priority(NICENESS)
+    deadline = perf_counter() + seconds
+    chains = {r: plan.chain(r) for r in mine}
+    rounds = 0
+    try:
+        while perf_counter() < deadline and (most is None or rounds < most):
+            for r, chain in chains.items():
+                made, sums = chain.run(BATCH)
+                writer.send_bytes(pickle.dumps((r, made, sums)))
+            rounds += 1
+    except OSError:  # nobody listens any more
+        pass
+    writer.close()
+
+
+def pooled(batches: Sequence[Sequence[tuple[int, np.ndarray]]]) -> Estimate | None:
+    """The estimate of the chains' batches (module docstring), or None before it is due."""
+    means, errors = [], []
+    for chain in batches:
+        kept = chain[int(len(chain) * BURN) :]
+        if sum(m for m, _ in kept) < LEAST_MOVES or len(kept) < GROUPS:
+            return None
+        made = np.array([m for m, _ in kept], dtype=np.float64)
+        sums = np.stack([s for _, s in kept])
+        means.append(sums.sum(axis=0) / made.sum())
+        groups = np.array_split(np.arange(len(kept)), GROUPS)
+        group_means = np.stack([sums[g].sum(axis=0) / made[g].sum() for g in groups])
+        errors.append(group_means.var(axis=0, ddof=1) / GROUPS)
+    if len(means) < 2:
+        return None
+    r = len(means)
+    mean = np.mean(np.stack(means), axis=0)
+    between = np.std(np.stack(means), axis=0, ddof=1) / np.sqrt(r)
+    within = np.sqrt(np.sum(np.stack(errors), axis=0)) / r
+    t = STUDENT[min(r - 1, len(STUDENT)) - 1]
+    bound = np.minimum(t * np.maximum(between, within), 1.0)
+    rows = [{h: float(p) for h, p in enumerate(row) if p > 0} for row in mean]
+    return Estimate(rows, False, float(bound.max()), float(bound[:, CULPRIT].max()), 0)
+
+
+def estimating_by_chains(
+    plan: Plan,
+    deadline: float,
+    progress: Callable[[Estimate], None] | None = None,
+    most: int | None = None,
+) -> Generator[None, None, Estimate | None]:
+    """The estimate of the plan's chains, run in this process until ``deadline`` (or None).
+
+    The chains make one batch each in turn, until ``deadline`` or ``most``
+    batches a chain. A generator that pauses after each batch (so that
+    other work can run in turns with it) and ends with its answer.
+    ``progress`` gets the estimate of every :data:`POOL_EVERY`-th round of
+    batches that has one.
+    """
+    chains = [plan.chain(r) for r in range(len(plan.starts))]
+    rounds = 0
+    while perf_counter() < deadline and (most is None or rounds < most):
+        for chain in chains:
+            chain.run(BATCH)
+            yield
+        rounds += 1
+        if progress is not None and rounds % POOL_EVERY == 0:
+            found = pooled([chain.batches for chain in chains])
+            if found is not None:
+                progress(found)
+    return pooled([chain.batches for chain in chains])
