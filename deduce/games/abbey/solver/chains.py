@@ -45,7 +45,7 @@ from time import perf_counter
 import numpy as np
 
 from deduce.games.abbey.solver.count.estimate import STUDENT, Estimate
-from deduce.games.abbey.solver.gibbs import Layout, Walk
+from deduce.games.abbey.solver.gibbs import Blocks, Compiled, Layout, Walk, walk
 from deduce.games.abbey.solver.model import Path
 from deduce.games.abbey.solver.sat.changes import changing_sets
 from deduce.games.abbey.solver.sat.cnf import SatModel
@@ -64,62 +64,25 @@ GROUPS = 8
 LEAST_MOVES = 400
 #: Starting histories whose pool sets are searched (one search per other candidate each).
 POOL_STARTS = 4
-#: Share of moves whose block comes from the pool, and of those joined with more cards.
-POOL_SHARE, JOIN_SHARE = 0.6, 0.4
-#: Share of moves whose block is the culprit and a few random cards.
-CULPRIT_SHARE = 0.25
-#: The most cards of a block.
-LARGEST = 10
 #: Rounds of batches (one batch of every chain) between two estimates on the way.
 POOL_EVERY = 5
 #: How much lower the chains' worker processes run than the rest (niceness steps).
 NICENESS = 10
 
 
-class Blocks:
-    """How a chain picks the block of each move (see the module docstring)."""
-
-    def __init__(self, free: Sequence[int], pool: Sequence[frozenset[int]]) -> None:
-        self.free = list(free)
-        self.free_set = frozenset(free)
-        self.pool = [sorted(s) for s in pool if len(s) > 1 and s <= self.free_set]
-
-    def draw(self, rng: random.Random, culprit: int) -> list[int]:
-        """The next move's block; only the culprit's kind of block looks at the history."""
-        roll = rng.random()
-        if self.pool and roll < POOL_SHARE:
-            block = set(self.pool[rng.randrange(len(self.pool))])
-            join = rng.random()
-            if join < JOIN_SHARE / 2:
-                more = self.pool[rng.randrange(len(self.pool))]
-                if len(block.union(more)) <= LARGEST:
-                    block.update(more)
-            elif join < JOIN_SHARE:
-                more = rng.sample(self.free, min(rng.randint(1, 2), len(self.free)))
-                if len(block.union(more)) <= LARGEST:
-                    block.update(more)
-            return sorted(block)
-        if roll < POOL_SHARE + CULPRIT_SHARE and culprit in self.free_set:
-            others = [c for c in self.free if c != culprit]
-            return sorted([culprit, *rng.sample(others, min(rng.randint(1, 3), len(others)))])
-        return sorted(rng.sample(self.free, min(rng.randint(2, 4), len(self.free))))
-
-
 @dataclass
 class Chain:
     """One chain at work: its walk, its blocks and its batches (moves, sums) so far."""
 
-    walk: Walk
+    walk: Walk | Compiled
     blocks: Blocks
     batches: list[tuple[int, np.ndarray]]
 
     def run(self, moves: int) -> tuple[int, np.ndarray]:
         """``moves`` moves, then one batch of their sums (kept, and returned)."""
-        walk, rng = self.walk, self.walk.rng
-        for _ in range(moves):
-            walk.redraw(self.blocks.draw(rng, walk.culprit))
-        made = walk.made
-        self.batches.append((made, np.array(walk.take())))
+        self.walk.advance(moves, self.blocks)
+        made = self.walk.made
+        self.batches.append((made, np.array(self.walk.take())))
         return self.batches[-1]
 
 
@@ -138,7 +101,8 @@ class Plan:
     def chain(self, r: int) -> Chain:
         """Chain ``r``, at its start."""
         blocks = Blocks(self.layout.free, self.pool)
-        return Chain(Walk(self.layout, self.starts[r], random.Random(self.seeds[r])), blocks, [])
+        rng = random.Random(self.seeds[r])
+        return Chain(walk(self.layout, self.starts[r], rng, blocks), blocks, [])
 
 
 def plan_chains(

@@ -52,12 +52,32 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from types import ModuleType
+
+import numpy as np
 
 from deduce.games.abbey.solver.model import Model, Path
 from deduce.games.abbey.solver.timeline import CULPRIT
 
+_gibbs: ModuleType | None
+try:  # the compiled kernel, built at install where a C compiler is found
+    from deduce.games.abbey.solver import _gibbs
+except ImportError:  # pragma: no cover - an installation without a compiler
+    _gibbs = None
+
 #: The holder of each card of a block through one segment.
 State = tuple[int, ...]
+
+#: Share of moves whose block comes from the pool, and of those joined with more cards.
+POOL_SHARE, JOIN_SHARE = 0.6, 0.4
+#: Share of moves whose block is the culprit and a few random cards.
+CULPRIT_SHARE = 0.25
+#: The most cards of a block.
+LARGEST = 10
+
+#: A block whose layers would pass this many states is left as it is, the move wasted
+#: (the same for every history that the move could reach, so the law is kept).
+MOST_STATES = 200_000
 
 
 @dataclass(frozen=True)
@@ -120,6 +140,44 @@ class Layout:
         return nodes[last + 1] == nodes[first] and stays[last + 1] == stays[first + 1]
 
 
+class Blocks:
+    """How a chain picks the block of each move.
+
+    Most blocks come from ``pool``, card sets that can change the culprit
+    (:mod:`~deduce.games.abbey.solver.sat.changes`), at times joined with
+    a second one or a random card or two; others are the culprit and a few
+    random cards, or a few random cards. Every choice but the culprit's
+    ignores the history, and that one is as likely from every history its
+    move can reach (the culprit stays in the block, and the others are a
+    uniform draw from the rest), so every move keeps the uniform law.
+    """
+
+    def __init__(self, free: Sequence[int], pool: Sequence[frozenset[int]]) -> None:
+        self.free = list(free)
+        self.free_set = frozenset(free)
+        self.pool = [sorted(s) for s in pool if len(s) > 1 and s <= self.free_set]
+
+    def draw(self, rng: random.Random, culprit: int) -> list[int]:
+        """The next move's block; only the culprit's kind of block looks at the history."""
+        roll = rng.random()
+        if self.pool and roll < POOL_SHARE:
+            block = set(self.pool[rng.randrange(len(self.pool))])
+            join = rng.random()
+            if join < JOIN_SHARE / 2:
+                more = self.pool[rng.randrange(len(self.pool))]
+                if len(block.union(more)) <= LARGEST:
+                    block.update(more)
+            elif join < JOIN_SHARE:
+                more = rng.sample(self.free, min(rng.randint(1, 2), len(self.free)))
+                if len(block.union(more)) <= LARGEST:
+                    block.update(more)
+            return sorted(block)
+        if roll < POOL_SHARE + CULPRIT_SHARE and culprit in self.free_set:
+            others = [c for c in self.free if c != culprit]
+            return sorted([culprit, *rng.sample(others, min(rng.randint(1, 3), len(others)))])
+        return sorted(rng.sample(self.free, min(rng.randint(2, 4), len(self.free))))
+
+
 def moves_of(path: Path) -> list[int]:
     """The transfers at which a path changes holder."""
     return [t for t in range(1, len(path)) if path[t - 1] != path[t]]
@@ -150,8 +208,16 @@ class Walk:
         self._sums = [[0.0] * layout.holders for _ in self.paths]
         self._since = [0] * len(self.paths)  # moves whose plain holder is not yet in _sums
 
+    def advance(self, moves: int, blocks: Blocks) -> None:
+        """``moves`` moves, each on a block that ``blocks`` draws."""
+        for _ in range(moves):
+            self.redraw(blocks.draw(self.rng, self.culprit))
+
     def redraw(self, block: Sequence[int]) -> None:
         """One move: the block's paths drawn from their law given every other card's."""
+        if len(block) < 2:
+            self.made += 1
+            return
         layout, paths = self.layout, self.paths
         old = [paths[c] for c in block]
         active = sorted({t for c in block for t in self.moves[c]})
@@ -166,6 +232,9 @@ class Walk:
         checks = self._checks(block, old, active)
         seats = Counter(p[0] for p in old)
         layer = {s: 1 for s in _seatings(allowed[0], seats) if _passes(s, checks[0])}
+        if len(layer) > MOST_STATES:
+            self.made += 1  # left alone: the plain holders stand for this move
+            return
         layers = [layer]
         links: list[dict[State, list[tuple[State, int]]]] = []
         for g, t in enumerate(active, 1):
@@ -190,6 +259,9 @@ class Walk:
                     if ok:
                         link.setdefault(nxt, []).append((state, weight))
             layer = {s: sum(w for _, w in sources) for s, sources in link.items()}
+            if len(layer) > MOST_STATES:
+                self.made += 1
+                return
             layers.append(layer)
             links.append(link)
         assert layer, "the current history is one of the block's redraws"
@@ -376,3 +448,106 @@ def _pick(rng: random.Random, weighted: Sequence[tuple[State, int]]) -> State:
         if roll < 0:
             return state
     raise AssertionError("weights exhausted")
+
+
+class Compiled:
+    """A :class:`Walk` whose moves run in the compiled kernel (``_gibbs.c``), as arrays.
+
+    The same moves, blocks and sums as :class:`Walk` (their random streams
+    differ); :func:`walk` makes one where the kernel was built.
+    """
+
+    def __init__(
+        self, layout: Layout, start: Sequence[Path], rng: random.Random, blocks: Blocks
+    ) -> None:
+        self.rng = rng
+        self.layout = layout
+        cards, holders, epochs = layout.cards, layout.holders, layout.epochs
+        observations = layout.observations
+        steps = np.zeros((cards, epochs), dtype=np.uint64)
+        for c, domain_steps in enumerate(layout.steps):
+            for t, step in enumerate(domain_steps):
+                steps[c, t] = sum(1 << (8 * a + b) for a, b in step)
+        of_start = np.cumsum([0, *(len(js) for js in layout.of_card)], dtype=np.int32)
+        pool_start = np.cumsum([0, *(len(p) for p in blocks.pool)], dtype=np.int32)
+        self.paths = np.array(start, dtype=np.int8)
+        self.value = np.array(
+            [sum(1 for c in o.cards if start[c][o.time] == o.holder) for o in observations],
+            dtype=np.int32,
+        )
+        self.sums = np.zeros((cards, holders))
+        self.since = np.zeros(cards, dtype=np.int64)
+        culprit = next(c for c, p in enumerate(start) if p[-1] == CULPRIT)
+        self.stats = np.array([0, 0, culprit, 0], dtype=np.int64)  # made, changes, culprit, idle
+        shape = (cards, holders, epochs, len(observations), len(blocks.free), len(blocks.pool))
+        self.arrays = (
+            np.array(shape, dtype=np.int32),
+            np.array(layout.node_bad, dtype=np.int32),
+            np.array(layout.stay_bad, dtype=np.int32),
+            steps,
+            np.array([[o.time, o.holder, o.lo, o.hi] for o in observations], dtype=np.int32),
+            np.array([sum(1 << c for c in o.cards) for o in observations], dtype=np.uint64),
+            of_start,
+            np.array([j for js in layout.of_card for j in js], dtype=np.int32),
+            np.array(blocks.free, dtype=np.int32),
+            pool_start,
+            np.array([c for p in blocks.pool for c in p], dtype=np.int32),
+            self.paths,
+            self.value,
+            self.sums,
+            self.since,
+            self.stats,
+        )
+
+    @property
+    def made(self) -> int:
+        """Moves since the last :meth:`take`."""
+        return int(self.stats[0])
+
+    @property
+    def changes(self) -> int:
+        """Moves that changed the culprit."""
+        return int(self.stats[1])
+
+    @property
+    def culprit(self) -> int:
+        """The current culprit."""
+        return int(self.stats[2])
+
+    def advance(self, moves: int, blocks: Blocks) -> None:
+        """``moves`` moves, on blocks drawn as ``blocks`` draws them (given at the start)."""
+        assert _gibbs is not None
+        _gibbs.run(
+            self.arrays,
+            moves,
+            self.rng.getrandbits(64),
+            POOL_SHARE,
+            JOIN_SHARE,
+            CULPRIT_SHARE,
+            LARGEST,
+            MOST_STATES,
+        )
+
+    def take(self) -> list[list[float]]:
+        """As :meth:`Walk.take`."""
+        made = self.stats[0]
+        self.sums[np.arange(self.layout.cards), self.paths[:, -1]] += made - self.since
+        sums = self.sums.tolist()
+        self.sums[:] = 0.0
+        self.since[:] = 0
+        self.stats[0] = 0
+        return sums
+
+
+def compiled() -> bool:
+    """Whether the compiled kernel was built with this installation."""
+    return _gibbs is not None
+
+
+def walk(
+    layout: Layout, start: Sequence[Path], rng: random.Random, blocks: Blocks
+) -> Walk | Compiled:
+    """A walk from ``start``: compiled where the kernel was built and the game fits it."""
+    if _gibbs is not None and layout.cards <= 64 and layout.holders <= 8 and LARGEST <= 12:
+        return Compiled(layout, start, rng, blocks)
+    return Walk(layout, start, rng)
