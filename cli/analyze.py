@@ -15,7 +15,14 @@ from deduce.analyze import analyze as analyze_log
 from deduce.logs.io import read_log
 from deduce.solving import SolveOptions, with_model_file
 
-from .options import COMMAND_SETTINGS, emit, output_options, read_deck, refuse_options
+from .options import (
+    COMMAND_SETTINGS,
+    emit,
+    jobs_option,
+    output_options,
+    read_deck,
+    refuse_options,
+)
 from .progress import progress
 
 
@@ -62,6 +69,7 @@ from .progress import progress
     metavar="FILE.png",
     help="Also draw the timeline to this PNG file (needs matplotlib).",
 )
+@jobs_option
 @output_options
 def analyze(
     log: str,
@@ -73,6 +81,7 @@ def analyze(
     truth_file: str | None,
     top: int,
     plot_file: str | None,
+    jobs: int,
     output: str,
 ) -> None:
     """Replay LOG event by event: candidates, the answer's chance and the entropy.
@@ -86,7 +95,7 @@ def analyze(
     refuse_options(game, "analyze")
     if plot_file:
         plot_backend()  # fail before the long part when matplotlib is missing
-    options = SolveOptions(deck=deck, hard=hard, budget=budget, seed=seed)
+    options = SolveOptions(deck=deck, hard=hard, budget=budget, seed=seed, jobs=jobs)
     options = with_model_file(options, game, model_file)
     truth = load_truth(truth_file, game_log) if truth_file else None
     positions = progress(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -84,6 +85,32 @@ def budget_options(command: Callable) -> Callable:
         return command(*args, budget=None if exact else budget, **kwargs)
 
     return wrapper
+
+
+def jobs_option(command: Callable) -> Callable:
+    """Add ``--jobs`` (0, the default: every core); the command gets ``jobs``, a count."""
+
+    @click.option(
+        "--jobs",
+        type=click.IntRange(min=0),
+        default=0,
+        show_default=True,
+        metavar="N",
+        help="Abbey: processes for the estimated chances (0: every core): the "
+        "chains run on all but one, beside the capped counts.",
+    )
+    @functools.wraps(command)
+    def wrapper(*args: Any, jobs: int, **kwargs: Any) -> Any:
+        return command(*args, jobs=jobs or cores(), **kwargs)
+
+    return wrapper
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 #: Seconds of a command's budget kept for what its clock does not see: the

@@ -67,7 +67,7 @@ from deduce.solving import (
 )
 from deduce.suggest import AdviceOptions, suggest
 
-from .options import COMMAND_SETTINGS, SITUATIONS, read_deck, refuse_options
+from .options import COMMAND_SETTINGS, SITUATIONS, jobs_option, read_deck, refuse_options
 from .terminal import (
     AbovePrompt,
     catch_ctrl_c,
@@ -715,6 +715,7 @@ def _create(path: str, deck: object, tab: SetupCompleter) -> Session:
 @click.option(
     "--model", "model_file", metavar="FILE", help="Rose: behaviour model; Black Rose: claims model."
 )
+@jobs_option
 def play(
     log: str | None,
     budget: float | None,
@@ -722,6 +723,7 @@ def play(
     hard: bool,
     deck_file: str | None,
     model_file: str | None,
+    jobs: int,
 ) -> None:
     """Play along at the table: record events in LOG and see the chances after each one.
 
@@ -751,7 +753,9 @@ def play(
                 )
         refuse_options(session.game, "play")
         wait = WAIT_BUDGET if budget is None else budget
-        options = with_model_file(SolveOptions(budget=wait, hard=hard), session.game, model_file)
+        options = with_model_file(
+            SolveOptions(budget=wait, hard=hard, jobs=jobs), session.game, model_file
+        )
         repl = Repl(session, options, wait, interactive, ladder(budget) if background else None)
         if interactive:
             use_completer(repl.complete)

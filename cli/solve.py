@@ -30,6 +30,7 @@ from .options import (
     COMMAND_SETTINGS,
     budget_options,
     emit,
+    jobs_option,
     left_of,
     output_options,
     read_deck,
@@ -66,6 +67,7 @@ ENGINES = tuple(e for g in GAMES.values() for e in g.engines)
     help="Rose: behaviour model; Black Rose: claims model (replacing the bundled parameters).",
 )
 @budget_options
+@jobs_option
 @output_options
 def solve(
     log: str,
@@ -75,6 +77,7 @@ def solve(
     model_file: str | None,
     budget: float | None,
     seed: int,
+    jobs: int,
     output: str,
 ) -> None:
     """Solve LOG (canonical JSON Lines or line syntax): candidates and probabilities.
@@ -84,7 +87,9 @@ def solve(
     deck = read_deck(deck_file)
     game_log = read_log(log, deck)
     refuse_options(game_log.header.game, "solve")
-    options = SolveOptions(deck=deck, engine=engine, hard=hard, budget=left_of(budget), seed=seed)
+    options = SolveOptions(
+        deck=deck, engine=engine, hard=hard, budget=left_of(budget), seed=seed, jobs=jobs
+    )
     options = with_model_file(options, game_log.header.game, model_file)
     for warning in rule_warnings(game_log, options):
         click.echo(f"Warning: {warning}", err=True)

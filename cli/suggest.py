@@ -14,6 +14,7 @@ from .options import (
     COMMAND_SETTINGS,
     SITUATIONS,
     emit,
+    jobs_option,
     output_options,
     read_deck,
     refuse_options,
@@ -70,6 +71,7 @@ from .progress import status
 @click.option(
     "--model", "model_file", metavar="FILE", help="Rose: behaviour model; Black Rose: claims model."
 )
+@jobs_option
 @output_options
 def suggest(
     log: str,
@@ -82,6 +84,7 @@ def suggest(
     cards_file: str | None,
     hard: bool,
     model_file: str | None,
+    jobs: int,
     output: str,
 ) -> None:
     """Advise the observer of LOG: what to do next, and when to accuse.
@@ -101,7 +104,7 @@ def suggest(
             "--unseen and --cards cannot be used together (the cards "
             "only serve to bound the unseen ones)"
         )
-    options = SolveOptions(deck=deck, hard=hard, budget=budget, seed=seed)
+    options = SolveOptions(deck=deck, hard=hard, budget=budget, seed=seed, jobs=jobs)
     options = with_model_file(options, game, model_file)
     cards = game_named(game).load("cards", cards_file) if cards_file else None
     with status("Advising", f"within {budget:g} s"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import random
 import shutil
 import signal
 import subprocess
@@ -467,3 +468,50 @@ def test_insert_completes_an_event_after_its_line_number(tmp_path):
     assert (tmp_path / "g.log").read_text().endswith("me ana\nhas bob aymeric\nhas bob conrad\n")
     child.sendeof()
     child.expect(pexpect.EOF)
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process below ``pid``: its workers, and theirs."""
+    found, todo = [], [pid]
+    while todo:
+        children = _workers(todo.pop())
+        found += children
+        todo += children
+    return found
+
+
+@PROC
+@pytest.mark.parametrize("how", ["kill", "hangup", "close"])
+def test_play_killed_while_its_chains_run_leaves_no_process_and_loses_nothing(tmp_path, how):
+    """Killed at random moments while every core works: nothing lives 2 s later, nothing lost.
+
+    ``kill``: SIGKILL to play alone; ``hangup``: SIGHUP to play; ``close``: the
+    terminal closes (SIGHUP to its whole process group).
+    """
+    rng = random.Random(how)
+    log = _slow_log(tmp_path)
+    busy = 0
+    for round_ in range(3):
+        child = _spawn(tmp_path, "g.log", "--budget", "2", "--jobs", "3")
+        child.expect_exact("abbey> ")
+        line = f"lacks cai {['gregor', 'konrad', 'hugues'][round_]}"
+        _command(child, line, f"Recorded line {47 + round_}: {line}")
+        time.sleep(rng.uniform(1.0, 4.0))  # the estimate's chains run from about 1.2 s
+        below = _descendants(child.pid)
+        busy += len(below) >= 2  # the refiner and its chains
+        if how == "kill":
+            os.kill(child.pid, signal.SIGKILL)
+        elif how == "hangup":
+            os.kill(child.pid, signal.SIGHUP)
+        else:
+            os.killpg(os.getpgid(child.pid), signal.SIGHUP)
+        child.expect(pexpect.EOF)
+        deadline = time.monotonic() + 2.0
+        while not all(_ended(pid) for pid in below):
+            assert time.monotonic() < deadline, "a worker outlived its session by 2 s"
+            time.sleep(0.05)
+        lines = log.read_text().splitlines()
+        assert lines[-1] == line  # every acknowledged event is on disk
+    assert busy >= 1, "the chains never ran while play was killed"
+    done = _piped(tmp_path, "quit\n", "g.log", "--budget", "0")  # it reopens at once
+    assert done.returncode == 0, done.stderr

@@ -18,6 +18,10 @@ thread of this process hands each result that improves on what was shown
 - **The callback runs under** :attr:`Refiner.lock`. Whoever holds it (the
   prompt, while it handles a line) delays the delivery; a job superseded
   meanwhile is never delivered.
+- **No worker outlives this process.** The worker, and the processes it
+  starts (the Abbey's chains on every core), each end the moment their
+  parent ends (:func:`deduce.processes.follow_parent`), SIGKILL included;
+  at a normal exit the running job is cancelled first.
 - **The worker never speaks.** An error in it (a memory stop, an internal
   error) comes back as one line (:attr:`Refined.error`); Ctrl-C at the
   prompt is not its own; it ends with this process, however that ends.
@@ -28,6 +32,7 @@ module-level function where processes are spawned rather than forked.
 
 from __future__ import annotations
 
+import atexit
 import os
 import pickle
 import signal
@@ -140,6 +145,9 @@ class Refiner:
         self._closed = False
         self._watcher = threading.Thread(target=self._watch, name="deduce-refiner", daemon=True)
         self._watcher.start()
+        # the worker is not a daemon (it may start processes of its own): however this
+        # process ends, it is killed before multiprocessing waits for its children
+        atexit.register(self.cancel)
 
     @property
     def worker(self) -> int | None:
@@ -167,7 +175,7 @@ class Refiner:
                 target=_refine,
                 args=(writer, log, options, self.budgets, self.solve),
                 name="deduce-refiner",
-                daemon=True,
+                daemon=False,  # it may start processes of its own (the Abbey's chains)
             )
             with _ctrl_c_held():  # the worker is born deaf to it (see _detach)
                 process.start()

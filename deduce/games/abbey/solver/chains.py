@@ -171,13 +171,13 @@ class Farm:
         for reader in wait(self.readers, timeout) if self.readers else ():
             assert isinstance(reader, Connection)
             try:
-                r, made, sums = pickle.loads(reader.recv_bytes())
+                while reader.poll():
+                    r, made, sums = pickle.loads(reader.recv_bytes())
+                    self.batches[r].append((made, sums))
+                    came = True
             except (EOFError, OSError):  # that worker is done
                 self.readers.remove(reader)
                 reader.close()
-                continue
-            self.batches[r].append((made, sums))
-            came = True
         return came
 
     @property

@@ -196,25 +196,65 @@ def solve_position(
     )
     # the count may ask, and then the estimate: both are done by the budget's end
     supports = cache(partial(sat.supports, None if budget is None else start + budget))
-    counts = (
-        count_histories(model, deadline=exact_until, narrowed=True, supports=supports)
-        if budget is None or budget > 0
-        else None
-    )
-    if counts is None and budget is None:  # no deadline: the count ran out of memory
-        raise OutOfMemory(
-            f"{path}: counting every history exactly needs more than "
-            f"{size(memory_limit() or 0)} of memory here; give --budget "
-            f"SECONDS to estimate the probabilities instead (or set "
-            f"{VARIABLE}, in megabytes)"
+    farm: list[Farm] = []
+
+    def chains_on_other_cores() -> None:
+        """Once the count looks long, the chains start on the other cores (``jobs`` > 1)."""
+        if budget is not None and engine == "sat" and _farm_allowed(jobs, possible):
+            plan = plan_chains(Layout(model), sat, possible, seed, deadline=start + budget)
+            farm.append(Farm(plan, jobs - 1, start + budget))
+
+    try:
+        counts = (
+            count_histories(
+                model,
+                deadline=exact_until,
+                narrowed=True,
+                supports=supports,
+                slow=chains_on_other_cores,
+            )
+            if budget is None or budget > 0
+            else None
         )
-    if counts is None:
-        return estimate_solution(
-            setup, model, supports, possible, start + (budget or 0), seed, progress, sat, jobs
-        )
+        if counts is None and budget is None:  # no deadline: the count ran out of memory
+            raise OutOfMemory(
+                f"{path}: counting every history exactly needs more than "
+                f"{size(memory_limit() or 0)} of memory here; give --budget "
+                f"SECONDS to estimate the probabilities instead (or set "
+                f"{VARIABLE}, in megabytes)"
+            )
+        if counts is None:
+            return estimate_solution(
+                setup,
+                model,
+                supports,
+                possible,
+                start + (budget or 0),
+                seed,
+                progress,
+                sat,
+                farm[0] if farm else None,
+            )
+    finally:
+        for running in farm:
+            running.close()
     if engine == "count":
         _check_agreement([set(row) for row in counts.holders], possible, path, "exact count")
     return _solution(setup, model, counts.probabilities())
+
+
+def _farm_allowed(jobs: int, possible: Sequence[set[int]]) -> bool:
+    """Whether chains may run in processes of their own here.
+
+    They need more than one job, more than one candidate, and a process
+    that may have children (a daemonic one, such as a Dask worker's, may
+    not: its chains run in turns with the capped counts instead).
+    """
+    return (
+        jobs > 1
+        and sum(CULPRIT in row for row in possible) > 1
+        and not multiprocessing.current_process().daemon
+    )
 
 
 def _solution(
@@ -260,7 +300,7 @@ def estimate_solution(
     seed: int,
     progress: Callable[[AbbeySolution], None] | None = None,
     sat: SatModel | None = None,
-    jobs: int = 1,
+    farm: Farm | None = None,
 ) -> AbbeySolution:
     """Probabilities estimated until ``deadline``, over the exact closure.
 
@@ -274,9 +314,9 @@ def estimate_solution(
     is left at all (a budget of 0: the SAT supports are not even
     computed), the candidates come alone: even chances as placeholders,
     with an error of 1. ``progress`` gets each estimate on the way that
-    is better than every one before it. With ``jobs`` above 1 the chains
-    run in ``jobs - 1`` processes of their own (:class:`~chains.Farm`)
-    while this one runs the capped counts.
+    is better than every one before it. Given a ``farm``, the chains run
+    there, in processes of their own, while this one runs the capped
+    counts (the caller closes it).
     """
     even = [{h: 1.0 / len(row) for h in sorted(row)} for row in possible]
     if perf_counter() >= deadline:
@@ -302,13 +342,9 @@ def estimate_solution(
             progress=best.offer,
         )
     ]
-    farm = None
-    if sat is not None and sum(CULPRIT in row for row in possible) > 1:
+    if farm is None and sat is not None and sum(CULPRIT in row for row in possible) > 1:
         plan = plan_chains(Layout(model), sat, possible, seed, deadline=deadline)
-        if jobs > 1 and not multiprocessing.current_process().daemon:
-            farm = Farm(plan, jobs - 1, deadline)
-        else:
-            runs.append(estimating_by_chains(plan, deadline, progress=best.offer))
+        runs.append(estimating_by_chains(plan, deadline, progress=best.offer))
     pool_at = perf_counter()
 
     def from_farm(farm: Farm, timeout: float = 0.0) -> None:
@@ -318,23 +354,20 @@ def estimate_solution(
             best.offer(pooled(farm.batches))
             pool_at = perf_counter() + POLL_SECONDS
 
-    try:
-        ended: dict[int, Estimate | None] = {}
-        for _ in each_in_turns(runs, ended, lambda found: found is not None and found.exact):
-            if farm is not None:
-                from_farm(farm)
-            if perf_counter() >= deadline:
-                break
-        for found in ended.values():
-            if found is not None and found.exact:
-                return solution(found)
-            best.offer(found, quiet=True)
-        while farm is not None and farm.running and perf_counter() < deadline:
-            from_farm(farm, min(POLL_SECONDS, max(0.0, deadline - perf_counter())))
-    finally:
+    ended: dict[int, Estimate | None] = {}
+    for _ in each_in_turns(runs, ended, lambda found: found is not None and found.exact):
         if farm is not None:
-            farm.close()
+            from_farm(farm)
+        if perf_counter() >= deadline:
+            break
+    for found in ended.values():
+        if found is not None and found.exact:
+            return solution(found)
+        best.offer(found, quiet=True)
+    while farm is not None and farm.running and perf_counter() < deadline:
+        from_farm(farm, min(POLL_SECONDS, max(0.0, deadline - perf_counter())))
     if farm is not None:
+        farm.collect()
         best.offer(pooled(farm.batches), quiet=True)
     if best.found is None:
         return _solution(setup, model, even, 1.0)

@@ -81,6 +81,7 @@ def count_histories(
     narrowed: bool = False,
     exact: bool = True,
     supports: Supports | Callable[[], Supports | None] | None = None,
+    slow: Callable[[], None] | None = None,
 ) -> Counts | None:
     """Count the histories of ``model`` (a copy is narrowed first; the argument is untouched).
 
@@ -94,8 +95,8 @@ def count_histories(
 
     The card count first has a quick try in its greedy order, within
     ``QUICK_STATES`` states a layer (most positions end there, before the
-    supports are computed); then the method is chosen among ``methods`` as
-    the module docstring says.
+    supports are computed; ``slow`` is called when they do not); then the
+    method is chosen among ``methods`` as the module docstring says.
     None comes back when nothing has finished after ``max_slices`` slices
     in all, or by ``deadline`` (a :func:`time.perf_counter` reading), or
     once the process holds more than :func:`~deduce.memory.memory_limit`
@@ -112,6 +113,8 @@ def count_histories(
         )
         if quick is not None:
             return Counts(*quick)
+    if slow is not None:
+        slow()
     known = supports() if callable(supports) else supports
     timeline = model.timeline
     start: dict[str, Callable[[], Method]] = {

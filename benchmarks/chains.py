@@ -1,0 +1,174 @@
+"""The chains' bound against the exact chances: coverage per player count, at several budgets.
+
+For each player count of ``--players``, ``--games`` simulated games (the
+engine's notepad bots, seed ``--seed``, each seen by its first player), at
+every ``--every``-th position: the exact count (``count_histories``, within
+``--truth-timeout`` seconds) gives the truth, and positions without it, or
+with one candidate, are left out. Each kept position runs the block Gibbs
+chains alone (``plan_chains``, then the chains one batch each in turn, on
+one core), and reads their estimate at each of ``--budgets`` seconds (from
+the start of the plan): whether one was due, its culprit bound, and for
+each candidate whether the estimate lies within the bound of the exact
+chance. ``--workers`` positions run at once, each in a process of its own.
+
+Each position is one JSON line of ``--out`` (appended as it is measured);
+``--report FILE`` prints the tables of a results file instead:
+
+    python benchmarks/chains.py --players 3 4 5 6 --games 6 --workers 2 \
+        --out benchmarks/results/chains.jsonl
+    python benchmarks/chains.py --report benchmarks/results/chains.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from time import perf_counter
+from typing import Any
+
+from chances import simulated
+from tabulate import tabulate
+
+from deduce.games.abbey.solver.chains import BATCH, plan_chains, pooled
+from deduce.games.abbey.solver.count.histories import count_histories
+from deduce.games.abbey.solver.gibbs import Layout
+from deduce.games.abbey.solver.model import build_model
+from deduce.games.abbey.solver.propagate import propagate
+from deduce.games.abbey.solver.sat.cnf import sat_model
+from deduce.games.abbey.solver.timeline import CULPRIT, AbbeyPosition
+from deduce.logs.model import GameLog
+
+
+def measure(log: GameLog, k: int, budgets: Sequence[float], truth_timeout: float) -> dict[str, Any]:
+    """One position: its exact culprit chances and the chains' estimates at each budget."""
+    position = AbbeyPosition.of_log(log).with_events(log.events[:k])
+    model = build_model(position)
+    assert propagate(model)
+    row: dict[str, Any] = {"events": k, "epochs": position.timeline.last_epoch + 1}
+    start = perf_counter()
+    counts = count_histories(model.copy(), deadline=start + truth_timeout)
+    row["truth_seconds"] = perf_counter() - start
+    if counts is None:
+        return row
+    truth = {c: float(p.get(CULPRIT, 0)) for c, p in enumerate(counts.probabilities())}
+    candidates = [c for c, p in truth.items() if p > 0]
+    row["candidates"] = len(candidates)
+    if len(candidates) < 2:
+        return row
+    start = perf_counter()
+    sat = sat_model(position)
+    possible = sat.closure()
+    assert possible is not None
+    plan = plan_chains(Layout(model), sat, possible, seed=k)
+    chains = [plan.chain(r) for r in range(len(plan.starts))]
+    row["plan_seconds"] = perf_counter() - start
+    readings = []
+    for budget in sorted(budgets):
+        while perf_counter() < start + budget:
+            for chain in chains:
+                chain.run(BATCH)
+        found = pooled([chain.batches for chain in chains])
+        reading: dict[str, Any] = {
+            "budget": budget,
+            "moves": sum(m for chain in chains for m, _ in chain.batches),
+            "changes": sum(chain.walk.changes for chain in chains),
+        }
+        if found is not None:
+            errors = [abs(found.probabilities[c].get(CULPRIT, 0.0) - truth[c]) for c in candidates]
+            reading.update(
+                bound=found.culprit_error,
+                error=max(errors),
+                covered=sum(e <= found.culprit_error for e in errors),
+                pairs=len(errors),
+            )
+        readings.append(reading)
+    row["readings"] = readings
+    return row
+
+
+def _job(players: int, game: int, log: GameLog, k: int, args: argparse.Namespace) -> str:
+    row = {"players": players, "game": game, **measure(log, k, args.budgets, args.truth_timeout)}
+    return json.dumps(row)
+
+
+def report(path: Path) -> None:
+    """Coverage and usable bounds per player count and budget."""
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    table = []
+    for players in sorted({r["players"] for r in rows}):
+        mine = [r for r in rows if r["players"] == players and "readings" in r]
+        budgets = sorted({g["budget"] for r in mine for g in r["readings"]})
+        for budget in budgets:
+            got = [g for r in mine for g in r["readings"] if g["budget"] == budget]
+            bounded = [g for g in got if "bound" in g]
+            pairs = sum(g["pairs"] for g in bounded)
+            covered = sum(g["covered"] for g in bounded)
+            table.append(
+                [
+                    players,
+                    budget,
+                    len(got),
+                    len(bounded),
+                    sum(g["bound"] <= 0.05 for g in bounded),
+                    f"{covered}/{pairs}" + (f" ({covered / pairs:.1%})" if pairs else ""),
+                    sum(g["error"] <= g["bound"] for g in bounded),
+                ]
+            )
+    print(
+        tabulate(
+            table,
+            headers=[
+                "players",
+                "seconds",
+                "positions",
+                "bounded",
+                "bound<=0.05",
+                "pairs covered",
+                "positions covered",
+            ],
+        )
+    )
+    skipped = [r for r in rows if "readings" not in r]
+    print(
+        f"\n{len(rows)} positions measured, {len(skipped)} left out "
+        f"({sum('candidates' not in r for r in skipped)} without an exact count in time)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 5, 6])
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--every", type=int, default=10)
+    parser.add_argument("--budgets", type=float, nargs="+", default=[1.0, 5.0, 10.0])
+    parser.add_argument("--truth-timeout", type=float, default=20.0)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--report", type=Path)
+    args = parser.parse_args()
+    if args.report:
+        report(args.report)
+        return
+    jobs = []
+    with tempfile.TemporaryDirectory() as folder:
+        for players in args.players:
+            for game, log in enumerate(simulated(players, args.games, args.seed, Path(folder))):
+                for k in range(args.every, len(log.events) + 1, args.every):
+                    jobs.append((players, game, log, k))
+    with ProcessPoolExecutor(args.workers) as pool:
+        futures = [pool.submit(_job, *job, args) for job in jobs]
+        for future in futures:
+            line = future.result()
+            print(line, flush=True)
+            if args.out:
+                with args.out.open("a") as out:
+                    out.write(line + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,217 @@
+"""The block Gibbs chains against brute force: one move, long chains, pools, processes.
+
+One move must draw the block's paths from their exact law given the rest
+(checked against every completion of the rest, enumerated), in Python and
+in C; long chains must find the exact chances within their bounds; the
+pool's sets must be smallest; chains run in processes must give what the
+same chains give one after another.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations, product
+from time import perf_counter
+
+import pytest
+from abbey_random import random_game, random_spectator_game
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from deduce.errors import LogError
+from deduce.games.abbey.solver import gibbs
+from deduce.games.abbey.solver.chains import Farm, estimating_by_chains, plan_chains, pooled
+from deduce.games.abbey.solver.count.histories import count_histories
+from deduce.games.abbey.solver.count.turns import drive
+from deduce.games.abbey.solver.gibbs import Blocks, Compiled, Layout, Walk
+from deduce.games.abbey.solver.model import build_model, is_history
+from deduce.games.abbey.solver.propagate import propagate
+from deduce.games.abbey.solver.sat.changes import changing_sets
+from deduce.games.abbey.solver.sat.cnf import sat_model
+from deduce.games.abbey.solver.timeline import CULPRIT, AbbeyPosition, build_timeline
+
+checks = settings(deadline=None, max_examples=25, derandomize=True)
+TINY = {"min_cards": 8, "max_cards": 10, "max_deals": 80_000, "max_events": 12}
+needs_kernel = pytest.mark.skipif(not gibbs.compiled(), reason="the C kernel was not built")
+
+
+def _game(seed):
+    """A tiny game (player's or spectator's, by seed), modelled, with a SAT model; or None."""
+    rng = random.Random(seed)
+    setup, events, _ = random_spectator_game(rng) if seed % 2 else random_game(rng, **TINY)
+    try:
+        timeline = build_timeline(setup, events, "game")
+    except LogError:
+        return None
+    position = AbbeyPosition(setup, tuple(events), timeline)
+    model = build_model(position)
+    if not propagate(model):
+        return None
+    sat = sat_model(position)
+    possible = sat.closure()
+    if possible is None or len(Layout(model).free) < 2:
+        return None
+    return model, sat, possible
+
+
+def _completions(model, history, block):
+    """Every consistent history that differs from ``history`` only on ``block``: brute force."""
+    found = []
+    for paths in product(*(model.domains[c].paths() for c in block)):
+        candidate = list(history)
+        for c, path in zip(block, paths):
+            candidate[c] = path
+        if is_history(model, candidate):
+            found.append(tuple(candidate[c] for c in block))
+    return found
+
+
+@checks
+@given(st.integers(0, 10**6), st.integers(2, 3))
+def test_one_move_draws_the_blocks_exact_law_given_the_rest(seed, size):
+    game = _game(seed)
+    assume(game is not None)
+    model, sat, _ = game
+    layout = Layout(model)
+    rng = random.Random(seed)
+    start = sat.witness(rng=rng)
+    block = sorted(rng.sample(layout.free, min(size, len(layout.free))))
+    completions = _completions(model, start, block)
+    assume(len(completions) <= 40)
+    # the recorded law of the block's current holders is exact
+    walk = Walk(layout, start, random.Random(seed))
+    walk.redraw(block)
+    sums = walk.take()
+    for i, c in enumerate(block):
+        exact = Counter(paths[i][-1] for paths in completions)
+        for h in range(layout.holders):
+            assert sums[c][h] == pytest.approx(exact[h] / len(completions))
+    # and the drawn paths are uniform over the completions
+    draws = Counter()
+    for n in range(60 * len(completions)):
+        walk = Walk(layout, start, random.Random(n))
+        walk.redraw(block)
+        assert is_history(model, walk.paths)
+        draws[tuple(walk.paths[c] for c in block)] += 1
+    assert set(draws) <= set(completions)
+    expected = 60
+    assert all(abs(draws[paths] - expected) < 5 * expected**0.5 for paths in completions)
+
+
+def _long_run(model, sat, possible, seed, python):
+    layout = Layout(model)
+    plan = plan_chains(layout, sat, possible, seed, chains=6)
+    if python:
+        chains = []
+        for r in range(6):
+            chain = plan.chain(r)
+            chain.walk = Walk(layout, plan.starts[r], random.Random(plan.seeds[r]))
+            chains.append(chain)
+    else:
+        chains = [plan.chain(r) for r in range(6)]
+    for _ in range(40):
+        for chain in chains:
+            chain.run(20)
+    for chain in chains:
+        assert is_history(model, [tuple(int(h) for h in p) for p in chain.walk.paths])
+    return pooled([chain.batches for chain in chains])
+
+
+@pytest.mark.parametrize("python", [True, pytest.param(False, marks=needs_kernel)])
+def test_long_chains_find_the_exact_chances_within_their_bounds(python):
+    """On tiny games, pooled chains match the exact count, the culprit within its bound."""
+    pairs = covered = games = 0
+    worst = 0.0
+    for seed in range(40 if not python else 16):
+        game = _game(seed)
+        if game is None:
+            continue
+        model, sat, possible = game
+        exact = count_histories(model)
+        found = _long_run(model, sat, possible, seed, python)
+        assert found is not None
+        games += 1
+        for c, row in enumerate(exact.probabilities()):
+            for h, p in row.items():
+                error = abs(float(p) - found.probabilities[c].get(h, 0.0))
+                worst = max(worst, error)
+                if h == CULPRIT:
+                    pairs += 1
+                    covered += error <= found.culprit_error
+    assert games >= 10
+    assert covered >= 0.9 * pairs
+    assert worst < 0.15
+
+
+@needs_kernel
+def test_the_compiled_walk_keeps_consistent_histories_and_its_tallies():
+    for seed in range(30):
+        game = _game(seed)
+        if game is None:
+            continue
+        model, sat, possible = game
+        layout = Layout(model)
+        plan = plan_chains(layout, sat, possible, seed, chains=2)
+        walk = Compiled(layout, plan.starts[0], random.Random(1), Blocks(layout.free, plan.pool))
+        for _ in range(20):
+            walk.advance(10, Blocks(layout.free, plan.pool))
+            paths = [tuple(int(h) for h in p) for p in walk.paths]
+            assert is_history(model, paths)
+            assert list(walk.value) == [
+                sum(1 for c in o.cards if paths[c][o.time] == o.holder) for o in layout.observations
+            ]
+            assert paths[walk.culprit][-1] == CULPRIT
+        sums = walk.take()
+        assert sum(map(sum, sums)) == pytest.approx(200 * layout.cards)
+
+
+def _differs(history, other):
+    return {c for c, (a, b) in enumerate(zip(history, other)) if a != b}
+
+
+@checks
+@given(st.integers(0, 10**6))
+def test_the_pool_sets_are_the_fewest_cards_that_change_the_culprit(seed):
+    game = _game(seed)
+    assume(game is not None)
+    model, sat, possible = game
+    layout = Layout(model)
+    start = sat.witness(rng=random.Random(seed))
+    culprit = next(c for c, p in enumerate(start) if p[-1] == CULPRIT)
+    for y in [c for c, row in enumerate(possible) if CULPRIT in row and c != culprit][:2]:
+        (found,) = changing_sets(sat, start, [y])
+        assert {culprit, y} <= found
+        ways = [
+            paths
+            for paths in _completions(model, start, sorted(found))
+            if paths[sorted(found).index(y)][-1] == CULPRIT
+        ]
+        if len(found) <= 3:
+            assert ways, "the set's cards can make y the culprit"
+        if len(found) - 1 <= 2:
+            for smaller in combinations(layout.free, len(found) - 1):
+                assert not any(
+                    paths[list(smaller).index(y)][-1] == CULPRIT
+                    for paths in _completions(model, start, list(smaller))
+                    if y in smaller
+                )
+
+
+def test_chains_in_processes_give_what_the_same_chains_give_in_turns():
+    game = next(g for g in map(_game, range(20)) if g is not None)
+    model, sat, possible = game
+    plan = plan_chains(Layout(model), sat, possible, 3, chains=4)
+    alone = drive(estimating_by_chains(plan, float("inf"), most=30))
+    farm = Farm(plan, 2, perf_counter() + 60, most=30)
+    try:
+        while farm.running:
+            farm.collect(1.0)
+    finally:
+        farm.close()
+    assert [len(b) for b in farm.batches] == [30] * 4
+    apart = pooled(farm.batches)
+    assert alone is not None and apart is not None
+    assert apart.probabilities == alone.probabilities
+    assert (apart.error, apart.culprit_error) == (alone.error, alone.culprit_error)
+    assert not any(worker.is_alive() for worker in farm.workers)
