@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from time import perf_counter
@@ -135,6 +136,7 @@ class Repl:
         self._immediate = options if budgets is None else replace(options, budget=0.0)
         self._solved: tuple[GameLog, Solution | Inconsistent] | None = None
         self._shown = ""  # the position's short tables, as printed last
+        self._since = time.monotonic()  # when the position's background job started
         self._at_prompt = False  # readline is waiting for the line (see read)
         self._hooked = False  # readline says when it is (see watch_prompt)
         self._warm = game_named(self.session.game).warm()
@@ -208,6 +210,7 @@ class Repl:
         pending = self.refiner is not None and self.refiner.start(
             self.session.log, self.options, solution
         )
+        self._since = time.monotonic()
         self._shown = self.show_compact(solution, hint, pending)
 
     def refined(self, result: Refined) -> None:
@@ -218,9 +221,16 @@ class Repl:
         assert result.solution is not None
         self._solved = (result.log, result.solution)
         text = render(compact_tables(result.solution, pending=not result.last))
-        if text != self._shown:
+        if text != self._shown:  # how long it has been computing alone changes nothing
             self._shown = text
-            self.above_prompt(text)
+            self.above_prompt(
+                render(compact_tables(result.solution, not result.last, self.computing_for))
+            )
+
+    @property
+    def computing_for(self) -> float:
+        """Seconds since the shown position's background job started."""
+        return time.monotonic() - self._since
 
     def above_prompt(self, text: str, err: bool = False) -> None:
         """Print ``text`` between lines: above the prompt, if it waits, drawn again under it.
@@ -489,7 +499,7 @@ def _explain(repl: Repl, args: list[str]) -> None:
 def _show(repl: Repl, args: list[str]) -> None:
     """The full tables of ``deduce solve``, from the solve the short table shows."""
     tables = solution_tables(repl.full_solution())
-    click.echo(render(computing(tables) if repl.refining else tables))
+    click.echo(render(computing(tables, repl.computing_for) if repl.refining else tables))
 
 
 def _suggest(repl: Repl, args: list[str]) -> None:

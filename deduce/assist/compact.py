@@ -32,27 +32,37 @@ from deduce.solving import Solution
 COMPUTING = "chances: computing…"
 
 
-def compact_tables(solution: Solution | Inconsistent, pending: bool = False) -> list[Table]:
+def compact_tables(
+    solution: Solution | Inconsistent, pending: bool = False, seconds: float | None = None
+) -> list[Table]:
     """The short tables of a consistent solution (none for an inconsistent one).
 
-    ``pending``: its chances are being computed in the background (see
-    :func:`computing`).
+    ``pending``: its chances are being computed in the background, for
+    ``seconds`` so far when given (see :func:`computing`).
     """
     if isinstance(solution, Inconsistent) or not solution.consistent:
         return []
     tables = game_of(solution).compact_tables(solution)
-    return computing(tables) if pending else tables
+    return computing(tables, seconds) if pending else tables
 
 
-def computing(tables: list[Table]) -> list[Table]:
+def computing(tables: list[Table], seconds: float | None = None) -> list[Table]:
     """``tables`` as they read while their chances are being computed in the background.
 
     Where a title says that there was not enough time to estimate the
     chances (:data:`~deduce.report.NO_TIME`, up to the end of its
-    parenthesis), it says :data:`COMPUTING` instead.
+    parenthesis), it says :data:`COMPUTING` instead, and for how long, past
+    a second, when ``seconds`` is given (``chances: computing for 14 s…``).
     """
     missing = re.compile(re.escape(NO_TIME) + r"[^)]*")
-    return [replace(table, title=missing.sub(COMPUTING, table.title)) for table in tables]
+    said = COMPUTING if seconds is None or seconds < 1 else _for(seconds)
+    return [replace(table, title=missing.sub(said, table.title)) for table in tables]
+
+
+def _for(seconds: float) -> str:
+    """:data:`COMPUTING` with how long so far: seconds, then minutes."""
+    took = f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
+    return COMPUTING.replace("computing…", f"computing for {took}…")
 
 
 def contradiction(solution: Solution | Inconsistent) -> str:
