@@ -21,13 +21,19 @@ from hypothesis import strategies as st
 
 from deduce.errors import LogError
 from deduce.games.abbey.solver import gibbs
-from deduce.games.abbey.solver.chains import Farm, estimating_by_chains, plan_chains, pooled
+from deduce.games.abbey.solver.chains import (
+    Carry,
+    Farm,
+    estimating_by_chains,
+    plan_chains,
+    pooled,
+)
 from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.count.turns import drive
 from deduce.games.abbey.solver.gibbs import Blocks, Compiled, Layout, Walk
 from deduce.games.abbey.solver.model import build_model, is_history
 from deduce.games.abbey.solver.propagate import propagate
-from deduce.games.abbey.solver.sat.changes import changing_sets
+from deduce.games.abbey.solver.sat.changes import changing_sets, nearest
 from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.timeline import CULPRIT, AbbeyPosition, build_timeline
 
@@ -215,3 +221,81 @@ def test_chains_in_processes_give_what_the_same_chains_give_in_turns():
     assert apart.probabilities == alone.probabilities
     assert (apart.error, apart.culprit_error) == (alone.error, alone.culprit_error)
     assert not any(worker.is_alive() for worker in farm.workers)
+
+
+def test_a_consistent_history_is_its_own_nearest_and_a_stale_one_is_mended():
+    for seed in range(20):
+        game = _game(seed)
+        if game is None:
+            continue
+        model, sat, _ = game
+        start = sat.witness(rng=random.Random(seed))
+        assert nearest(sat, start) == start
+        # every card moved to another holder at the last epoch: mended to a consistent one
+        stale = [(*path[:-1], (path[-1] + 1) % len(model.timeline.holders)) for path in start]
+        mended = nearest(sat, stale)
+        assert mended is not None and is_history(model, mended)
+
+
+def _prefix_game(seed):
+    """A tiny game whose last event is a transfer, and its position without that event."""
+    rng = random.Random(seed)
+    setup, events, _ = random_spectator_game(rng)
+    while events and events[-1].type not in ("draw", "take", "mass"):
+        events.pop()
+    if len(events) < 3:
+        return None
+    try:
+        return [AbbeyPosition.of(setup, events[:k], "game") for k in (len(events) - 1, len(events))]
+    except LogError:
+        return None
+
+
+def test_chains_carried_to_the_next_event_agree_with_fresh_ones_and_the_truth():
+    """On small logs, chains carried over an appended transfer find the exact chances."""
+    pairs = covered = games = 0
+    for seed in range(1, 60, 2):
+        positions = _prefix_game(seed)
+        if positions is None:
+            continue
+        models = [build_model(p) for p in positions]
+        if not all(propagate(m) for m in models):
+            continue
+        sats = [sat_model(p) for p in positions]
+        possible = [s.closure() for s in sats]
+        if possible[1] is None or sum(CULPRIT in row for row in possible[1]) < 2:
+            continue
+        latest = []
+        drive(
+            estimating_by_chains(
+                plan_chains(Layout(models[0]), sats[0], possible[0], seed),
+                float("inf"),
+                most=20,
+                latest=latest,
+            )
+        )
+        carried = Carry(tuple(latest))
+        plan = plan_chains(Layout(models[1]), sats[1], possible[1], seed, carried=carried)
+        assert len(plan.starts) == len(latest)  # every chain goes on
+        for start in plan.starts:
+            assert is_history(models[1], start)
+        found = drive(estimating_by_chains(plan, float("inf"), most=40))
+        fresh = drive(
+            estimating_by_chains(
+                plan_chains(Layout(models[1]), sats[1], possible[1], seed + 1),
+                float("inf"),
+                most=40,
+            )
+        )
+        exact = count_histories(models[1]).probabilities()
+        for c, row in enumerate(exact):
+            if CULPRIT in possible[1][c]:
+                p = float(row.get(CULPRIT, 0))
+                mine = found.probabilities[c].get(CULPRIT, 0.0)
+                theirs = fresh.probabilities[c].get(CULPRIT, 0.0)
+                pairs += 1
+                covered += abs(mine - p) <= found.culprit_error
+                assert abs(mine - theirs) <= found.culprit_error + fresh.culprit_error + 0.02
+        games += 1
+    assert games >= 5
+    assert covered >= 0.9 * pairs

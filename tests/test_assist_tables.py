@@ -107,11 +107,7 @@ def test_a_pending_table_says_for_how_long_its_chances_have_been_computed():
     unknown = replace(solution, exact=False, error=1.0)
     assert compact_tables(unknown, pending=True)[0].title.endswith("(chances: computing…)")
     assert compact_tables(unknown, True, 0.4)[0].title.endswith("(chances: computing…)")
-    assert compact_tables(unknown, True, 14.2)[0].title.endswith(
-        "(chances: computing for 14 s…)"
-    )
-    assert compact_tables(unknown, True, 600)[0].title.endswith(
-        "(chances: computing for 10 min…)"
-    )
+    assert compact_tables(unknown, True, 14.2)[0].title.endswith("(chances: computing for 14 s…)")
+    assert compact_tables(unknown, True, 600)[0].title.endswith("(chances: computing for 10 min…)")
     # chances that are known say nothing of it
     assert "computing" not in compact_tables(solution, True, 14.2)[0].title

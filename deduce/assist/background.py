@@ -22,6 +22,11 @@ thread of this process hands each result that improves on what was shown
   starts (the Abbey's chains on every core), each end the moment their
   parent ends (:func:`deduce.processes.follow_parent`), SIGKILL included;
   at a normal exit the running job is cancelled first.
+- **Work goes on from where it was.** A job's results may carry what its
+  solve can go on from (the Abbey's chains, as its solution's ``carry``); the
+  next rung of the ladder starts from the last of them, and so does the
+  next job when its log only adds events at the end of this one's (an
+  ``undo``, ``edit``, ``drop`` or ``insert`` starts afresh).
 - **The worker never speaks.** An error in it (a memory stop, an internal
   error) comes back as one line (:attr:`Refined.error`); Ctrl-C at the
   prompt is not its own; it ends with this process, however that ends.
@@ -43,6 +48,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from typing import Any
 
 from deduce.assist.live import Inconsistent
 from deduce.errors import DeduceError
@@ -142,6 +148,8 @@ class Refiner:
         self.lock = threading.RLock()
         self._context = context()
         self._job: _Job | None = None  # the current job: the only one delivered
+        #: The log of the last job that sent something to go on from, and that thing.
+        self._carried: tuple[GameLog, Any] | None = None
         self._closed = False
         self._watcher = threading.Thread(target=self._watch, name="deduce-refiner", daemon=True)
         self._watcher.start()
@@ -170,6 +178,8 @@ class Refiner:
                 or exact(shown)
             ):
                 return False
+            if self._carried is not None and _extends(log, self._carried[0]):
+                options = replace(options, carry=self._carried[1])
             reader, writer = self._context.Pipe(duplex=False)
             process = self._context.Process(
                 target=_refine,
@@ -230,6 +240,9 @@ class Refiner:
         if error:
             self.deliver(Refined(job.log, budget, error=error, last=True))
             return
+        carry = getattr(solution, "carry", None)  # the Abbey's chains, to go on from
+        if carry is not None:
+            self._carried = (job.log, carry)
         improved = better(solution, job.best)
         if improved:
             job.best = solution
@@ -283,19 +296,37 @@ def _refine(
         except OSError:  # nobody listens any more: the job is over
             os._exit(0)
 
+    carry = options.carry
+
+    def keep(made: Solution) -> None:
+        nonlocal carry
+        carry = getattr(made, "carry", None) or carry
+
     for budget in budgets:
 
         def on_the_way(made: Solution, budget: float = budget) -> None:
+            keep(made)
             send(budget, made, final=False)
 
         try:
-            solution = solve(log, replace(options, budget=budget, progress=on_the_way))
+            solution = solve(log, replace(options, budget=budget, progress=on_the_way, carry=carry))
         except Exception as exc:  # a memory stop, an internal error: one line, never a trace
             send(budget, None, _one_line(exc))
             return
+        keep(solution)
         send(budget, solution)
         if exact(solution):
             return
+
+
+def _extends(log: GameLog, before: GameLog) -> bool:
+    """Whether ``log`` is ``before`` with events added at its end (and nothing else changed)."""
+    done = len(before.events)
+    return (
+        log.header == before.header
+        and len(log.events) >= done
+        and list(log.events[:done]) == list(before.events)
+    )
 
 
 def _one_line(exc: Exception) -> str:

@@ -46,6 +46,8 @@ class SolveOptions:
     evidence (Rose behaviour, Black Rose claims); ``model`` replaces the
     game's bundled soft-evidence model (read by :meth:`Game.load`).
     ``jobs``: the processes a long solve may use (the Abbey's estimates).
+    ``carry``: what a solve of an earlier prefix of the same log left to go
+    on from (its solution's ``carry``: the Abbey's chains), or None.
     ``progress``, when given, gets each better solution found on the way
     to the answer of a long solve (the Abbey's estimates, round by round);
     the games that answer at once never call it.
@@ -59,6 +61,7 @@ class SolveOptions:
     model: Any = None
     progress: Callable[[Any], None] | None = None
     jobs: int = 1
+    carry: Any = None
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from deduce.games.abbey.rules.engine import AbbeyGame
 from deduce.games.abbey.sim import check, simulate
 from deduce.games.abbey.sim.check import LogCheck
 from deduce.games.abbey.solver import query
+from deduce.games.abbey.solver.chains import Carry
 from deduce.games.abbey.solver.sat.cnf import Warm
 from deduce.games.abbey.solver.solve import ENGINES, AbbeySolution, solve_abbey
 from deduce.games.abbey.solver.timeline import PILE, AbbeyPosition
@@ -124,6 +125,7 @@ class Abbey:
             warm=warm,
             progress=options.progress,
             jobs=options.jobs,
+            carry=options.carry if isinstance(options.carry, Carry) else None,
         )
 
     def tables(self, solution: AbbeySolution) -> list[Table]:  # noqa: D102

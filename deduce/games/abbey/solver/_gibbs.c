@@ -147,6 +147,7 @@ typedef struct {
     Vec codes, weights;       /* every layer's states, one after the other */
     Vec links;                /* every transfer's (child, parent) pairs */
     Vec table;                /* the open hash of the layer being made */
+    size_t used;              /* the slots of the table in use: a power of two */
 } Scratch;
 
 #define CODE(s, i) ((int)(((s) >> (3 * (i))) & 7))
@@ -233,7 +234,7 @@ static void send(Search *x, int i, uint64_t s) {
 /* the index of state s in the hash of the layer being made (codes from `base`), added if new */
 static long find(Scratch *sc, size_t base, uint64_t s, int *added) {
     Vec *t = &sc->table;
-    size_t mask = t->cap - 1, h = (size_t)(s * 0x9E3779B97F4A7C15ULL >> 20) & mask;
+    size_t mask = sc->used - 1, h = (size_t)(s * 0x9E3779B97F4A7C15ULL >> 20) & mask;
     int64_t *slots = t->data;
     uint64_t *codes = sc->codes.data;
     while (slots[h] >= 0) {
@@ -249,16 +250,18 @@ static long find(Scratch *sc, size_t base, uint64_t s, int *added) {
     return index;
 }
 
+/* an empty hash for about `want` states: only the slots in use are cleared */
 static int clear_table(Scratch *sc, size_t want) {
-    size_t cap = 1024;
-    while (cap < 2 * want) cap *= 2;
-    if (cap > sc->table.cap) {
-        void *data = realloc(sc->table.data, cap * sizeof(int64_t));
+    size_t used = 256;
+    while (used < 2 * want) used *= 2;
+    if (used > sc->table.cap) {
+        void *data = realloc(sc->table.data, used * sizeof(int64_t));
         if (!data) return -1;
         sc->table.data = data;
-        sc->table.cap = cap;
+        sc->table.cap = used;
     }
-    memset(sc->table.data, 0xff, sc->table.cap * sizeof(int64_t));
+    sc->used = used;
+    memset(sc->table.data, 0xff, used * sizeof(int64_t));
     return 0;
 }
 
@@ -408,7 +411,7 @@ static int redraw(Walk *w, Scratch *sc, const int *block, int k) {
                     status = -1;
                     break;
                 }
-                if (2 * (sc->codes.size - base + 1) > sc->table.cap) {
+                if (2 * (sc->codes.size - base + 1) > sc->used) {
                     /* grow the hash: insert the layer's states again */
                     size_t made = sc->codes.size - base;
                     if (clear_table(sc, 2 * made + 2)) {

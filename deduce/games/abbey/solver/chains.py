@@ -46,8 +46,8 @@ import numpy as np
 
 from deduce.games.abbey.solver.count.estimate import STUDENT, Estimate
 from deduce.games.abbey.solver.gibbs import Blocks, Compiled, Layout, Walk, walk
-from deduce.games.abbey.solver.model import Path
-from deduce.games.abbey.solver.sat.changes import changing_sets
+from deduce.games.abbey.solver.model import History, Path
+from deduce.games.abbey.solver.sat.changes import changing_sets, nearest
 from deduce.games.abbey.solver.sat.cnf import SatModel
 from deduce.games.abbey.solver.timeline import CULPRIT
 from deduce.processes import context, follow_parent, lower_priority
@@ -112,13 +112,19 @@ def plan_chains(
     seed: int,
     chains: int = CHAINS,
     deadline: float | None = None,
+    carried: Carry | None = None,
 ) -> Plan:
     """The chains' starts, streams and pool (module docstring), found on the log's SAT model.
 
     ``possible`` is the SAT closure; the pool search stops at ``deadline``.
+    ``carried``: the chains of a solve of an earlier prefix of the log,
+    whose histories start the chains here, mended to the events since
+    (:meth:`Carry.starts`); the chains they leave start afresh.
     """
     rng = random.Random(seed)
-    starts = sat.witnesses(possible, chains, rng)
+    starts = carried.starts(sat, layout.epochs, chains) if carried is not None else []
+    if len(starts) < chains:
+        starts += sat.witnesses(possible, chains - len(starts), rng)
     candidates = [c for c, row in enumerate(possible) if CULPRIT in row]
     pool: set[frozenset[int]] = set()
     for start in starts[:POOL_STARTS]:
@@ -127,10 +133,42 @@ def plan_chains(
         pool.update(changing_sets(sat, start, candidates))
     return Plan(
         layout,
-        tuple(tuple(start) for start in starts),
+        tuple(tuple(tuple(int(h) for h in path) for path in start) for start in starts),
         tuple(rng.random() for _ in starts),
         tuple(sorted(pool, key=sorted)),
     )
+
+
+@dataclass(frozen=True)
+class Carry:
+    """Where the chains of a solve were at its end: one history per chain (card, epoch).
+
+    ``play`` hands it to the solve of the next position of the same log
+    (the same events and more), whose chains go on from there instead of
+    starting afresh.
+    """
+
+    histories: tuple[np.ndarray, ...]
+
+    def starts(self, sat: SatModel, epochs: int, chains: int) -> list[History]:
+        """The histories carried to a log of ``epochs`` epochs, each mended to its events.
+
+        Each path keeps its last holder through the new epochs; then the
+        nearest consistent history (the fewest cards changed, by SAT:
+        :func:`~deduce.games.abbey.solver.sat.changes.nearest`) is kept. A
+        history that cannot be mended within the SAT search's budget is
+        left out.
+        """
+        found = []
+        for history in self.histories[:chains]:
+            old = history.shape[1]
+            if old > epochs:
+                continue
+            grown = np.concatenate([history, np.repeat(history[:, -1:], epochs - old, axis=1)], 1)
+            mended = nearest(sat, [tuple(int(h) for h in path) for path in grown])
+            if mended is not None:
+                found.append(mended)
+        return found
 
 
 class Farm:
@@ -146,6 +184,8 @@ class Farm:
     def __init__(self, plan: Plan, workers: int, deadline: float, most: int | None = None):
         ctx = context()
         self.batches: list[list[tuple[int, np.ndarray]]] = [[] for _ in plan.starts]
+        #: Each chain's history after its last batch come (its start before).
+        self.latest = [np.array(start, dtype=np.int8) for start in plan.starts]
         self.readers: list[Connection] = []
         self.workers: list[BaseProcess] = []
         for i in range(min(workers, len(plan.starts))):
@@ -172,8 +212,9 @@ class Farm:
             assert isinstance(reader, Connection)
             try:
                 while reader.poll():
-                    r, made, sums = pickle.loads(reader.recv_bytes())
+                    r, made, sums, history = pickle.loads(reader.recv_bytes())
                     self.batches[r].append((made, sums))
+                    self.latest[r] = history
                     came = True
             except (EOFError, OSError):  # that worker is done
                 self.readers.remove(reader)
@@ -210,7 +251,7 @@ def _farm_worker(
         while perf_counter() < deadline and (most is None or rounds < most):
             for r, chain in chains.items():
                 made, sums = chain.run(BATCH)
-                writer.send_bytes(pickle.dumps((r, made, sums)))
+                writer.send_bytes(pickle.dumps((r, made, sums, chain.walk.history())))
             rounds += 1
     except OSError:  # nobody listens any more
         pass
@@ -247,6 +288,7 @@ def estimating_by_chains(
     deadline: float,
     progress: Callable[[Estimate], None] | None = None,
     most: int | None = None,
+    latest: list[np.ndarray] | None = None,
 ) -> Generator[None, None, Estimate | None]:
     """The estimate of the plan's chains, run in this process until ``deadline`` (or None).
 
@@ -254,7 +296,8 @@ def estimating_by_chains(
     batches a chain. A generator that pauses after each batch (so that
     other work can run in turns with it) and ends with its answer.
     ``progress`` gets the estimate of every :data:`POOL_EVERY`-th round of
-    batches that has one.
+    batches that has one. ``latest``, when given, holds each chain's
+    history after its last batch.
     """
     chains = [plan.chain(r) for r in range(len(plan.starts))]
     rounds = 0
@@ -263,6 +306,8 @@ def estimating_by_chains(
             chain.run(BATCH)
             yield
         rounds += 1
+        if latest is not None:
+            latest[:] = [chain.walk.history() for chain in chains]
         if progress is not None and rounds % POOL_EVERY == 0:
             found = pooled([chain.batches for chain in chains])
             if found is not None:

@@ -337,6 +337,10 @@ class Walk:
                 self.culprit = c
                 self.changes += 1
 
+    def history(self) -> np.ndarray:
+        """The current history, as an array of holders (card, epoch)."""
+        return np.array(self.paths, dtype=np.int8)
+
     def take(self) -> list[list[float]]:
         """The sums since the last take (card by card, holder by holder), and start anew.
 
@@ -527,6 +531,10 @@ class Compiled:
             LARGEST,
             MOST_STATES,
         )
+
+    def history(self) -> np.ndarray:
+        """As :meth:`Walk.history`."""
+        return self.paths.copy()
 
     def take(self) -> list[list[float]]:
         """As :meth:`Walk.take`."""

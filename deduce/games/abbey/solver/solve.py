@@ -19,14 +19,22 @@ from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache, partial
 from time import perf_counter
 from typing import Any, ClassVar
 
+import numpy as np
+
 from deduce.errors import DeduceError, OutOfMemory
-from deduce.games.abbey.solver.chains import Farm, estimating_by_chains, plan_chains, pooled
+from deduce.games.abbey.solver.chains import (
+    Carry,
+    Farm,
+    estimating_by_chains,
+    plan_chains,
+    pooled,
+)
 from deduce.games.abbey.solver.count.estimate import Estimate, estimating
 from deduce.games.abbey.solver.count.forward import Supports
 from deduce.games.abbey.solver.count.histories import count_histories
@@ -82,6 +90,8 @@ class AbbeySolution:
     exact: bool = True
     error: float = 0.0
     culprit_error: float | None = None
+    #: Where the estimate's chains were (for the solve of the log's next position).
+    carry: Carry | None = field(default=None, compare=False, repr=False)
 
     @property
     def culprit_bound(self) -> float:
@@ -136,10 +146,11 @@ def solve_abbey(
     warm: Warm | None = None,
     progress: Callable[[AbbeySolution], None] | None = None,
     jobs: int = 1,
+    carry: Carry | None = None,
 ) -> AbbeySolution:
     """Solve a validated abbey log (``deck``: the ``--deck`` deck): see :func:`solve_position`."""
     return solve_position(
-        AbbeyPosition.of_log(log, deck), engine, budget, seed, warm, progress, jobs
+        AbbeyPosition.of_log(log, deck), engine, budget, seed, warm, progress, jobs, carry
     )
 
 
@@ -151,6 +162,7 @@ def solve_position(
     warm: Warm | None = None,
     progress: Callable[[AbbeySolution], None] | None = None,
     jobs: int = 1,
+    carry: Carry | None = None,
 ) -> AbbeySolution:
     """Solve an abbey position.
 
@@ -161,7 +173,9 @@ def solve_position(
     from one position of a log to the next (see :class:`~deduce.games.abbey.solver.sat.cnf.Warm`).
     ``progress`` gets each estimate that comes before the answer (each
     with a smaller bound than the last). ``jobs``: the processes an
-    estimate may use (see :func:`estimate_solution`).
+    estimate may use (see :func:`estimate_solution`). ``carry``: the
+    chains of a solve of an earlier prefix of the same log (its solution's
+    :attr:`~AbbeySolution.carry`), which the estimate's chains go on from.
     """
     if engine not in ENGINES:
         raise DeduceError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
@@ -201,7 +215,9 @@ def solve_position(
     def chains_on_other_cores() -> None:
         """Once the count looks long, the chains start on the other cores (``jobs`` > 1)."""
         if budget is not None and engine == "sat" and _farm_allowed(jobs, possible):
-            plan = plan_chains(Layout(model), sat, possible, seed, deadline=start + budget)
+            plan = plan_chains(
+                Layout(model), sat, possible, seed, deadline=start + budget, carried=carry
+            )
             farm.append(Farm(plan, jobs - 1, start + budget))
 
     try:
@@ -234,6 +250,7 @@ def solve_position(
                 progress,
                 sat,
                 farm[0] if farm else None,
+                carry,
             )
     finally:
         for running in farm:
@@ -301,6 +318,7 @@ def estimate_solution(
     progress: Callable[[AbbeySolution], None] | None = None,
     sat: SatModel | None = None,
     farm: Farm | None = None,
+    carried: Carry | None = None,
 ) -> AbbeySolution:
     """Probabilities estimated until ``deadline``, over the exact closure.
 
@@ -316,18 +334,23 @@ def estimate_solution(
     with an error of 1. ``progress`` gets each estimate on the way that
     is better than every one before it. Given a ``farm``, the chains run
     there, in processes of their own, while this one runs the capped
-    counts (the caller closes it).
+    counts (the caller closes it); ``carried`` chains go on (see
+    :func:`~chains.plan_chains`). Each estimate carries where the chains
+    were when it was made (:attr:`AbbeySolution.carry`).
     """
     even = [{h: 1.0 / len(row) for h in sorted(row)} for row in possible]
     if perf_counter() >= deadline:
         return _solution(setup, model, even, 1.0)
     tallies = [t for t in model.tallies if not t.redundant]
 
+    latest: list[np.ndarray] = [] if farm is None else farm.latest
+
     def solution(found: Estimate) -> AbbeySolution:
         probabilities = _over(possible, found.probabilities)
         if found.exact:
             return _solution(setup, model, probabilities)
-        return _solution(setup, model, probabilities, found.error, found.culprit_error)
+        made = _solution(setup, model, probabilities, found.error, found.culprit_error)
+        return replace(made, carry=Carry(tuple(latest))) if latest else made
 
     best = Best(None if progress is None else lambda made: progress(solution(made)))
     runs = [
@@ -343,8 +366,8 @@ def estimate_solution(
         )
     ]
     if farm is None and sat is not None and sum(CULPRIT in row for row in possible) > 1:
-        plan = plan_chains(Layout(model), sat, possible, seed, deadline=deadline)
-        runs.append(estimating_by_chains(plan, deadline, progress=best.offer))
+        plan = plan_chains(Layout(model), sat, possible, seed, deadline=deadline, carried=carried)
+        runs.append(estimating_by_chains(plan, deadline, progress=best.offer, latest=latest))
     pool_at = perf_counter()
 
     def from_farm(farm: Farm, timeout: float = 0.0) -> None:

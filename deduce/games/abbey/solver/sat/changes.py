@@ -1,4 +1,4 @@
-"""The fewest cards whose paths must change for another candidate to be the culprit.
+"""Consistent histories that change as few cards as possible from a given one.
 
 A block move (:mod:`~deduce.games.abbey.solver.gibbs`) can change the
 culprit only when the block holds every card whose path has to change for
@@ -6,14 +6,16 @@ that: the culprit, the new one, and the cards that make room for them
 (whoever held the new culprit must hold another card instead, and so on
 back through the transfers and observations). Random blocks seldom hold
 them all late in a game, so a chain would keep its culprit for a long
-time. This module finds such sets by SAT, on the log's :class:`SatModel`:
-for a history ``H`` and a candidate ``y``, a consistent history with
-``y`` the culprit in which as few cards as possible take another path than
-in ``H``. Each card gets a *change* literal ``d(c)``, and while it is false
-the card keeps its path in ``H``; an incremental totalizer over the change
-literals (:class:`pysat.card.ITotalizer`) says "at most ``k`` change",
-under an assumption, for ``k = 2, 3, ...`` in turn; the first ``k`` with a
-history gives the set.
+time. And a chain carried from one position to the next must be mended
+where the new event rules its history out.
+
+Both ask, on the log's :class:`SatModel`, for a consistent history (with
+some literals true) in which as few cards as possible take another path
+than in a history ``H``. Each card gets a *change* literal ``d(c)``, and
+while it is false the card keeps its path in ``H``; an incremental
+totalizer over the change literals (:class:`pysat.card.ITotalizer`) says
+"at most ``k`` change", under an assumption, for ``k = 0, 1, ...`` in
+turn; the first ``k`` with a history gives the answer.
 """
 
 from __future__ import annotations
@@ -22,14 +24,67 @@ from collections.abc import Sequence
 
 from pysat.card import ITotalizer
 
-from deduce.games.abbey.solver.model import Path
+from deduce.games.abbey.solver.model import History, Path
 from deduce.games.abbey.solver.sat.cnf import SatModel
 from deduce.games.abbey.solver.timeline import CULPRIT
 
-#: The most cards a set may hold; a candidate that needs more gets no set.
+#: The most cards a culprit-changing set may hold; a candidate that needs more gets none.
 MOST = 10
-#: Conflicts each query may take before the search gives up on that candidate.
+#: Conflicts each query may take before the search gives up.
 CONFLICTS = 2_000
+
+
+class Nearby:
+    """Queries for the consistent histories nearest to ``history`` (module docstring).
+
+    The clauses added to ``sat`` hold only under a guard of their own,
+    which its other queries never assume. ``history`` has one path per
+    card over every epoch of ``sat``.
+    """
+
+    def __init__(self, sat: SatModel, history: Sequence[Path], most: int) -> None:
+        self.sat, self.history, self.most = sat, history, most
+        self.guard = sat.fresh()
+        changed = [sat.fresh() for _ in history]
+        for card, (path, d) in enumerate(zip(history, changed)):
+            sat.solver.append_formula(
+                [[-self.guard, d, sat.x(card, e, h)] for e, h in enumerate(path)]
+            )
+        self.total = ITotalizer(lits=changed, ubound=most, top_id=sat.top)
+        sat.top = self.total.top_id
+        sat.solver.append_formula(self.total.cnf.clauses)
+
+    def fewest(
+        self, extra: Sequence[int] = (), least: int = 0, conflicts: int = CONFLICTS
+    ) -> History | None:
+        """A consistent history with ``extra`` true, changing the fewest cards (``least`` at least).
+
+        None when it needs more than :attr:`most` cards, or a query passes
+        ``conflicts`` conflicts.
+        """
+        sat = self.sat
+        base = [*sat.assumptions(), self.guard, *extra]
+        for k in range(least, self.most + 1):
+            rhs = self.total.rhs  # -rhs[k]: at most k change (none past its length)
+            bound = [-rhs[k]] if k < len(rhs) else []
+            sat.solver.conf_budget(conflicts)
+            answer = sat.solver.solve_limited(assumptions=base + bound)
+            if answer is None:
+                return None
+            if answer:
+                model = sat.solver.get_model()
+                return [
+                    tuple(
+                        next(h for h, lit in enumerate(sat.lits[e][c]) if model[lit - 1] > 0)
+                        for e in range(len(path))
+                    )
+                    for c, path in enumerate(self.history)
+                ]
+        return None
+
+    def close(self) -> None:
+        """Free the totalizer (its clauses stay, inert without the guard)."""
+        self.total.delete()
 
 
 def changing_sets(
@@ -44,40 +99,29 @@ def changing_sets(
     Each set holds the cards whose paths differ between ``history`` and a
     consistent history with that candidate the culprit, with as few such
     cards as possible (at most ``most``). A candidate whose queries pass
-    ``conflicts`` conflicts, or that needs more cards, gets none. The
-    clauses added to ``sat`` hold only under a guard of their own, which
-    its other queries never assume.
+    ``conflicts`` conflicts, or that needs more cards, gets none.
     """
     last = len(history[0]) - 1
-    guard = sat.fresh()
-    changed = [sat.fresh() for _ in history]
-    for card, (path, d) in enumerate(zip(history, changed)):
-        sat.solver.append_formula([[-guard, d, sat.x(card, e, h)] for e, h in enumerate(path)])
-    total = ITotalizer(lits=changed, ubound=most, top_id=sat.top)
-    sat.top = total.top_id
-    sat.solver.append_formula(total.cnf.clauses)
-    base = [*sat.assumptions(), guard]
     culprit = next(c for c, p in enumerate(history) if p[-1] == CULPRIT)
+    nearby = Nearby(sat, history, most)
     found: list[frozenset[int]] = []
     for y in candidates:
         if y == culprit:
             continue
-        for k in range(2, most + 1):
-            sat.solver.conf_budget(conflicts)
-            answer = sat.solver.solve_limited(
-                assumptions=[*base, sat.x(y, last, CULPRIT), -total.rhs[k]]
-            )
-            if answer is None:
-                break
-            if answer:
-                model = sat.solver.get_model()
-                found.append(
-                    frozenset(
-                        c
-                        for c, path in enumerate(history)
-                        if any(model[sat.x(c, e, h) - 1] < 0 for e, h in enumerate(path))
-                    )
-                )
-                break
-    total.delete()
+        other = nearby.fewest([sat.x(y, last, CULPRIT)], 2, conflicts)
+        if other is not None:
+            found.append(frozenset(c for c, (a, b) in enumerate(zip(history, other)) if a != b))
+    nearby.close()
+    return found
+
+
+def nearest(sat: SatModel, history: Sequence[Path], conflicts: int = CONFLICTS) -> History | None:
+    """A consistent history changing as few cards of ``history`` as can be (None: not found).
+
+    ``history`` need not be consistent: a chain's history carried to a
+    longer log, each path kept still through the new epochs, is mended so.
+    """
+    nearby = Nearby(sat, history, len(history))
+    found = nearby.fewest(conflicts=conflicts)
+    nearby.close()
     return found
