@@ -17,6 +17,19 @@ Each position is one JSON line of ``--out`` (appended as it is measured);
     python benchmarks/chains.py --players 3 4 5 6 --games 6 --workers 2 \
         --out benchmarks/results/chains.jsonl
     python benchmarks/chains.py --report benchmarks/results/chains.jsonl
+
+``--solve`` runs the whole ``solve`` instead (``solve_position`` with
+``--budget`` and ``--jobs``) at the positions ``--fractions`` of the way
+through each game (their events, rounded down), one after the other, and
+records whether the culprit's chances were exact or their bound; the
+report says how many were usable (exact, or a bound of 0.05 at most):
+
+    python benchmarks/chains.py --solve --players 5 6 --games 4 --fractions 0.5 0.7 0.9 \
+        --budget 10 --jobs 2 --out benchmarks/results/chains-late.jsonl
+
+``--throughput LOG:EVENTS`` times the chains of one position in a farm of 1,
+2, ... ``--workers`` processes for ``--seconds`` each: moves a second, and
+the ratio to one worker (the chains scale when it is near the workers).
 """
 
 from __future__ import annotations
@@ -33,13 +46,15 @@ from typing import Any
 from chances import simulated
 from tabulate import tabulate
 
-from deduce.games.abbey.solver.chains import BATCH, plan_chains, pooled
+from deduce.games.abbey.solver.chains import BATCH, Farm, plan_chains, pooled
 from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.gibbs import Layout
 from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
+from deduce.games.abbey.solver.solve import solve_position
 from deduce.games.abbey.solver.timeline import CULPRIT, AbbeyPosition
+from deduce.logs.io import read_log
 from deduce.logs.model import GameLog
 
 
@@ -90,14 +105,96 @@ def measure(log: GameLog, k: int, budgets: Sequence[float], truth_timeout: float
     return row
 
 
+def throughput(spec: str, workers: int, seconds: float) -> None:
+    """Moves a second of one position's chains in farms of 1 to ``workers`` processes."""
+    path, _, events = spec.rpartition(":")
+    log = read_log(path)
+    position = AbbeyPosition.of_log(log).with_events(log.events[: int(events)])
+    model = build_model(position)
+    assert propagate(model)
+    sat = sat_model(position)
+    possible = sat.closure()
+    assert possible is not None
+    plan = plan_chains(Layout(model), sat, possible, seed=1)
+    table, alone = [], 0.0
+    for n in range(1, workers + 1):
+        start = perf_counter()
+        farm = Farm(plan, n, start + seconds)
+        try:
+            while farm.running:
+                farm.collect(0.5)
+        finally:
+            farm.close()
+        rate = sum(m for batches in farm.batches for m, _ in batches) / (perf_counter() - start)
+        alone = alone or rate
+        table.append([n, f"{rate:,.0f}", f"{rate / alone:.2f}"])
+    print(tabulate(table, headers=["workers", "moves a second", "to one worker"]))
+
+
+def solve_at(log: GameLog, k: int, budget: float, jobs: int) -> dict[str, Any]:
+    """The whole solve of one position within ``budget`` on ``jobs`` processes."""
+    position = AbbeyPosition.of_log(log).with_events(log.events[:k])
+    start = perf_counter()
+    found = solve_position(position, budget=budget, jobs=jobs)
+    return {
+        "events": k,
+        "seconds": perf_counter() - start,
+        "candidates": len(found.culprit),
+        "culprit_exact": found.culprit_exact,
+        "culprit_bound": found.culprit_bound,
+        "budget": budget,
+        "jobs": jobs,
+    }
+
+
+def report_solves(rows: Sequence[dict[str, Any]]) -> None:
+    """Usable culprit chances (exact, or a bound of 0.05 at most) per player count."""
+    table = []
+    for players in sorted({r["players"] for r in rows}):
+        mine = [r for r in rows if r["players"] == players]
+        bounds = sorted(r["culprit_bound"] for r in mine if not r["culprit_exact"])
+        table.append(
+            [
+                players,
+                mine[0]["budget"],
+                mine[0]["jobs"],
+                len(mine),
+                sum(r["culprit_exact"] for r in mine),
+                sum(r["culprit_exact"] or r["culprit_bound"] <= 0.05 for r in mine),
+                sum(r["culprit_exact"] or r["culprit_bound"] <= 0.10 for r in mine),
+                f"{bounds[len(bounds) // 2]:.3f}" if bounds else "",
+                f"{max(r['seconds'] for r in mine):.1f}",
+            ]
+        )
+    print(
+        tabulate(
+            table,
+            headers=[
+                "players",
+                "budget",
+                "jobs",
+                "positions",
+                "exact",
+                "usable (<= 0.05)",
+                "shown (<= 0.10)",
+                "median bound",
+                "slowest (s)",
+            ],
+        )
+    )
+
+
 def _job(players: int, game: int, log: GameLog, k: int, args: argparse.Namespace) -> str:
     row = {"players": players, "game": game, **measure(log, k, args.budgets, args.truth_timeout)}
     return json.dumps(row)
 
 
 def report(path: Path) -> None:
-    """Coverage and usable bounds per player count and budget."""
+    """Coverage and usable bounds per player count and budget (or :func:`report_solves`)."""
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    if rows and "culprit_bound" in rows[0]:
+        report_solves(rows)
+        return
     table = []
     for players in sorted({r["players"] for r in rows}):
         mine = [r for r in rows if r["players"] == players and "readings" in r]
@@ -150,9 +247,31 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--report", type=Path)
+    parser.add_argument("--throughput", metavar="LOG:EVENTS")
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--solve", action="store_true")
+    parser.add_argument("--fractions", type=float, nargs="+", default=[0.5, 0.7, 0.9])
+    parser.add_argument("--budget", type=float, default=10.0)
+    parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     if args.report:
         report(args.report)
+        return
+    if args.throughput:
+        throughput(args.throughput, args.workers, args.seconds)
+        return
+    if args.solve:
+        with tempfile.TemporaryDirectory() as folder:
+            for players in args.players:
+                for game, log in enumerate(simulated(players, args.games, args.seed, Path(folder))):
+                    for fraction in args.fractions:
+                        k = int(len(log.events) * fraction)
+                        row = {"players": players, "game": game}
+                        row.update(solve_at(log, k, args.budget, args.jobs))
+                        print(json.dumps(row), flush=True)
+                        if args.out:
+                            with args.out.open("a") as out:
+                                out.write(json.dumps(row) + "\n")
         return
     jobs = []
     with tempfile.TemporaryDirectory() as folder:

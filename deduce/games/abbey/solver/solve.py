@@ -18,6 +18,7 @@ the closure with python-constraint (:mod:`csp`) and checks that it agrees.
 from __future__ import annotations
 
 import multiprocessing
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -210,15 +211,20 @@ def solve_position(
     )
     # the count may ask, and then the estimate: both are done by the budget's end
     supports = cache(partial(sat.supports, None if budget is None else start + budget))
-    farm: list[Farm] = []
+    reporter = Reporter(setup, model, possible, progress)
+    watching: list[FarmWatch] = []
 
     def chains_on_other_cores() -> None:
-        """Once the count looks long, the chains start on the other cores (``jobs`` > 1)."""
+        """Once the count looks long, the chains start on the other cores (``jobs`` > 1).
+
+        Their estimates come while the exact count goes on (a thread pools
+        them), so that a long count hides nothing that is known.
+        """
         if budget is not None and engine == "sat" and _farm_allowed(jobs, possible):
             plan = plan_chains(
                 Layout(model), sat, possible, seed, deadline=start + budget, carried=carry
             )
-            farm.append(Farm(plan, jobs - 1, start + budget))
+            watching.append(FarmWatch(Farm(plan, jobs - 1, start + budget), reporter))
 
     try:
         counts = (
@@ -247,14 +253,14 @@ def solve_position(
                 possible,
                 start + (budget or 0),
                 seed,
-                progress,
-                sat,
-                farm[0] if farm else None,
-                carry,
+                sat=sat,
+                watch=watching[0] if watching else None,
+                carried=carry,
+                reporter=reporter,
             )
     finally:
-        for running in farm:
-            running.close()
+        for watch in watching:
+            watch.close()
     if engine == "count":
         _check_agreement([set(row) for row in counts.holders], possible, path, "exact count")
     return _solution(setup, model, counts.probabilities())
@@ -317,8 +323,9 @@ def estimate_solution(
     seed: int,
     progress: Callable[[AbbeySolution], None] | None = None,
     sat: SatModel | None = None,
-    farm: Farm | None = None,
+    watch: FarmWatch | None = None,
     carried: Carry | None = None,
+    reporter: Reporter | None = None,
 ) -> AbbeySolution:
     """Probabilities estimated until ``deadline``, over the exact closure.
 
@@ -331,28 +338,19 @@ def estimate_solution(
     holder) answers. When neither gives an estimate in time, or no time
     is left at all (a budget of 0: the SAT supports are not even
     computed), the candidates come alone: even chances as placeholders,
-    with an error of 1. ``progress`` gets each estimate on the way that
-    is better than every one before it. Given a ``farm``, the chains run
-    there, in processes of their own, while this one runs the capped
-    counts (the caller closes it); ``carried`` chains go on (see
-    :func:`~chains.plan_chains`). Each estimate carries where the chains
-    were when it was made (:attr:`AbbeySolution.carry`).
+    with an error of 1. ``progress`` (or the ``reporter`` that holds the
+    best so far) gets each estimate on the way that is better than every
+    one before it. Given a ``watch``, the chains run in the processes of
+    its farm while this one runs the capped counts (the caller closes it);
+    ``carried`` chains go on (see :func:`~chains.plan_chains`). Each
+    estimate carries where the chains were when it was made
+    (:attr:`AbbeySolution.carry`).
     """
+    reporter = reporter or Reporter(setup, model, possible, progress)
     even = [{h: 1.0 / len(row) for h in sorted(row)} for row in possible]
     if perf_counter() >= deadline:
         return _solution(setup, model, even, 1.0)
     tallies = [t for t in model.tallies if not t.redundant]
-
-    latest: list[np.ndarray] = [] if farm is None else farm.latest
-
-    def solution(found: Estimate) -> AbbeySolution:
-        probabilities = _over(possible, found.probabilities)
-        if found.exact:
-            return _solution(setup, model, probabilities)
-        made = _solution(setup, model, probabilities, found.error, found.culprit_error)
-        return replace(made, carry=Carry(tuple(latest))) if latest else made
-
-    best = Best(None if progress is None else lambda made: progress(solution(made)))
     runs = [
         estimating(
             model.domains,
@@ -362,63 +360,104 @@ def estimate_solution(
             seed,
             timeline=model.timeline,
             supports=supports(),
-            progress=best.offer,
+            progress=reporter.offer,
         )
     ]
-    if farm is None and sat is not None and sum(CULPRIT in row for row in possible) > 1:
+    if watch is None and sat is not None and sum(CULPRIT in row for row in possible) > 1:
         plan = plan_chains(Layout(model), sat, possible, seed, deadline=deadline, carried=carried)
-        runs.append(estimating_by_chains(plan, deadline, progress=best.offer, latest=latest))
-    pool_at = perf_counter()
-
-    def from_farm(farm: Farm, timeout: float = 0.0) -> None:
-        """Take the batches that have come, and pool them now and then."""
-        nonlocal pool_at
-        if farm.collect(timeout) and perf_counter() >= pool_at:
-            best.offer(pooled(farm.batches))
-            pool_at = perf_counter() + POLL_SECONDS
-
+        runs.append(
+            estimating_by_chains(plan, deadline, progress=reporter.offer, latest=reporter.latest)
+        )
     ended: dict[int, Estimate | None] = {}
     for _ in each_in_turns(runs, ended, lambda found: found is not None and found.exact):
-        if farm is not None:
-            from_farm(farm)
         if perf_counter() >= deadline:
             break
     for found in ended.values():
         if found is not None and found.exact:
-            return solution(found)
-        best.offer(found, quiet=True)
-    while farm is not None and farm.running and perf_counter() < deadline:
-        from_farm(farm, min(POLL_SECONDS, max(0.0, deadline - perf_counter())))
-    if farm is not None:
-        farm.collect()
-        best.offer(pooled(farm.batches), quiet=True)
-    if best.found is None:
+            return reporter.solution(found)
+        reporter.offer(found, quiet=True)
+    if watch is not None:
+        watch.close(deadline)
+    if reporter.found is None:
         return _solution(setup, model, even, 1.0)
-    return solution(best.found)
+    return reporter.solution(reporter.found)
 
 
-class Best:
-    """The estimate with the smallest bound so far, on the culprit first, then on every holder.
+class Reporter:
+    """The best estimate so far, on the culprit's bound first, then every holder's.
 
-    ``progress`` hears of each new best as it comes.
+    Each new best is told to ``progress`` as a solution, as it comes;
+    :meth:`offer` may be called from two threads (a :class:`FarmWatch`'s
+    and the caller's). ``latest``: the chains' histories, carried by the
+    solutions made (:attr:`AbbeySolution.carry`).
     """
 
-    def __init__(self, progress: Callable[[Estimate], None] | None = None) -> None:
-        self.progress = progress
+    def __init__(
+        self,
+        setup: AbbeySetup,
+        model: Model,
+        possible: list[set[int]],
+        progress: Callable[[AbbeySolution], None] | None,
+    ) -> None:
+        self.setup, self.model, self.possible, self.progress = setup, model, possible, progress
         self.found: Estimate | None = None
+        self.latest: list[np.ndarray] = []
+        self._lock = threading.Lock()
+
+    def solution(self, found: Estimate) -> AbbeySolution:
+        """An estimate as a solution, over the exact closure."""
+        probabilities = _over(self.possible, found.probabilities)
+        if found.exact:
+            return _solution(self.setup, self.model, probabilities)
+        made = _solution(self.setup, self.model, probabilities, found.error, found.culprit_error)
+        return replace(made, carry=Carry(tuple(self.latest))) if self.latest else made
 
     def offer(self, found: Estimate | None, quiet: bool = False) -> None:
         """Keep ``found`` if it is the best so far (telling ``progress`` unless ``quiet``)."""
         if found is None:
             return
-        if self.found is not None and (found.culprit_error, found.error) >= (
-            self.found.culprit_error,
-            self.found.error,
-        ):
-            return
-        self.found = found
-        if self.progress is not None and not quiet:
-            self.progress(found)
+        with self._lock:
+            if self.found is not None and (found.culprit_error, found.error) >= (
+                self.found.culprit_error,
+                self.found.error,
+            ):
+                return
+            self.found = found
+            if self.progress is not None and not quiet:
+                self.progress(self.solution(found))
+
+
+class FarmWatch:
+    """A thread that pools a farm's batches into a :class:`Reporter` as they come.
+
+    It starts with the farm and runs while the exact count and the capped
+    counts hold the caller's thread: the chains' estimates show meanwhile.
+    """
+
+    def __init__(self, farm: Farm, reporter: Reporter) -> None:
+        self.farm, self.reporter = farm, reporter
+        reporter.latest = farm.latest
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="deduce-chains", daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        """Pool what came, now and then, until stopped or the farm is done; then once more."""
+        pool_at = 0.0
+        while not self._stop.is_set() and self.farm.running:
+            if self.farm.collect(POLL_SECONDS / 2) and perf_counter() >= pool_at:
+                self.reporter.offer(pooled(self.farm.batches))
+                pool_at = perf_counter() + POLL_SECONDS
+        self.farm.collect()
+        self.reporter.offer(pooled(self.farm.batches), quiet=True)
+
+    def close(self, deadline: float | None = None) -> None:
+        """Wait for the farm until ``deadline`` (None: not at all), then stop it and the thread."""
+        if deadline is not None:
+            self._thread.join(max(0.0, deadline - perf_counter()))
+        self._stop.set()
+        self._thread.join()
+        self.farm.close()
 
 
 def _over(
