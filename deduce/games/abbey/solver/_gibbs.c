@@ -33,7 +33,7 @@ typedef struct {
     int64_t *since;                     /* [cards] */
     int64_t *stats;                     /* made, changes, culprit, left alone */
     double pool_share, join_share, culprit_share;
-    int largest;
+    int largest, fewest_random, most_random;
     int64_t most;
     uint64_t rng;
 } Walk;
@@ -129,7 +129,8 @@ static int draw_block(Walk *w, int culprit, int *block) {
             block[0] = culprit;
             k = 1 + sample_free(w, 1 + below(w, 3), culprit, block + 1);
         } else {
-            k = sample_free(w, 2 + below(w, 3), -1, block);
+            k = sample_free(w, w->fewest_random + below(w, w->most_random - w->fewest_random + 1),
+                            -1, block);
         }
     }
     qsort(block, k, sizeof(int), cmp_int);
@@ -550,9 +551,10 @@ static PyObject *run(PyObject *self, PyObject *args) {
     long long moves, most;
     unsigned long long seed;
     double pool_share, join_share, culprit_share;
-    int largest;
-    if (!PyArg_ParseTuple(args, "O!LKdddiL", &PyTuple_Type, &arrays, &moves, &seed, &pool_share,
-                          &join_share, &culprit_share, &largest, &most))
+    int largest, fewest_random, most_random;
+    if (!PyArg_ParseTuple(args, "O!LKdddiiiL", &PyTuple_Type, &arrays, &moves, &seed,
+                          &pool_share, &join_share, &culprit_share, &largest, &fewest_random,
+                          &most_random, &most))
         return NULL;
     if (PyTuple_GET_SIZE(arrays) != NARRAYS) {
         PyErr_SetString(PyExc_ValueError, "run: wrong number of arrays");
@@ -582,6 +584,7 @@ static PyObject *run(PyObject *self, PyObject *args) {
         .sums = views[13].buf, .since = views[14].buf, .stats = views[15].buf,
         .pool_share = pool_share, .join_share = join_share, .culprit_share = culprit_share,
         .largest = largest < MAXK ? largest : MAXK, .most = most, .rng = seed,
+        .fewest_random = fewest_random, .most_random = most_random < MAXK ? most_random : MAXK,
     };
     int status = 0;
     Py_BEGIN_ALLOW_THREADS;

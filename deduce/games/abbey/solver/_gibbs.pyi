@@ -10,5 +10,7 @@ def run(
     join_share: float,
     culprit_share: float,
     largest: int,
+    fewest_random: int,
+    most_random: int,
     most: int,
 ) -> None: ...

@@ -11,10 +11,12 @@ Blocks
     most blocks come from a *pool*: for a few starting histories and each
     other candidate, a smallest set of cards whose paths must change for
     that candidate to be the culprit (:mod:`~deduce.games.abbey.solver.sat.changes`).
-    A move takes a pool set (at times joined with a second one or a random
-    card or two), or the culprit with a few random cards, or a few random
-    cards. The pool is fixed before the chains start and every choice but
-    the second ignores the history; the second is as likely from every
+    A move takes a pool set (40% of moves; at times joined with a second
+    one or a random card or two), or the culprit with one to three random
+    cards (25%), or five to eight random cards (the rest: large blocks move
+    the cards that decide which candidates can be the culprit). The pool
+    is fixed before the chains start and every choice but the second
+    ignores the history; the second is as likely from every
     history its move can reach (the culprit stays in the block, the others
     are a uniform draw from the rest), so every move keeps the uniform law.
 Starts

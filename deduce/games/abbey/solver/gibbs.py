@@ -69,11 +69,15 @@ except ImportError:  # pragma: no cover - an installation without a compiler
 State = tuple[int, ...]
 
 #: Share of moves whose block comes from the pool, and of those joined with more cards.
-POOL_SHARE, JOIN_SHARE = 0.6, 0.4
-#: Share of moves whose block is the culprit and a few random cards.
+POOL_SHARE, JOIN_SHARE = 0.4, 0.4
+#: Share of moves whose block is the culprit and one to three random cards.
 CULPRIT_SHARE = 0.25
 #: The most cards of a block.
 LARGEST = 10
+#: How many cards a block of random cards holds: from the first to the second. Large
+#: blocks move the cards that decide which candidates can be the culprit (late in a
+#: six-player game, blocks of 2 to 4 left the chains' averages 3 to 4 times as scattered).
+RANDOM_SIZES = (5, 8)
 
 #: A block whose layers would pass this many states is left as it is, the move wasted
 #: (the same for every history that the move could reach, so the law is kept).
@@ -146,7 +150,7 @@ class Blocks:
     Most blocks come from ``pool``, card sets that can change the culprit
     (:mod:`~deduce.games.abbey.solver.sat.changes`), at times joined with
     a second one or a random card or two; others are the culprit and a few
-    random cards, or a few random cards. Every choice but the culprit's
+    random cards, or five to eight random cards. Every choice but the culprit's
     ignores the history, and that one is as likely from every history its
     move can reach (the culprit stays in the block, and the others are a
     uniform draw from the rest), so every move keeps the uniform law.
@@ -175,7 +179,7 @@ class Blocks:
         if roll < POOL_SHARE + CULPRIT_SHARE and culprit in self.free_set:
             others = [c for c in self.free if c != culprit]
             return sorted([culprit, *rng.sample(others, min(rng.randint(1, 3), len(others)))])
-        return sorted(rng.sample(self.free, min(rng.randint(2, 4), len(self.free))))
+        return sorted(rng.sample(self.free, min(rng.randint(*RANDOM_SIZES), len(self.free))))
 
 
 def moves_of(path: Path) -> list[int]:
@@ -529,6 +533,7 @@ class Compiled:
             JOIN_SHARE,
             CULPRIT_SHARE,
             LARGEST,
+            *RANDOM_SIZES,
             MOST_STATES,
         )
 
