@@ -24,6 +24,7 @@ from chances import at_positions, position, position_arguments
 from tabulate import tabulate
 
 from deduce.games.abbey.solver.count.estimate import estimate_histories
+from deduce.games.abbey.solver.count.turns import drive
 
 METHODS = (("cards",), ("forward",), ("cards", "forward"))
 
@@ -41,15 +42,17 @@ def main() -> None:
             row: list[object] = [spec]
             for methods in METHODS:
                 start = time.perf_counter()
-                found = estimate_histories(
-                    at.model.domains,
-                    at.tallies,
-                    len(at.timeline.holders),
-                    start + args.seconds,
-                    seed=k,
-                    timeline=at.timeline,
-                    supports=at.supports,
-                    methods=methods,
+                found = drive(
+                    estimate_histories(
+                        at.model.domains,
+                        at.tallies,
+                        len(at.timeline.holders),
+                        start + args.seconds,
+                        seed=k,
+                        timeline=at.timeline,
+                        supports=at.supports,
+                        methods=methods,
+                    )
                 )
                 bound = 1.0 if found is None else found.culprit_error
                 bounds["+".join(methods)].append(bound)

@@ -61,6 +61,11 @@ def _game(seed):
     return model, sat, possible
 
 
+def _games(seeds):
+    """The games of :func:`_game` for ``seeds``, those with a history."""
+    return (game for game in map(_game, seeds) if game is not None)
+
+
 def _completions(model, history, block):
     """Every consistent history that differs from ``history`` only on ``block``: brute force."""
     found = []
@@ -152,11 +157,7 @@ def test_long_chains_find_the_exact_chances_within_their_bounds(python):
 
 @needs_kernel
 def test_the_compiled_walk_keeps_consistent_histories_and_its_tallies():
-    for seed in range(30):
-        game = _game(seed)
-        if game is None:
-            continue
-        model, sat, possible = game
+    for seed, (model, sat, possible) in enumerate(_games(range(30))):
         layout = Layout(model)
         plan = plan_chains(layout, sat, possible, seed, chains=2)
         walk = Compiled(layout, plan.starts[0], random.Random(1), Blocks(layout.free, plan.pool))
@@ -205,8 +206,7 @@ def test_the_pool_sets_are_the_fewest_cards_that_change_the_culprit(seed):
 
 
 def test_chains_in_processes_give_what_the_same_chains_give_in_turns():
-    game = next(g for g in map(_game, range(20)) if g is not None)
-    model, sat, possible = game
+    model, sat, possible = next(_games(range(20)))
     plan = plan_chains(Layout(model), sat, possible, 3, chains=4)
     alone = drive(estimating_by_chains(plan, float("inf"), most=30))
     farm = Farm(plan, 2, perf_counter() + 60, most=30)
@@ -224,11 +224,7 @@ def test_chains_in_processes_give_what_the_same_chains_give_in_turns():
 
 
 def test_a_consistent_history_is_its_own_nearest_and_a_stale_one_is_mended():
-    for seed in range(20):
-        game = _game(seed)
-        if game is None:
-            continue
-        model, sat, _ = game
+    for seed, (model, sat, _) in enumerate(_games(range(20))):
         start = sat.witness(rng=random.Random(seed))
         assert nearest(sat, start) == start
         # every card moved to another holder at the last epoch: mended to a consistent one

@@ -146,17 +146,19 @@ def test_the_estimate_s_bound_covers_the_exact_value(name, events, methods):
     exact = _table(total, rows, holders)
     covered = 0
     for seed in range(4):
-        found = estimate_histories(
-            model.domains,
-            tallies,
-            holders,
-            float("inf"),
-            seed=seed,
-            first_cap=512,
-            last_cap=1024,
-            methods=methods,
-            timeline=model.timeline,
-            supports=supports,
+        found = drive(
+            estimate_histories(
+                model.domains,
+                tallies,
+                holders,
+                float("inf"),
+                seed=seed,
+                first_cap=512,
+                last_cap=1024,
+                methods=methods,
+                timeline=model.timeline,
+                supports=supports,
+            )
         )
         assert found is not None and not found.exact and found.cap == 1024
         table = np.array([[row.get(h, 0.0) for h in range(holders)] for row in found.probabilities])
@@ -217,7 +219,7 @@ def test_an_uncut_replicate_is_exact():
 def test_an_estimate_that_never_cuts_is_exact():
     setup, model, tallies, _ = _position("abbey-3p-01.jsonl", 12)
     holders = 2 + len(setup.players)
-    found = estimate_histories(model.domains, tallies, holders, float("inf"))
+    found = drive(estimate_histories(model.domains, tallies, holders, float("inf")))
     assert found is not None and found.exact and found.error == 0
     total, rows = drive(count_by_cards(model.domains, tallies))
     table = np.array([[row.get(h, 0.0) for h in range(holders)] for row in found.probabilities])
@@ -230,29 +232,33 @@ def test_each_round_but_the_last_is_reported_as_it_is_made():
     setup, model, tallies, supports = _position("abbey-4p-00.jsonl", 24)
     holders = 2 + len(setup.players)
     made = []
-    found = estimate_histories(
-        model.domains,
-        tallies,
-        holders,
-        float("inf"),
-        first_cap=256,
-        last_cap=1024,
-        methods=("forward",),
-        timeline=model.timeline,
-        supports=supports,
-        progress=made.append,
+    found = drive(
+        estimate_histories(
+            model.domains,
+            tallies,
+            holders,
+            float("inf"),
+            first_cap=256,
+            last_cap=1024,
+            methods=("forward",),
+            timeline=model.timeline,
+            supports=supports,
+            progress=made.append,
+        )
     )
     assert [e.cap for e in made] == [256, 512] and not any(e.exact for e in made)
-    alone = estimate_histories(
-        model.domains,
-        tallies,
-        holders,
-        float("inf"),
-        first_cap=256,
-        last_cap=1024,
-        methods=("forward",),
-        timeline=model.timeline,
-        supports=supports,
+    alone = drive(
+        estimate_histories(
+            model.domains,
+            tallies,
+            holders,
+            float("inf"),
+            first_cap=256,
+            last_cap=1024,
+            methods=("forward",),
+            timeline=model.timeline,
+            supports=supports,
+        )
     )
     assert found == alone and found.cap == 1024
 
@@ -273,16 +279,18 @@ def test_rounds_past_the_largest_cap_keep_it_with_streams_of_their_own(monkeypat
             raise Enough
 
     with pytest.raises(Enough):
-        estimate_histories(
-            model.domains,
-            tallies,
-            holders,
-            float("inf"),
-            first_cap=256,
-            methods=("forward",),
-            timeline=model.timeline,
-            supports=supports,
-            progress=listen,
+        drive(
+            estimate_histories(
+                model.domains,
+                tallies,
+                holders,
+                float("inf"),
+                first_cap=256,
+                methods=("forward",),
+                timeline=model.timeline,
+                supports=supports,
+                progress=listen,
+            )
         )
     assert [e.cap for e in made] == [256, 512, 512, 512]
     assert len({e.probabilities[0].get(0) for e in made}) == 4  # new replicates each round

@@ -329,7 +329,7 @@ def test_the_estimates_on_the_way_reach_the_listener_as_solutions(monkeypatch):
         return None
 
     monkeypatch.setattr("deduce.games.abbey.solver.solve.count_histories", lambda *a, **k: None)
-    monkeypatch.setattr("deduce.games.abbey.solver.solve.estimating", rounds)
+    monkeypatch.setattr("deduce.games.abbey.solver.solve.estimate_histories", rounds)
     monkeypatch.setattr("deduce.games.abbey.solver.solve.estimating_by_chains", no_chains)
     made = []
     answer = solve_position(_position(setup, events), budget=10.0, progress=made.append)

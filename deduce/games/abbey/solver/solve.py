@@ -36,7 +36,7 @@ from deduce.games.abbey.solver.chains import (
     plan_chains,
     pooled,
 )
-from deduce.games.abbey.solver.count.estimate import Estimate, estimating
+from deduce.games.abbey.solver.count.estimate import Estimate, estimate_histories
 from deduce.games.abbey.solver.count.forward import Supports
 from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.count.turns import each_in_turns
@@ -352,7 +352,7 @@ def estimate_solution(
         return _solution(setup, model, even, 1.0)
     tallies = [t for t in model.tallies if not t.redundant]
     runs = [
-        estimating(
+        estimate_histories(
             model.domains,
             tallies,
             len(model.timeline.holders),

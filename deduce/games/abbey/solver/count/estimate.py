@@ -41,7 +41,7 @@ import numpy as np
 from deduce.games.abbey.solver.count.cardwise import Work, count_by_cards
 from deduce.games.abbey.solver.count.forward import Supports, count_forward
 from deduce.games.abbey.solver.count.resample import Cap
-from deduce.games.abbey.solver.count.turns import drive, each_in_turns
+from deduce.games.abbey.solver.count.turns import each_in_turns
 from deduce.games.abbey.solver.model import Domain, Tally
 from deduce.games.abbey.solver.timeline import CULPRIT, Timeline
 
@@ -136,44 +136,12 @@ def estimate_histories(
     supports: Supports | None = None,
     methods: Sequence[str] = METHODS,
     progress: Callable[[Estimate], None] | None = None,
-) -> Estimate | None:
-    """The best estimate by ``deadline``, or None: :func:`estimating` driven to its end."""
-    return drive(
-        estimating(
-            domains,
-            tallies,
-            holders,
-            deadline,
-            seed,
-            first_cap,
-            last_cap,
-            replicates,
-            timeline,
-            supports,
-            methods,
-            progress,
-        )
-    )
-
-
-def estimating(
-    domains: Sequence[Domain],
-    tallies: Sequence[Tally],
-    holders: int,
-    deadline: float,
-    seed: int = 0,
-    first_cap: int = FIRST_CAP,
-    last_cap: int | None = None,
-    replicates: int = REPLICATES,
-    timeline: Timeline | None = None,
-    supports: Supports | None = None,
-    methods: Sequence[str] = METHODS,
-    progress: Callable[[Estimate], None] | None = None,
 ) -> Generator[None, None, Estimate | None]:
     """The best estimate by ``deadline``, or None when none could be made by then.
 
     A generator that pauses after each slice of work (so that other work
-    can run in turns with it) and ends with its answer.
+    can run in turns with it) and ends with its answer
+    (:func:`~deduce.games.abbey.solver.count.turns.drive` waits for it).
 
     An estimate needs two replicates of one cap at least. Each round
     doubles the cap up to :data:`MOST_CAP`, and the rounds after it keep
