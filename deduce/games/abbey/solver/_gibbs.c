@@ -129,8 +129,9 @@ static int draw_block(Walk *w, int culprit, int *block) {
             block[0] = culprit;
             k = 1 + sample_free(w, 1 + below(w, 3), culprit, block + 1);
         } else {
-            k = sample_free(w, w->fewest_random + below(w, w->most_random - w->fewest_random + 1),
-                            -1, block);
+            int size = w->fewest_random + below(w, w->most_random - w->fewest_random + 1);
+            int half = w->nfree / 2 > 2 ? w->nfree / 2 : 2;
+            k = sample_free(w, size < half ? size : half, -1, block);
         }
     }
     qsort(block, k, sizeof(int), cmp_int);

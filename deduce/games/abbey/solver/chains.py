@@ -66,6 +66,8 @@ GROUPS = 8
 LEAST_MOVES = 400
 #: Starting histories whose pool sets are searched (one search per other candidate each).
 POOL_STARTS = 4
+#: The most of the time left that the pool search may take (it ends between two queries).
+SEARCH_SHARE = 0.2
 #: Rounds of batches (one batch of every chain) between two estimates on the way.
 POOL_EVERY = 5
 #: How much lower the chains' worker processes run than the rest (niceness steps).
@@ -118,7 +120,8 @@ def plan_chains(
 ) -> Plan:
     """The chains' starts, streams and pool (module docstring), found on the log's SAT model.
 
-    ``possible`` is the SAT closure; the pool search stops at ``deadline``.
+    ``possible`` is the SAT closure; the pool search takes at most
+    :data:`SEARCH_SHARE` of the time left before ``deadline``.
     ``carried``: the chains of a solve of an earlier prefix of the log,
     whose histories start the chains here, mended to the events since
     (:meth:`Carry.starts`); the chains they leave start afresh.
@@ -129,10 +132,11 @@ def plan_chains(
         starts += sat.witnesses(possible, chains - len(starts), rng)
     candidates = [c for c, row in enumerate(possible) if CULPRIT in row]
     pool: set[frozenset[int]] = set()
+    search_until = (
+        None if deadline is None else perf_counter() + SEARCH_SHARE * (deadline - perf_counter())
+    )
     for start in starts[:POOL_STARTS]:
-        if deadline is not None and perf_counter() >= deadline:
-            break
-        pool.update(changing_sets(sat, start, candidates))
+        pool.update(changing_sets(sat, start, candidates, deadline=search_until))
     return Plan(
         layout,
         tuple(tuple(tuple(int(h) for h in path) for path in start) for start in starts),

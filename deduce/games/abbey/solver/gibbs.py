@@ -74,7 +74,8 @@ POOL_SHARE, JOIN_SHARE = 0.4, 0.4
 CULPRIT_SHARE = 0.25
 #: The most cards of a block.
 LARGEST = 10
-#: How many cards a block of random cards holds: from the first to the second. Large
+#: How many cards a block of random cards holds: from the first to the second, and never
+#: more than half the free cards (a small deck's whole history is no block). Large
 #: blocks move the cards that decide which candidates can be the culprit (late in a
 #: six-player game, blocks of 2 to 4 left the chains' averages 3 to 4 times as scattered).
 RANDOM_SIZES = (5, 8)
@@ -179,7 +180,8 @@ class Blocks:
         if roll < POOL_SHARE + CULPRIT_SHARE and culprit in self.free_set:
             others = [c for c in self.free if c != culprit]
             return sorted([culprit, *rng.sample(others, min(rng.randint(1, 3), len(others)))])
-        return sorted(rng.sample(self.free, min(rng.randint(*RANDOM_SIZES), len(self.free))))
+        size = min(rng.randint(*RANDOM_SIZES), max(2, len(self.free) // 2))
+        return sorted(rng.sample(self.free, min(size, len(self.free))))
 
 
 def moves_of(path: Path) -> list[int]:

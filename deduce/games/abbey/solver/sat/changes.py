@@ -21,6 +21,7 @@ turn; the first ``k`` with a history gives the answer.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from time import perf_counter
 
 from pysat.card import ITotalizer
 
@@ -93,13 +94,15 @@ def changing_sets(
     candidates: Sequence[int],
     most: int = MOST,
     conflicts: int = CONFLICTS,
+    deadline: float | None = None,
 ) -> list[frozenset[int]]:
     """For each of ``candidates`` (other than ``history``'s culprit), a smallest set to change.
 
     Each set holds the cards whose paths differ between ``history`` and a
     consistent history with that candidate the culprit, with as few such
     cards as possible (at most ``most``). A candidate whose queries pass
-    ``conflicts`` conflicts, or that needs more cards, gets none.
+    ``conflicts`` conflicts, or that needs more cards, gets none; so do
+    the candidates left at ``deadline`` (a :func:`time.perf_counter` time).
     """
     last = len(history[0]) - 1
     culprit = next(c for c, p in enumerate(history) if p[-1] == CULPRIT)
@@ -108,6 +111,8 @@ def changing_sets(
     for y in candidates:
         if y == culprit:
             continue
+        if deadline is not None and perf_counter() >= deadline:
+            break
         other = nearby.fewest([sat.x(y, last, CULPRIT)], 2, conflicts)
         if other is not None:
             found.append(frozenset(c for c, (a, b) in enumerate(zip(history, other)) if a != b))
