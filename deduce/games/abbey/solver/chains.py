@@ -13,12 +13,13 @@ Blocks
     that candidate to be the culprit (:mod:`~deduce.games.abbey.solver.sat.changes`).
     A move takes a pool set (40% of moves; at times joined with a second
     one or a random card or two), or the culprit with one to three random
-    cards (25%), or five to eight random cards (the rest: large blocks move
-    the cards that decide which candidates can be the culprit). The pool
-    is fixed before the chains start and every choice but the second
-    ignores the history; the second is as likely from every
-    history its move can reach (the culprit stays in the block, the others
-    are a uniform draw from the rest), so every move keeps the uniform law.
+    cards (25%), or five to eight random cards, at most half the free ones
+    (the rest: large blocks move the cards that decide which candidates
+    can be the culprit). The pool is fixed before the chains start and
+    every choice but the second ignores the history; the second is as
+    likely from every history its move can reach (the culprit stays in the
+    block, the others are a uniform draw from the rest), so every move
+    keeps the uniform law.
 Starts
     Chain ``r`` starts from a SAT witness whose culprit is the ``r``-th
     candidate (in a shuffled order): chains that cannot leave their start
