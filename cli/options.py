@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
 
 from deduce import registry
+from deduce.processes import cores
 from deduce.report import Table, render, to_csv
 from deduce.workers import EXTRA, Workers
 
@@ -104,13 +104,6 @@ def jobs_option(command: Callable) -> Callable:
         return command(*args, jobs=jobs or cores(), **kwargs)
 
     return wrapper
-
-
-def cores() -> int:
-    """The cores this process may run on."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
 
 
 #: Seconds of a command's budget kept for what its clock does not see: the

@@ -25,6 +25,13 @@ def context() -> Any:
     return multiprocessing.get_context(method)
 
 
+def cores() -> int:
+    """The cores this process may run on (what "every core" means here)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def follow_parent() -> None:
     """In a child: end this process as soon as its parent ends."""
     parent = multiprocessing.parent_process()

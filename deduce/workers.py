@@ -14,7 +14,6 @@ result, or stops the run (see :meth:`Workers.map`).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from contextlib import contextmanager
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from deduce import memory
 from deduce.errors import DeduceError
+from deduce.processes import cores
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -96,7 +96,7 @@ class Workers:
                     partial(_await, client, self.cluster),
                 )
             return
-        processes = min(self.count or os.cpu_count() or 1, len(jobs))
+        processes = min(self.count or cores(), len(jobs))
         if processes <= 1:
             yield from (function(*job) for job in jobs)
             return

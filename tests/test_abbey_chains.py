@@ -14,6 +14,7 @@ from collections import Counter
 from itertools import combinations, product
 from time import perf_counter
 
+import numpy as np
 import pytest
 from abbey_random import random_game, random_spectator_game
 from hypothesis import assume, given, settings
@@ -22,6 +23,8 @@ from hypothesis import strategies as st
 from deduce.errors import LogError
 from deduce.games.abbey.solver import gibbs
 from deduce.games.abbey.solver.chains import (
+    MOST_BATCHES,
+    Batches,
     Carry,
     Farm,
     estimating_by_chains,
@@ -117,7 +120,9 @@ def _long_run(model, sat, possible, seed, python):
         chains = []
         for r in range(6):
             chain = plan.chain(r)
-            chain.walk = Walk(layout, plan.starts[r], random.Random(plan.seeds[r]))
+            chain.walk = Walk(
+                layout, plan.starts[r], random.Random(plan.seeds[r]), Blocks(layout.free, plan.pool)
+            )
             chains.append(chain)
     else:
         chains = [plan.chain(r) for r in range(6)]
@@ -162,7 +167,7 @@ def test_the_compiled_walk_keeps_consistent_histories_and_its_tallies():
         plan = plan_chains(layout, sat, possible, seed, chains=2)
         walk = Compiled(layout, plan.starts[0], random.Random(1), Blocks(layout.free, plan.pool))
         for _ in range(20):
-            walk.advance(10, Blocks(layout.free, plan.pool))
+            walk.advance(10)
             paths = [tuple(int(h) for h in p) for p in walk.paths]
             assert is_history(model, paths)
             assert list(walk.value) == [
@@ -295,3 +300,14 @@ def test_chains_carried_to_the_next_event_agree_with_fresh_ones_and_the_truth():
         games += 1
     assert games >= 5
     assert covered >= 0.9 * pairs
+
+
+def test_a_long_run_keeps_few_batches_of_one_size_and_every_move():
+    kept = Batches()
+    for n in range(5 * MOST_BATCHES + 3):
+        kept.add(20, np.full((2, 3), float(n)))
+    batches = list(kept)
+    assert len(kept) == len(batches) < 2 * MOST_BATCHES
+    assert sum(m for m, _ in batches) == 20 * (5 * MOST_BATCHES + 3)
+    assert sum(s for _, s in batches)[0, 0] == sum(range(5 * MOST_BATCHES + 3))
+    assert len({m for m, _ in batches[:-1]}) == 1  # all of one size, but the one being made

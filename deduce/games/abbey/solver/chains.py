@@ -25,10 +25,10 @@ Starts
     candidate (in a shuffled order): chains that cannot leave their start
     disagree, and their spread shows it.
 Bound
-    Each chain's moves are cut into batches. After the first
-    :data:`BURN` of its batches (dropped), a chain's average has two
-    standard errors: the spread of its :data:`GROUPS` groups of batches,
-    and the spread of the chains' averages. The bound is Student's 95%
+    Each chain's moves are cut into batches (:class:`Batches`). After the
+    batches of its first :data:`BURN` of moves (dropped), a chain's average
+    has two standard errors: the spread of its :data:`GROUPS` groups of
+    batches, and the spread of the chains' averages. The bound is Student's 95%
     half-width on the larger of them, no estimate is made before every
     chain has :data:`LEAST_MOVES` kept moves, and the culprit's bound is
     the largest over the candidates.
@@ -39,7 +39,7 @@ from __future__ import annotations
 import pickle
 import random
 import signal
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
@@ -73,22 +73,68 @@ SEARCH_SHARE = 0.2
 POOL_EVERY = 5
 #: How much lower the chains' worker processes run than the rest (niceness steps).
 NICENESS = 10
+#: A chain keeps fewer than twice this many batches (see :class:`Batches`).
+MOST_BATCHES = 256
+
+#: One batch of a chain: its moves, and the sum over them of each card's holder law.
+Batch = tuple[int, np.ndarray]
+
+
+class Batches:
+    """A chain's batches, in order, never more than ``2 * MOST_BATCHES`` of them.
+
+    When that many are kept, neighbours merge two by two, and from then on
+    the batches that come are summed two by two (then four, ...) before
+    they are kept, so that the kept ones stay of one size: a long run (a
+    two-minute rung of ``play``) pools, sends and holds a few hundred
+    arrays a chain, not tens of thousands. Below the limit nothing merges.
+    """
+
+    def __init__(self) -> None:
+        self.done: list[Batch] = []
+        self.width = 1  # the batches that come, summed into one kept
+        self.pending: Batch | None = None
+        self.parts = 0
+
+    def add(self, made: int, sums: np.ndarray) -> None:
+        """Keep one more batch."""
+        if self.pending is None:
+            self.pending = (made, sums)
+        else:
+            self.pending = (self.pending[0] + made, self.pending[1] + sums)
+        self.parts += 1
+        if self.parts < self.width:
+            return
+        self.done.append(self.pending)
+        self.pending, self.parts = None, 0
+        if len(self.done) >= 2 * MOST_BATCHES:
+            pairs = zip(self.done[::2], self.done[1::2])
+            self.done = [(a[0] + b[0], a[1] + b[1]) for a, b in pairs]
+            self.width *= 2
+
+    def __iter__(self) -> Iterator[Batch]:
+        yield from self.done
+        if self.pending is not None:
+            yield self.pending
+
+    def __len__(self) -> int:
+        return len(self.done) + (self.pending is not None)
 
 
 @dataclass
 class Chain:
-    """One chain at work: its walk, its blocks and its batches (moves, sums) so far."""
+    """One chain at work: its walk and its batches (moves, sums) so far."""
 
     walk: Walk | Compiled
-    blocks: Blocks
-    batches: list[tuple[int, np.ndarray]]
+    batches: Batches
 
-    def run(self, moves: int) -> tuple[int, np.ndarray]:
+    def run(self, moves: int) -> Batch:
         """``moves`` moves, then one batch of their sums (kept, and returned)."""
-        self.walk.advance(moves, self.blocks)
+        self.walk.advance(moves)
         made = self.walk.made
-        self.batches.append((made, np.array(self.walk.take())))
-        return self.batches[-1]
+        batch = (made, np.array(self.walk.take()))
+        self.batches.add(*batch)
+        return batch
 
 
 @dataclass(frozen=True)
@@ -107,7 +153,7 @@ class Plan:
         """Chain ``r``, at its start."""
         blocks = Blocks(self.layout.free, self.pool)
         rng = random.Random(self.seeds[r])
-        return Chain(walk(self.layout, self.starts[r], rng, blocks), blocks, [])
+        return Chain(walk(self.layout, self.starts[r], rng, blocks), Batches())
 
 
 def plan_chains(
@@ -182,16 +228,18 @@ class Farm:
     """The plan's chains shared among ``workers`` processes of their own, until ``deadline``.
 
     Chain ``r`` runs in worker ``r % workers``, which sends each batch as
-    it is made; :meth:`collect` takes those that have come, so that
-    :attr:`batches` holds each chain's batches in order. A worker stops at
+    it is made (with the chain's history every :data:`POOL_EVERY`-th);
+    :meth:`collect` takes those that have come, so that :attr:`batches`
+    holds each chain's batches in order. A worker stops at
     ``deadline`` or after ``most`` batches a chain, and with this process
     (see :mod:`deduce.processes`); :meth:`close` stops them all at once.
     """
 
     def __init__(self, plan: Plan, workers: int, deadline: float, most: int | None = None):
         ctx = context()
-        self.batches: list[list[tuple[int, np.ndarray]]] = [[] for _ in plan.starts]
-        #: Each chain's history after its last batch come (its start before).
+        self.batches = [Batches() for _ in plan.starts]
+        #: Each chain's history as last sent (every :data:`POOL_EVERY`-th batch; its start
+        #: before).
         self.latest = [np.array(start, dtype=np.int8) for start in plan.starts]
         self.readers: list[Connection] = []
         self.workers: list[BaseProcess] = []
@@ -220,8 +268,9 @@ class Farm:
             try:
                 while reader.poll():
                     r, made, sums, history = pickle.loads(reader.recv_bytes())
-                    self.batches[r].append((made, sums))
-                    self.latest[r] = history
+                    self.batches[r].add(made, sums)
+                    if history is not None:
+                        self.latest[r] = history
                     came = True
             except (EOFError, OSError):  # that worker is done
                 self.readers.remove(reader)
@@ -256,20 +305,28 @@ def _farm_worker(
     rounds = 0
     try:
         while perf_counter() < deadline and (most is None or rounds < most):
+            rounds += 1
             for r, chain in chains.items():
                 made, sums = chain.run(BATCH)
-                writer.send_bytes(pickle.dumps((r, made, sums, chain.walk.history())))
-            rounds += 1
+                history = chain.walk.history() if rounds % POOL_EVERY == 0 else None
+                writer.send_bytes(pickle.dumps((r, made, sums, history)))
     except OSError:  # nobody listens any more
         pass
     writer.close()
 
 
-def pooled(batches: Sequence[Sequence[tuple[int, np.ndarray]]]) -> Estimate | None:
-    """The estimate of the chains' batches (module docstring), or None before it is due."""
+def pooled(batches: Sequence[Iterable[Batch]]) -> Estimate | None:
+    """The estimate of the chains' batches (module docstring), or None before it is due.
+
+    The burn-in is the first batches that end within :data:`BURN` of a
+    chain's moves.
+    """
     means, errors = [], []
     for chain in batches:
-        kept = chain[int(len(chain) * BURN) :]
+        every = list(chain)
+        ends = np.cumsum([m for m, _ in every])
+        total = int(ends[-1]) if len(every) else 0
+        kept = every[int(np.searchsorted(ends, BURN * total, side="right")) :]
         if sum(m for m, _ in kept) < LEAST_MOVES or len(kept) < GROUPS:
             return None
         made = np.array([m for m, _ in kept], dtype=np.float64)
@@ -304,7 +361,7 @@ def estimating_by_chains(
     other work can run in turns with it) and ends with its answer.
     ``progress`` gets the estimate of every :data:`POOL_EVERY`-th round of
     batches that has one. ``latest``, when given, holds each chain's
-    history after its last batch.
+    history as of then (and at the end).
     """
     chains = [plan.chain(r) for r in range(len(plan.starts))]
     rounds = 0
@@ -313,10 +370,12 @@ def estimating_by_chains(
             chain.run(BATCH)
             yield
         rounds += 1
-        if latest is not None:
-            latest[:] = [chain.walk.history() for chain in chains]
-        if progress is not None and rounds % POOL_EVERY == 0:
-            found = pooled([chain.batches for chain in chains])
-            if found is not None:
+        if rounds % POOL_EVERY == 0:
+            if latest is not None:
+                latest[:] = [chain.walk.history() for chain in chains]
+            found = None if progress is None else pooled([chain.batches for chain in chains])
+            if progress is not None and found is not None:
                 progress(found)
+    if latest is not None:
+        latest[:] = [chain.walk.history() for chain in chains]
     return pooled([chain.batches for chain in chains])

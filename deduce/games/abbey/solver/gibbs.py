@@ -193,13 +193,21 @@ class Walk:
     """A Markov chain over consistent histories by exact block redraws (module docstring).
 
     ``start`` is a consistent history (a SAT witness). :meth:`redraw`
-    makes one move; the walk keeps, since its last :meth:`take`, the sum
-    over its moves of every card's current-holder law given the rest.
+    makes one move on a given block, :meth:`advance` moves on the blocks
+    that ``blocks`` draws; the walk keeps, since its last :meth:`take`, the
+    sum over its moves of every card's current-holder law given the rest.
     """
 
-    def __init__(self, layout: Layout, start: Sequence[Path], rng: random.Random) -> None:
+    def __init__(
+        self,
+        layout: Layout,
+        start: Sequence[Path],
+        rng: random.Random,
+        blocks: Blocks | None = None,
+    ) -> None:
         self.layout = layout
         self.rng = rng
+        self.blocks = blocks or Blocks(layout.free, ())
         self.paths = [tuple(p) for p in start]
         self.value = [
             sum(1 for c in seen.cards if self.paths[c][seen.time] == seen.holder)
@@ -214,10 +222,10 @@ class Walk:
         self._sums = [[0.0] * layout.holders for _ in self.paths]
         self._since = [0] * len(self.paths)  # moves whose plain holder is not yet in _sums
 
-    def advance(self, moves: int, blocks: Blocks) -> None:
-        """``moves`` moves, each on a block that ``blocks`` draws."""
+    def advance(self, moves: int) -> None:
+        """``moves`` moves, each on a block that the walk's ``blocks`` draws."""
         for _ in range(moves):
-            self.redraw(blocks.draw(self.rng, self.culprit))
+            self.redraw(self.blocks.draw(self.rng, self.culprit))
 
     def redraw(self, block: Sequence[int]) -> None:
         """One move: the block's paths drawn from their law given every other card's."""
@@ -524,8 +532,8 @@ class Compiled:
         """The current culprit."""
         return int(self.stats[2])
 
-    def advance(self, moves: int, blocks: Blocks) -> None:
-        """``moves`` moves, on blocks drawn as ``blocks`` draws them (given at the start)."""
+    def advance(self, moves: int) -> None:
+        """As :meth:`Walk.advance` (the blocks are drawn in C, as :class:`Blocks` draws them)."""
         assert _gibbs is not None
         _gibbs.run(
             self.arrays,
@@ -565,4 +573,4 @@ def walk(
     """A walk from ``start``: compiled where the kernel was built and the game fits it."""
     if _gibbs is not None and layout.cards <= 64 and layout.holders <= 8 and LARGEST <= 12:
         return Compiled(layout, start, rng, blocks)
-    return Walk(layout, start, rng)
+    return Walk(layout, start, rng, blocks)

@@ -253,10 +253,10 @@ def solve_position(
                 possible,
                 start + (budget or 0),
                 seed,
-                sat=sat,
-                watch=watching[0] if watching else None,
-                carried=carry,
-                reporter=reporter,
+                reporter,
+                sat,
+                watching[0] if watching else None,
+                carry,
             )
     finally:
         for watch in watching:
@@ -266,6 +266,11 @@ def solve_position(
     return _solution(setup, model, counts.probabilities())
 
 
+def _candidates(possible: Sequence[set[int]]) -> int:
+    """How many cards can be the culprit, by the closure."""
+    return sum(CULPRIT in row for row in possible)
+
+
 def _farm_allowed(jobs: int, possible: Sequence[set[int]]) -> bool:
     """Whether chains may run in processes of their own here.
 
@@ -273,11 +278,7 @@ def _farm_allowed(jobs: int, possible: Sequence[set[int]]) -> bool:
     that may have children (a daemonic one, such as a Dask worker's, may
     not: its chains run in turns with the capped counts instead).
     """
-    return (
-        jobs > 1
-        and sum(CULPRIT in row for row in possible) > 1
-        and not multiprocessing.current_process().daemon
-    )
+    return jobs > 1 and _candidates(possible) > 1 and not multiprocessing.current_process().daemon
 
 
 def _solution(
@@ -321,11 +322,10 @@ def estimate_solution(
     possible: list[set[int]],
     deadline: float,
     seed: int,
-    progress: Callable[[AbbeySolution], None] | None = None,
+    reporter: Reporter | None = None,
     sat: SatModel | None = None,
     watch: FarmWatch | None = None,
     carried: Carry | None = None,
-    reporter: Reporter | None = None,
 ) -> AbbeySolution:
     """Probabilities estimated until ``deadline``, over the exact closure.
 
@@ -338,15 +338,15 @@ def estimate_solution(
     holder) answers. When neither gives an estimate in time, or no time
     is left at all (a budget of 0: the SAT supports are not even
     computed), the candidates come alone: even chances as placeholders,
-    with an error of 1. ``progress`` (or the ``reporter`` that holds the
-    best so far) gets each estimate on the way that is better than every
-    one before it. Given a ``watch``, the chains run in the processes of
-    its farm while this one runs the capped counts (the caller closes it);
+    with an error of 1. The ``reporter`` holds the best so far and tells
+    its listener of each estimate on the way that beats every one before.
+    Given a ``watch``, the chains run in the processes of its farm while
+    this one runs the capped counts (the caller closes it);
     ``carried`` chains go on (see :func:`~chains.plan_chains`). Each
     estimate carries where the chains were when it was made
     (:attr:`AbbeySolution.carry`).
     """
-    reporter = reporter or Reporter(setup, model, possible, progress)
+    reporter = reporter or Reporter(setup, model, possible, None)
     even = [{h: 1.0 / len(row) for h in sorted(row)} for row in possible]
     if perf_counter() >= deadline:
         return _solution(setup, model, even, 1.0)
@@ -363,7 +363,7 @@ def estimate_solution(
             progress=reporter.offer,
         )
     ]
-    if watch is None and sat is not None and sum(CULPRIT in row for row in possible) > 1:
+    if watch is None and sat is not None and _candidates(possible) > 1:
         plan = plan_chains(Layout(model), sat, possible, seed, deadline=deadline, carried=carried)
         runs.append(
             estimating_by_chains(plan, deadline, progress=reporter.offer, latest=reporter.latest)

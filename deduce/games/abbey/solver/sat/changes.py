@@ -73,14 +73,7 @@ class Nearby:
             if answer is None:
                 return None
             if answer:
-                model = sat.solver.get_model()
-                return [
-                    tuple(
-                        next(h for h, lit in enumerate(sat.lits[e][c]) if model[lit - 1] > 0)
-                        for e in range(len(path))
-                    )
-                    for c, path in enumerate(self.history)
-                ]
+                return sat.history(sat.solver.get_model())
         return None
 
     def close(self) -> None:

@@ -276,7 +276,10 @@ class SatModel:
             )
         if not self.satisfiable(extra=extra):
             return None
-        model = self.solver.get_model()
+        return self.history(self.solver.get_model())
+
+    def history(self, model: list[int]) -> History:
+        """The complete history a solver's model shows: each card's holder at every epoch."""
         return [
             tuple(path) for path in zip(*(self._holders_at(model, e) for e in range(self.epochs)))
         ]
