@@ -46,7 +46,14 @@ from typing import Any
 from chances import simulated
 from tabulate import tabulate
 
-from deduce.games.abbey.solver.chains import BATCH, Farm, plan_chains, pooled
+from deduce.games.abbey.solver.chains import (
+    BATCH,
+    Farm,
+    chain_averages,
+    halves,
+    plan_chains,
+    pooled,
+)
 from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.gibbs import Layout
 from deduce.games.abbey.solver.model import build_model
@@ -94,11 +101,19 @@ def measure(log: GameLog, k: int, budgets: Sequence[float], truth_timeout: float
         }
         if found is not None:
             errors = [abs(found.probabilities[c].get(CULPRIT, 0.0) - truth[c]) for c in candidates]
+            averages = chain_averages([chain.batches for chain in chains])
+            assert averages is not None
+            between, within = halves(*averages)
             reading.update(
                 bound=found.culprit_error,
                 error=max(errors),
                 covered=sum(e <= found.culprit_error for e in errors),
                 pairs=len(errors),
+                # each candidate's error and two half-widths, to weigh other rules
+                parts=[
+                    [e, float(between[c, CULPRIT]), float(within[c, CULPRIT])]
+                    for e, c in zip(errors, candidates)
+                ],
             )
         readings.append(reading)
     row["readings"] = readings

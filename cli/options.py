@@ -96,8 +96,8 @@ def jobs_option(command: Callable) -> Callable:
         default=0,
         show_default=True,
         metavar="N",
-        help="Abbey: processes for the estimated chances (0: every core): the "
-        "chains run on all but one, beside the capped counts.",
+        help="Abbey: processes for the estimated chances' chains (0: every core), "
+        "beside the exact and capped counts.",
     )
     @functools.wraps(command)
     def wrapper(*args: Any, jobs: int, **kwargs: Any) -> Any:

@@ -23,14 +23,17 @@ from hypothesis import strategies as st
 from deduce.errors import LogError
 from deduce.games.abbey.solver import gibbs
 from deduce.games.abbey.solver.chains import (
+    GROUPS,
     MOST_BATCHES,
     Batches,
     Carry,
     Farm,
     estimating_by_chains,
+    halves,
     plan_chains,
     pooled,
 )
+from deduce.games.abbey.solver.count.estimate import STUDENT, Estimate
 from deduce.games.abbey.solver.count.histories import count_histories
 from deduce.games.abbey.solver.count.turns import drive
 from deduce.games.abbey.solver.gibbs import Blocks, Compiled, Layout, Walk
@@ -38,6 +41,7 @@ from deduce.games.abbey.solver.model import build_model, is_history
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.changes import changing_sets, nearest
 from deduce.games.abbey.solver.sat.cnf import sat_model
+from deduce.games.abbey.solver.solve import FarmWatch, Reporter
 from deduce.games.abbey.solver.timeline import CULPRIT, AbbeyPosition, build_timeline
 
 checks = settings(deadline=None, max_examples=25, derandomize=True)
@@ -311,3 +315,40 @@ def test_a_long_run_keeps_few_batches_of_one_size_and_every_move():
     assert sum(m for m, _ in batches) == 20 * (5 * MOST_BATCHES + 3)
     assert sum(s for _, s in batches)[0, 0] == sum(range(5 * MOST_BATCHES + 3))
     assert len({m for m, _ in batches[:-1]}) == 1  # all of one size, but the one being made
+
+
+def test_each_half_width_takes_the_degrees_of_freedom_of_its_own_spread():
+    means = np.array([[0.2], [0.4], [0.3], [0.5]])  # four chains, one value each
+    errors = np.full((4, 1), 0.01)
+    between, within = halves(means, errors)
+    assert between[0] == pytest.approx(STUDENT[2] * np.std(means, ddof=1) / 2)
+    freedom = 4 * (GROUPS - 1)  # 28: each chain's groups less one
+    assert within[0] == pytest.approx(STUDENT[freedom - 1] * np.sqrt(0.04) / 4)
+
+
+class _DoneFarm:
+    """A farm whose workers have all finished, with nothing sent."""
+
+    running = False
+
+    def __init__(self) -> None:
+        self.latest: list[np.ndarray] = []
+        self.batches: list[Batches] = []
+
+    def collect(self, timeout: float = 0.0) -> bool:
+        return False
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_capped_counts_give_way_once_the_chains_bound_is_smaller():
+    model, _, possible = next(_games(range(20)))
+    reporter = Reporter(model.setup, model, possible, None)
+    watch = FarmWatch(_DoneFarm(), reporter)  # type: ignore[arg-type]
+    watch.close()
+    capped = Estimate([{}], False, 0.2, 0.08, 0)
+    assert not watch.leads([capped])  # no estimate from the chains yet
+    watch.found = Estimate([{}], False, 0.1, 0.05, 0)
+    assert watch.leads([]) and watch.leads([capped])
+    assert not watch.leads([capped, Estimate([{}], False, 0.3, 0.04, 0)])

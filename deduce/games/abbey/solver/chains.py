@@ -28,8 +28,10 @@ Bound
     Each chain's moves are cut into batches (:class:`Batches`). After the
     batches of its first :data:`BURN` of moves (dropped), a chain's average
     has two standard errors: the spread of its :data:`GROUPS` groups of
-    batches, and the spread of the chains' averages. The bound is Student's 95%
-    half-width on the larger of them, no estimate is made before every
+    batches, and the spread of the chains' averages. Each gives Student's
+    95% half-width for its own degrees of freedom (chains less one; the
+    chains' groups less one each), the bound is the larger of the two
+    (:func:`halves`), no estimate is made before every
     chain has :data:`LEAST_MOVES` kept moves, and the culprit's bound is
     the largest over the candidates.
 """
@@ -316,10 +318,24 @@ def _farm_worker(
 
 
 def pooled(batches: Sequence[Iterable[Batch]]) -> Estimate | None:
-    """The estimate of the chains' batches (module docstring), or None before it is due.
+    """The estimate of the chains' batches (module docstring), or None before it is due."""
+    averages = chain_averages(batches)
+    if averages is None:
+        return None
+    means, errors = averages
+    mean = np.mean(means, axis=0)
+    bound = np.minimum(np.maximum(*halves(means, errors)), 1.0)
+    rows = [{h: float(p) for h, p in enumerate(row) if p > 0} for row in mean]
+    return Estimate(rows, False, float(bound.max()), float(bound[:, CULPRIT].max()), 0)
+
+
+def chain_averages(batches: Sequence[Iterable[Batch]]) -> tuple[np.ndarray, np.ndarray] | None:
+    """Each chain's averages past its burn-in, and their squared standard errors.
 
     The burn-in is the first batches that end within :data:`BURN` of a
-    chain's moves.
+    chain's moves; the error is the spread of the kept batches' :data:`GROUPS`
+    groups. None before every chain has :data:`LEAST_MOVES` kept moves in
+    as many batches as groups, or with fewer than two chains.
     """
     means, errors = [], []
     for chain in batches:
@@ -337,14 +353,27 @@ def pooled(batches: Sequence[Iterable[Batch]]) -> Estimate | None:
         errors.append(group_means.var(axis=0, ddof=1) / GROUPS)
     if len(means) < 2:
         return None
+    return np.stack(means), np.stack(errors)
+
+
+def halves(means: np.ndarray, errors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Student's 95% half-widths of the chains' mean, from its two standard errors.
+
+    ``means`` holds each chain's averages (chains first), ``errors`` each
+    chain's squared standard error from its :data:`GROUPS` groups. Between
+    the chains: their spread, with one degree of freedom less than chains.
+    Within them: the groups' spread, with one less than groups in each
+    chain. Each half-width is Student's t for its own degrees of freedom.
+    """
     r = len(means)
-    mean = np.mean(np.stack(means), axis=0)
-    between = np.std(np.stack(means), axis=0, ddof=1) / np.sqrt(r)
-    within = np.sqrt(np.sum(np.stack(errors), axis=0)) / r
-    t = STUDENT[min(r - 1, len(STUDENT)) - 1]
-    bound = np.minimum(t * np.maximum(between, within), 1.0)
-    rows = [{h: float(p) for h, p in enumerate(row) if p > 0} for row in mean]
-    return Estimate(rows, False, float(bound.max()), float(bound[:, CULPRIT].max()), 0)
+    between = np.std(means, axis=0, ddof=1) / np.sqrt(r)
+    within = np.sqrt(np.sum(errors, axis=0)) / r
+    return _student(r - 1) * between, _student(r * (GROUPS - 1)) * within
+
+
+def _student(freedom: int) -> float:
+    """Student's t at 97.5% for ``freedom`` degrees of freedom (past the table: its last)."""
+    return STUDENT[min(freedom, len(STUDENT)) - 1]
 
 
 def estimating_by_chains(

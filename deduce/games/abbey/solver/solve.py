@@ -214,17 +214,20 @@ def solve_position(
     reporter = Reporter(setup, model, possible, progress)
     watching: list[FarmWatch] = []
 
-    def chains_on_other_cores() -> None:
-        """Once the count looks long, the chains start on the other cores (``jobs`` > 1).
+    def chains_on_every_core() -> None:
+        """Once the count looks long, the chains start in ``jobs`` processes (``jobs`` > 1).
 
         Their estimates come while the exact count goes on (a thread pools
-        them), so that a long count hides nothing that is known.
+        them), so that a long count hides nothing that is known. The count
+        keeps its core (the chains' processes run at a lower priority);
+        once it and the capped counts give way (:func:`estimate_solution`),
+        the chains have every core.
         """
         if budget is not None and engine == "sat" and _farm_allowed(jobs, possible):
             plan = plan_chains(
                 Layout(model), sat, possible, seed, deadline=start + budget, carried=carry
             )
-            watching.append(FarmWatch(Farm(plan, jobs - 1, start + budget), reporter))
+            watching.append(FarmWatch(Farm(plan, jobs, start + budget), reporter))
 
     try:
         counts = (
@@ -233,7 +236,7 @@ def solve_position(
                 deadline=exact_until,
                 narrowed=True,
                 supports=supports,
-                slow=chains_on_other_cores,
+                slow=chains_on_every_core,
             )
             if budget is None or budget > 0
             else None
@@ -341,7 +344,9 @@ def estimate_solution(
     with an error of 1. The ``reporter`` holds the best so far and tells
     its listener of each estimate on the way that beats every one before.
     Given a ``watch``, the chains run in the processes of its farm while
-    this one runs the capped counts (the caller closes it);
+    this one runs the capped counts, until the chains' estimate beats
+    theirs: then this process waits for the farm, whose processes get
+    its core (the caller closes the watch);
     ``carried`` chains go on (see :func:`~chains.plan_chains`). Each
     estimate carries where the chains were when it was made
     (:attr:`AbbeySolution.carry`).
@@ -351,6 +356,12 @@ def estimate_solution(
     if perf_counter() >= deadline:
         return _solution(setup, model, even, 1.0)
     tallies = [t for t in model.tallies if not t.redundant]
+    capped: list[Estimate] = []
+
+    def offered(found: Estimate) -> None:
+        capped.append(found)
+        reporter.offer(found)
+
     runs = [
         estimate_histories(
             model.domains,
@@ -360,7 +371,7 @@ def estimate_solution(
             seed,
             timeline=model.timeline,
             supports=supports(),
-            progress=reporter.offer,
+            progress=offered,
         )
     ]
     if watch is None and sat is not None and _candidates(possible) > 1:
@@ -370,7 +381,7 @@ def estimate_solution(
         )
     ended: dict[int, Estimate | None] = {}
     for _ in each_in_turns(runs, ended, lambda found: found is not None and found.exact):
-        if perf_counter() >= deadline:
+        if perf_counter() >= deadline or (watch is not None and watch.leads(capped)):
             break
     for found in ended.values():
         if found is not None and found.exact:
@@ -436,6 +447,8 @@ class FarmWatch:
 
     def __init__(self, farm: Farm, reporter: Reporter) -> None:
         self.farm, self.reporter = farm, reporter
+        #: The farm's latest pooled estimate.
+        self.found: Estimate | None = None
         reporter.latest = farm.latest
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._watch, name="deduce-chains", daemon=True)
@@ -446,10 +459,19 @@ class FarmWatch:
         pool_at = 0.0
         while not self._stop.is_set() and self.farm.running:
             if self.farm.collect(POLL_SECONDS / 2) and perf_counter() >= pool_at:
-                self.reporter.offer(pooled(self.farm.batches))
+                self.found = pooled(self.farm.batches) or self.found
+                self.reporter.offer(self.found)
                 pool_at = perf_counter() + POLL_SECONDS
         self.farm.collect()
         self.reporter.offer(pooled(self.farm.batches), quiet=True)
+
+    def leads(self, others: Sequence[Estimate]) -> bool:
+        """Whether the farm's estimate beats every one of ``others`` (on the culprit, then all)."""
+        found = self.found
+        return found is not None and all(
+            (found.culprit_error, found.error) < (other.culprit_error, other.error)
+            for other in others
+        )
 
     def close(self, deadline: float | None = None) -> None:
         """Wait for the farm until ``deadline`` (None: not at all), then stop it and the thread."""
