@@ -48,6 +48,7 @@ from tabulate import tabulate
 
 from deduce.games.abbey.solver.chains import (
     BATCH,
+    SLACK,
     Farm,
     chain_averages,
     halves,
@@ -200,8 +201,29 @@ def report_solves(rows: Sequence[dict[str, Any]]) -> None:
 
 
 def _job(players: int, game: int, log: GameLog, k: int, args: argparse.Namespace) -> str:
-    row = {"players": players, "game": game, **measure(log, k, args.budgets, args.truth_timeout)}
+    row = {"players": players, "seed": args.seed, "game": game, "of": len(log.events)}
+    row.update(measure(log, k, args.budgets, args.truth_timeout))
     return json.dumps(row)
+
+
+def _half(row: dict[str, Any]) -> str:
+    """Which half of its game a position is in (by events; blank for rows without ``of``)."""
+    if "of" not in row:
+        return ""
+    return "first" if 2 * row["events"] <= row["of"] else "second"
+
+
+def _today(reading: dict[str, Any]) -> dict[str, Any]:
+    """A reading with its bound and coverage by today's rule, where its half-widths were kept.
+
+    The bound is the larger half-width plus :data:`SLACK` (see ``pooled``):
+    readings made before the slack was added are judged as they would be now.
+    """
+    if "parts" not in reading:
+        return reading
+    parts = reading["parts"]
+    bound = min(max(max(b, w) for _, b, w in parts) + SLACK, 1.0)
+    return {**reading, "bound": bound, "covered": sum(e <= bound for e, _, _ in parts)}
 
 
 def report(path: Path) -> None:
@@ -211,17 +233,18 @@ def report(path: Path) -> None:
         report_solves(rows)
         return
     table = []
-    for players in sorted({r["players"] for r in rows}):
-        mine = [r for r in rows if r["players"] == players and "readings" in r]
+    for players, half in sorted({(r["players"], _half(r)) for r in rows}):
+        mine = [r for r in rows if (r["players"], _half(r)) == (players, half) and "readings" in r]
         budgets = sorted({g["budget"] for r in mine for g in r["readings"]})
         for budget in budgets:
-            got = [g for r in mine for g in r["readings"] if g["budget"] == budget]
+            got = [_today(g) for r in mine for g in r["readings"] if g["budget"] == budget]
             bounded = [g for g in got if "bound" in g]
             pairs = sum(g["pairs"] for g in bounded)
             covered = sum(g["covered"] for g in bounded)
             table.append(
                 [
                     players,
+                    half,
                     budget,
                     len(got),
                     len(bounded),
@@ -235,6 +258,7 @@ def report(path: Path) -> None:
             table,
             headers=[
                 "players",
+                "half",
                 "seconds",
                 "positions",
                 "bounded",
