@@ -12,7 +12,9 @@ each candidate whether the estimate lies within the bound of the exact
 chance. ``--workers`` positions run at once, each in a process of its own.
 
 Each position is one JSON line of ``--out`` (appended as it is measured);
-``--report FILE`` prints the tables of a results file instead:
+``--report FILE`` prints the tables of a results file instead, by player
+count and by the half of its game a position is in (readings that kept
+their half-widths are judged by today's rule, the slack included):
 
     python benchmarks/chains.py --players 3 4 5 6 --games 6 --workers 2 \
         --out benchmarks/results/chains.jsonl
