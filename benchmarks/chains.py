@@ -45,13 +45,14 @@ from pathlib import Path
 from time import perf_counter
 from typing import Any
 
+import numpy as np
 from chances import simulated
 from tabulate import tabulate
 
 from deduce.games.abbey.solver.chains import (
     BATCH,
-    SLACK,
     Farm,
+    bound,
     chain_averages,
     halves,
     plan_chains,
@@ -218,14 +219,14 @@ def _half(row: dict[str, Any]) -> str:
 def _today(reading: dict[str, Any]) -> dict[str, Any]:
     """A reading with its bound and coverage by today's rule, where its half-widths were kept.
 
-    The bound is the larger half-width plus :data:`SLACK` (see ``pooled``):
-    readings made before the slack was added are judged as they would be now.
+    The culprit's bound is the widest candidate's (``bound``): readings made
+    before the slack was added are judged as they would be now.
     """
     if "parts" not in reading:
         return reading
     parts = reading["parts"]
-    bound = min(max(max(b, w) for _, b, w in parts) + SLACK, 1.0)
-    return {**reading, "bound": bound, "covered": sum(e <= bound for e, _, _ in parts)}
+    widest = float(bound(*np.array([[b, w] for _, b, w in parts]).T).max())
+    return {**reading, "bound": widest, "covered": sum(e <= widest for e, _, _ in parts)}
 
 
 def report(path: Path) -> None:

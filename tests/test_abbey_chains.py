@@ -342,7 +342,7 @@ class _DoneFarm:
         pass
 
 
-def test_the_capped_counts_give_way_once_the_chains_bound_is_smaller():
+def test_the_chains_lead_only_with_a_smaller_bound_on_the_culprit_then_on_every_holder():
     model, _, possible = next(_games(range(20)))
     reporter = Reporter(model.setup, model, possible, None)
     watch = FarmWatch(_DoneFarm(), reporter)  # type: ignore[arg-type]

@@ -31,7 +31,7 @@ Bound
     batches, and the spread of the chains' averages. Each gives Student's
     95% half-width for its own degrees of freedom (chains less one; the
     chains' groups less one each), the bound is the larger of the two
-    (:func:`halves`) plus :data:`SLACK`, no estimate is made before every
+    plus :data:`SLACK` (:func:`halves`, :func:`bound`), no estimate is made before every
     chain has :data:`LEAST_MOVES` kept moves, and the culprit's bound is
     the largest over the candidates.
 """
@@ -328,9 +328,9 @@ def pooled(batches: Sequence[Iterable[Batch]]) -> Estimate | None:
         return None
     means, errors = averages
     mean = np.mean(means, axis=0)
-    bound = np.minimum(np.maximum(*halves(means, errors)) + SLACK, 1.0)
+    bounds = bound(*halves(means, errors))
     rows = [{h: float(p) for h, p in enumerate(row) if p > 0} for row in mean]
-    return Estimate(rows, False, float(bound.max()), float(bound[:, CULPRIT].max()), 0)
+    return Estimate(rows, False, float(bounds.max()), float(bounds[:, CULPRIT].max()), 0)
 
 
 def chain_averages(batches: Sequence[Iterable[Batch]]) -> tuple[np.ndarray, np.ndarray] | None:
@@ -375,6 +375,11 @@ def halves(means: np.ndarray, errors: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return _student(r - 1) * between, _student(r * (GROUPS - 1)) * within
 
 
+def bound(between: np.ndarray, within: np.ndarray) -> np.ndarray:
+    """The bound from the two half-widths (:func:`halves`): the larger, plus :data:`SLACK`."""
+    return np.minimum(np.maximum(between, within) + SLACK, 1.0)
+
+
 def _student(freedom: int) -> float:
     """Student's t at 97.5% for ``freedom`` degrees of freedom (past the table: its last)."""
     return STUDENT[min(freedom, len(STUDENT)) - 1]
@@ -406,8 +411,7 @@ def estimating_by_chains(
         if rounds % POOL_EVERY == 0:
             if latest is not None:
                 latest[:] = [chain.walk.history() for chain in chains]
-            found = None if progress is None else pooled([chain.batches for chain in chains])
-            if progress is not None and found is not None:
+            if progress is not None and (found := pooled([c.batches for c in chains])) is not None:
                 progress(found)
     if latest is not None:
         latest[:] = [chain.walk.history() for chain in chains]
