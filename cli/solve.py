@@ -66,6 +66,13 @@ ENGINES = tuple(e for g in GAMES.values() for e in g.engines)
     metavar="FILE",
     help="Rose: behaviour model; Black Rose: claims model (replacing the bundled parameters).",
 )
+@click.option(
+    "--opponents/--no-opponents",
+    default=True,
+    show_default=True,
+    help="Abbey: also estimate what each other player knows (how likely each is to be "
+    "sure of the culprit), in the last fifth of the budget and what the chances leave.",
+)
 @budget_options
 @jobs_option
 @output_options
@@ -75,6 +82,7 @@ def solve(
     engine: str,
     hard: bool,
     model_file: str | None,
+    opponents: bool,
     budget: float | None,
     seed: int,
     jobs: int,
@@ -88,7 +96,13 @@ def solve(
     game_log = read_log(log, deck)
     refuse_options(game_log.header.game, "solve")
     options = SolveOptions(
-        deck=deck, engine=engine, hard=hard, budget=left_of(budget), seed=seed, jobs=jobs
+        deck=deck,
+        engine=engine,
+        hard=hard,
+        budget=left_of(budget),
+        seed=seed,
+        jobs=jobs,
+        opponents=opponents,
     )
     options = with_model_file(options, game_log.header.game, model_file)
     for warning in rule_warnings(game_log, options):

@@ -143,8 +143,9 @@ def test_fmt_github(tmp_path, runner):
     out = run(runner, "solve", put(tmp_path, "g.log", SMALL), "--fmt", "github").stdout
     lines = [line for line in out.splitlines() if line.strip()]
     titles = [line for line in lines if not line.startswith("|")]
-    assert titles == ["Culprit: 4 candidates", "Who holds each card now"]
-    assert sum(bool(re.fullmatch(r"\|[-|:]+\|", line)) for line in lines) == 2
+    assert titles[0] == "Culprit: 4 candidates" and titles[-1] == "Who holds each card now"
+    assert titles[1].startswith("What the others know")
+    assert sum(bool(re.fullmatch(r"\|[-|:]+\|", line)) for line in lines) == 3
     assert "| a5 " in out
 
 
@@ -158,7 +159,11 @@ def solve_json(runner: CliRunner, path: str, *extra: str, code: int = 0) -> dict
 
 def test_json_keys_and_types(tmp_path, runner):
     data = solve_json(runner, put(tmp_path, "g.jsonl", GAME4))
-    assert list(data) == ["game", "consistent", "exact", "culprit", "holders"]
+    assert list(data) == ["game", "consistent", "exact", "culprit", "holders", "opponents"]
+    assert set(data["opponents"]) == {"bob", "cai", "dee"}
+    for view in data["opponents"].values():
+        assert list(view) == ["certain", "error", "candidates"]
+        assert 0 <= view["certain"] <= 1 and 0 <= view["error"] <= 1 and view["candidates"] >= 1
     assert data["game"] == "abbey"
     assert data["consistent"] is True and data["exact"] is True
     culprit = data["culprit"]

@@ -48,6 +48,8 @@ class SolveOptions:
     ``jobs``: the processes a long solve may use (the Abbey's estimates).
     ``carry``: what a solve of an earlier prefix of the same log left to go
     on from (its solution's ``carry``: the Abbey's chains), or None.
+    ``opponents``: also say what the other players know (the Abbey's race
+    to accuse), in part of the budget.
     ``progress``, when given, gets each better solution found on the way
     to the answer of a long solve (the Abbey's estimates, round by round);
     the games that answer at once never call it.
@@ -62,6 +64,7 @@ class SolveOptions:
     progress: Callable[[Any], None] | None = None
     jobs: int = 1
     carry: Any = None
+    opponents: bool = False
 
 
 @dataclass(frozen=True)

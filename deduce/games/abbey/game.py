@@ -76,7 +76,7 @@ class Abbey:
     engines: tuple[str, ...] = ENGINES
     owned: Mapping[str, tuple[str, ...]] = {
         "play": ("deck_file",),
-        "solve": ("deck_file", "engine", "budget", "seed"),
+        "solve": ("deck_file", "engine", "budget", "seed", "opponents"),
         "analyze": ("budget", "seed", "deck_file"),
         "suggest": ("budget", "seed", "top", "deck_file", "situation"),
         "check": ("budget", "every", "fast"),
@@ -126,6 +126,7 @@ class Abbey:
             progress=options.progress,
             jobs=options.jobs,
             carry=options.carry if isinstance(options.carry, Carry) else None,
+            opponents=options.opponents,
         )
 
     def tables(self, solution: AbbeySolution) -> list[Table]:  # noqa: D102

@@ -43,6 +43,7 @@ from deduce.games.abbey.solver.count.turns import each_in_turns
 from deduce.games.abbey.solver.explain import explain_conflict
 from deduce.games.abbey.solver.gibbs import Layout
 from deduce.games.abbey.solver.model import Model, build_model
+from deduce.games.abbey.solver.opponents import OpponentView, opponent_views
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import SatModel, Warm
 from deduce.games.abbey.solver.sat.conflict import find_clash, minimal_conflict
@@ -66,6 +67,9 @@ EXACT_MOST = 20.0
 #: Seconds between two estimates pooled from the chains' processes (and the longest wait
 #: for their batches once the capped counts are done).
 POLL_SECONDS = 0.5
+#: The share of a budget kept for what the others know (when asked for), and the seconds it
+#: gets without a budget.
+OPPONENTS_SHARE, OPPONENTS_SECONDS = 0.2, 5.0
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,9 @@ class AbbeySolution:
     culprit_error: float | None = None
     #: Where the estimate's chains were (for the solve of the log's next position).
     carry: Carry | None = field(default=None, compare=False, repr=False)
+    #: What each other player knows (:mod:`opponents`): None when not asked for, empty
+    #: when no estimate came in time.
+    opponents: dict[str, OpponentView] | None = None
 
     @property
     def culprit_bound(self) -> float:
@@ -135,6 +142,8 @@ class AbbeySolution:
         out["holders"] = {
             card: {h: float(p) for h, p in row.items()} for card, row in self.holders.items()
         }
+        if self.opponents:
+            out["opponents"] = {p: view.to_json() for p, view in self.opponents.items()}
         return out
 
 
@@ -148,10 +157,19 @@ def solve_abbey(
     progress: Callable[[AbbeySolution], None] | None = None,
     jobs: int = 1,
     carry: Carry | None = None,
+    opponents: bool = False,
 ) -> AbbeySolution:
     """Solve a validated abbey log (``deck``: the ``--deck`` deck): see :func:`solve_position`."""
     return solve_position(
-        AbbeyPosition.of_log(log, deck), engine, budget, seed, warm, progress, jobs, carry
+        AbbeyPosition.of_log(log, deck),
+        engine,
+        budget,
+        seed,
+        warm,
+        progress,
+        jobs,
+        carry,
+        opponents,
     )
 
 
@@ -164,6 +182,7 @@ def solve_position(
     progress: Callable[[AbbeySolution], None] | None = None,
     jobs: int = 1,
     carry: Carry | None = None,
+    opponents: bool = False,
 ) -> AbbeySolution:
     """Solve an abbey position.
 
@@ -177,6 +196,10 @@ def solve_position(
     estimate may use (see :func:`estimate_solution`). ``carry``: the
     chains of a solve of an earlier prefix of the same log (its solution's
     :attr:`~AbbeySolution.carry`), which the estimate's chains go on from.
+    ``opponents``: also estimate what each other player knows
+    (:mod:`opponents`), in the last :data:`OPPONENTS_SHARE` of the budget
+    and whatever the chances leave of it (without a budget: for
+    :data:`OPPONENTS_SECONDS` once the chances are exact).
     """
     if engine not in ENGINES:
         raise DeduceError(f"unknown engine {engine!r} (engines: {', '.join(ENGINES)})")
@@ -203,6 +226,33 @@ def solve_position(
         )
 
         _check_agreement(CspEngine(model).closure(), possible, path, "constraint search")
+    chances_budget = budget if budget is None or not opponents else budget * (1 - OPPONENTS_SHARE)
+    solution = _probabilities(
+        position, engine, chances_budget, seed, progress, jobs, carry, start, sat, possible, model
+    )
+    if not opponents:
+        return solution
+    deadline = perf_counter() + OPPONENTS_SECONDS if budget is None else start + budget
+    return replace(
+        solution, opponents=opponent_views(position, sat, possible, model, deadline, seed) or {}
+    )
+
+
+def _probabilities(
+    position: AbbeyPosition,
+    engine: str,
+    budget: float | None,
+    seed: int,
+    progress: Callable[[AbbeySolution], None] | None,
+    jobs: int,
+    carry: Carry | None,
+    start: float,
+    sat: SatModel,
+    possible: list[set[int]],
+    model: Model,
+) -> AbbeySolution:
+    """The chances of a consistent position (:func:`solve_position`, after its closure)."""
+    setup, path = position.setup, position.path
     exact_until = (
         None
         if budget is None or engine != "sat"

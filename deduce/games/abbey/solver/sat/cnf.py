@@ -330,35 +330,67 @@ class SatModel:
             for holder, lit in enumerate(row):
                 if holder in possible[card] or lit in ruled_out:
                     continue
-                answered = self._decide(skipped, (card, last, holder))
+                answered = self._decide(skipped, [(card, last, holder)])
                 if answered is not None:
                     answered._cover(possible, last)
                     self._prefer_unseen(possible, last)
         return possible
 
     def _decide(
-        self, skip: frozenset[int], place: tuple[int, int, int] | None = None
+        self,
+        skip: frozenset[int],
+        places: Sequence[tuple[int, int, int]] = (),
+        absent: Sequence[tuple[int, int, int]] = (),
     ) -> SatModel | None:
         """The model whose solver found a history for the events not on a ``skip`` line.
 
-        With ``place = (c, e, h)``, the history has card ``c`` with holder
-        ``h`` at epoch ``e``. None when there is none. The main solver has
-        :attr:`budget` conflicts (no limit when it is None); past them, the
-        backup settles the query (the module docstring).
+        The history has each card ``c`` with holder ``h`` at epoch ``e`` for
+        every ``(c, e, h)`` of ``places``, and not for those of ``absent``.
+        None when there is none. The main solver has :attr:`budget`
+        conflicts (no limit when it is None); past them, the backup settles
+        the query (the module docstring).
         """
-        extra = [] if place is None else [self.x(*place)]
         if self.budget is None:
-            found = self.solver.solve(assumptions=[*self.assumptions(skip), *extra])
+            found = self.solver.solve(assumptions=self._assumed(skip, places, absent))
             return self if found else None
         self.solver.conf_budget(self.budget)
-        found = self.solver.solve_limited(assumptions=[*self.assumptions(skip), *extra])
+        found = self.solver.solve_limited(assumptions=self._assumed(skip, places, absent))
         if found is not None:
             return self if found else None
         backup = self.backup()
-        extra = [] if place is None else [backup.x(*place)]
-        return (
-            backup if backup.solver.solve(assumptions=[*backup.assumptions(skip), *extra]) else None
-        )
+        found = backup.solver.solve(assumptions=backup._assumed(skip, places, absent))
+        return backup if found else None
+
+    def _assumed(
+        self,
+        skip: frozenset[int],
+        places: Sequence[tuple[int, int, int]],
+        absent: Sequence[tuple[int, int, int]],
+    ) -> list[int]:
+        """The selectors of the events not skipped; the literals of ``places``, ``absent``."""
+        # epochs share the literals of untouched holders: each literal once
+        literals = [*(self.x(*place) for place in places), *(-self.x(*place) for place in absent)]
+        return [*self.assumptions(skip), *dict.fromkeys(literals)]
+
+    def culprits(
+        self,
+        places: Sequence[tuple[int, int, int]] = (),
+        absent: Sequence[tuple[int, int, int]] = (),
+        among: Iterable[int] | None = None,
+    ) -> list[int]:
+        """The culprit candidates of the histories with ``places`` and without ``absent``.
+
+        ``places`` and ``absent`` are (card, epoch, holder) triples; only the
+        cards ``among`` (default: all) are tried, one query each. One query
+        that excludes every candidate found at once can take the solver
+        seconds where each card's own takes milliseconds.
+        """
+        last = self.epochs - 1
+        return [
+            card
+            for card in (range(self.cards) if among is None else among)
+            if self._decide(frozenset(), [*places, (card, last, CULPRIT)], absent) is not None
+        ]
 
     def backup(self) -> SatModel:
         """The backup model of the same events (see the module docstring)."""
@@ -397,7 +429,7 @@ class SatModel:
             lit = min(pending)
             pending.discard(lit)
             epoch, card, holder = places[lit][0]
-            answered = self._decide(frozenset(), (card, epoch, holder))
+            answered = self._decide(frozenset(), [(card, epoch, holder)])
             if answered is not None:
                 possible.add(lit)
                 self._cover_literals(pending, possible, answered, places)

@@ -1,0 +1,164 @@
+"""What the others know, against what they knew: each opponent's certainty, called and true.
+
+For each player count of ``--players``, ``--games`` simulated games (the
+engine's notepad bots, seed ``--seed``), seen by their first player: just
+before every ``--every``-th transfer, ``opponent_views`` (its chains'
+histories, :data:`~deduce.games.abbey.solver.opponents.MOST_SAMPLES` a
+chain) gives each other player's chance of being certain of the culprit;
+the truth is that player's own log at the same moment (the same events,
+as they logged them), closed by SAT: certain when it leaves one candidate.
+Positions where the culprit is public (everybody is certain, exactly) are
+left out. Each position is one JSON line of ``--out``; ``--report FILE``
+prints the scores: the Brier score of the chances against that of the
+base rate (the share of opponents certain, the same for every one), and
+the reliability by tenths of the chance.
+
+    python benchmarks/opponents.py --players 4 6 --games 100 --every 10 \\
+        --out benchmarks/results/opponents.jsonl
+    python benchmarks/opponents.py --report benchmarks/results/opponents.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from time import perf_counter
+from typing import Any
+
+from chances import simulated
+from tabulate import tabulate
+
+from deduce.games.abbey.solver.model import build_model
+from deduce.games.abbey.solver.opponents import opponent_views
+from deduce.games.abbey.solver.propagate import propagate
+from deduce.games.abbey.solver.sat.cnf import sat_model
+from deduce.games.abbey.solver.timeline import TRANSFERS, AbbeyPosition
+from deduce.logs.io import read_log
+from deduce.logs.model import Event
+
+#: No deadline to speak of: the chains stop at their number of histories.
+SECONDS = 600.0
+
+
+def before_transfer(events: tuple[Event, ...], n: int) -> list[Event]:
+    """The events before the ``n``-th transfer (1-based)."""
+    found, seen = [], 0
+    for event in events:
+        if event.type in TRANSFERS:
+            seen += 1
+            if seen == n:
+                break
+        found.append(event)
+    return found
+
+
+def measure_game(folder: str, every: int, seed: int) -> list[dict[str, Any]]:
+    """Every measured position of one simulated game (its folder of logs)."""
+    game = Path(folder)
+    players = json.loads((game / "truth.json").read_text())["players"]
+    logs = {p: read_log(game / f"{p}.jsonl") for p in players}
+    me = players[0]
+    transfers = sum(e.type in TRANSFERS for e in logs[me].events)
+    rows = []
+    for n in range(every, transfers + 1, every):
+        position = AbbeyPosition.of_log(logs[me]).with_events(before_transfer(logs[me].events, n))
+        sat = sat_model(position)
+        possible = sat.closure()
+        model = build_model(position)
+        if possible is None or not propagate(model):
+            continue
+        start = perf_counter()
+        views = opponent_views(position, sat, possible, model, start + SECONDS, seed)
+        if views is None or all(v.error == 0 for v in views.values()):
+            continue
+        seconds = perf_counter() - start
+        for other in players[1:]:
+            theirs = AbbeyPosition.of_log(logs[other])
+            theirs = theirs.with_events(before_transfer(logs[other].events, n))
+            truth = len(sat_model(theirs).culprits())
+            view = views[other]
+            rows.append(
+                {
+                    "players": len(players),
+                    "game": game.name,
+                    "transfer": n,
+                    "opponent": other,
+                    "certain": view.certain,
+                    "error": view.error,
+                    "candidates": view.candidates,
+                    "true_candidates": truth,
+                    "seconds": seconds,
+                }
+            )
+    return rows
+
+
+def report(path: str) -> None:
+    """The Brier scores and the reliability of a results file, by player count."""
+    rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+    for players in sorted({r["players"] for r in rows}):
+        mine = [r for r in rows if r["players"] == players]
+        truth = [float(r["true_candidates"] == 1) for r in mine]
+        base = sum(truth) / len(truth)
+        brier = sum((r["certain"] - t) ** 2 for r, t in zip(mine, truth)) / len(mine)
+        base_brier = sum((base - t) ** 2 for t in truth) / len(truth)
+        print(
+            f"{players} players: {len(mine)} predictions at "
+            f"{len({(r['game'], r['transfer']) for r in mine})} positions; "
+            f"certain {100 * base:.1f}%; Brier {brier:.4f}, base rate {base_brier:.4f} "
+            f"(ratio {brier / base_brier if base_brier else float('nan'):.2f}); "
+            f"mean bound {sum(r['error'] for r in mine) / len(mine):.3f}"
+        )
+        table = []
+        for tenth in range(10):
+            inside = [
+                (r["certain"], t)
+                for r, t in zip(mine, truth)
+                if min(int(r["certain"] * 10), 9) == tenth
+            ]
+            if inside:
+                said = sum(c for c, _ in inside) / len(inside)
+                were = sum(t for _, t in inside) / len(inside)
+                table.append(
+                    [
+                        f"{10 * tenth}-{10 * tenth + 10}%",
+                        len(inside),
+                        f"{100 * said:.1f}%",
+                        f"{100 * were:.1f}%",
+                    ]
+                )
+        print(tabulate(table, headers=["chance", "predictions", "mean chance", "were certain"]))
+        print()
+
+
+def main() -> None:
+    """Measure (``--out``) or report (``--report``)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, nargs="+", default=[4, 6])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--every", type=int, default=10)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--out")
+    parser.add_argument("--report")
+    args = parser.parse_args()
+    if args.report:
+        report(args.report)
+        return
+    with tempfile.TemporaryDirectory() as folder, open(args.out, "a") as out:
+        for players in args.players:
+            simulated(players, args.games, args.seed, Path(folder))
+            games = sorted(str(g) for g in (Path(folder) / f"{players}p").glob("game-*"))
+            with ProcessPoolExecutor(args.workers) as pool:
+                jobs = [pool.submit(measure_game, g, args.every, args.seed) for g in games]
+                for job in jobs:
+                    for row in job.result():
+                        out.write(json.dumps(row) + "\n")
+                    out.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,271 @@
+"""What the others know: each opponent's chance of being certain of the culprit now.
+
+An opponent's *view* is what they could have written in their own log: the
+public events, and what they saw themselves. The log says what every
+player could see, so each history of the log fixes each opponent's view;
+their chance of being certain is the share of the log's histories (under
+the uniform law on consistent histories, as for the chances) in which
+their view leaves one culprit candidate.
+
+Glossary
+--------
+public events
+    What every player logs (:func:`public_events`): answers to questions
+    (``count``, ``has``, ``lacks``), accusations, the culprit's reveal,
+    every transfer without its card, and a card shown when the traits
+    asked for were said aloud (as those traits). The observer's own hand,
+    cards and Mass passes are theirs alone; so is the card of a show they
+    gave or received, of which only its traits, when some were asked for,
+    are public (the log keeps the card, so such a show is left out).
+sight
+    What one opponent saw in one history: their own hand at every epoch
+    (their deal, draws, thefts and Mass passes, and the cards taken from
+    them) and every card shown to them. A show to them whose card the log
+    does not name (the observer saw only the traits asked for) is one more
+    hidden choice: the shower picks uniformly among their cards with those
+    traits, as the engine's bots do. A show that the observer could not
+    log at all (a card of the shower's choice, no traits asked) is not in
+    the log, so no view holds it: the views know at most what the log says.
+certain
+    A view whose closure on the culprit (the SAT model of the public
+    events, with the sight's holder literals assumed) has one candidate.
+
+The histories come from the block Gibbs chains of :mod:`chains`; each
+chain's share of certain views is one reading, and the estimate is the
+mean of the chains' readings, with Student's bound from their spread
+(:func:`estimate`). When the public events alone leave one candidate,
+everybody is certain, exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from time import perf_counter
+
+import numpy as np
+
+from deduce.games.abbey.solver.chains import BATCH, CHAINS, Chain, plan_chains
+from deduce.games.abbey.solver.count.estimate import STUDENT
+from deduce.games.abbey.solver.gibbs import Layout
+from deduce.games.abbey.solver.model import Model
+from deduce.games.abbey.solver.sat.cnf import SatModel, sat_model
+from deduce.games.abbey.solver.timeline import AbbeyPosition
+from deduce.logs.model import Event
+
+#: Batches of moves a chain makes before its first history, and between two.
+BURN_BATCHES, SPACING = 10, 10
+#: Histories a chain gives, at most: the estimate stops there (or at its deadline).
+MOST_SAMPLES = 16
+#: The fewest histories of every chain before any estimate.
+LEAST_SAMPLES = 2
+#: Added to every bound (as the chances' ``chains.SLACK``).
+SLACK = 0.01
+
+#: Transfers and the keys of theirs that only some players see.
+SEEN_KEYS = {"draw": ("card",), "take": ("card",), "mass": ("gave", "got")}
+
+
+@dataclass(frozen=True)
+class OpponentView:
+    """One opponent's outlook, from the observer's log.
+
+    ``certain``: the chance that their view leaves one culprit candidate
+    now; ``error``: its bound (0 when exact); ``candidates``: the number of
+    candidates their view leaves, on average over the histories.
+    """
+
+    certain: float
+    error: float
+    candidates: float
+
+    def to_json(self) -> dict[str, float]:
+        """The ``opponents`` entry of ``solve --json``."""
+        return {
+            "certain": round(self.certain, 6),
+            "error": round(self.error, 6),
+            "candidates": round(self.candidates, 6),
+        }
+
+
+def public_events(events: Iterable[Event]) -> list[Event]:
+    """The events as every player logs them (module glossary: public events)."""
+    found = []
+    for event in events:
+        if event.type == "hand":
+            continue
+        if event.type == "show":
+            if "traits" not in event.fields:
+                continue
+            event = replace(event, fields={k: v for k, v in event.fields.items() if k != "card"})
+        hidden = SEEN_KEYS.get(event.type, ())
+        if any(k in event.fields for k in hidden):
+            event = replace(
+                event, fields={k: v for k, v in event.fields.items() if k not in hidden}
+            )
+        found.append(event)
+    return found
+
+
+#: A card's holder at one epoch: (card, epoch, holder).
+Place = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Sight:
+    """What one opponent saw in one history: where cards were, and where they were not."""
+
+    seen: list[Place]
+    unseen: list[Place]
+
+
+@dataclass(frozen=True)
+class Show:
+    """A card shown to an opponent: to whom, by whom, at which epoch, and what is known of it.
+
+    ``card``: the card, when the log names it; else ``traits``, those asked for.
+    """
+
+    to: int
+    by: int
+    epoch: int
+    card: int | None
+    traits: tuple[str, ...]
+
+
+class Views:
+    """The opponents' views of one position, history by history.
+
+    One SAT model of the public events serves every opponent and every
+    history: a view is that model with the sight's holder literals assumed.
+    """
+
+    def __init__(self, position: AbbeyPosition) -> None:
+        setup = position.setup
+        self.position = position
+        self.public = AbbeyPosition.of(
+            replace(setup, me=None), public_events(position.events), position.path
+        )
+        self.sat: SatModel = sat_model(self.public)
+        timeline = position.timeline
+        self.holders = timeline.holders
+        ids = setup.deck.ids
+        index = {card: i for i, card in enumerate(ids)}
+        self.opponents = tuple(p for p in setup.players if p != setup.me)
+        self.traits = [setup.deck.card(card) for card in ids]
+        self.shows = tuple(
+            Show(
+                timeline.holder(event.get("to")),
+                timeline.holder(event.get("player")),
+                timeline.epoch_of[event.line],
+                index[event.get("card")] if "card" in event.fields else None,
+                tuple(event.get("traits") or ()),
+            )
+            for event in position.events
+            if event.type == "show" and event.get("to") in self.opponents
+        )
+        self.last = timeline.last_epoch
+        #: The candidates of the public events alone: every view's are among them.
+        self.suspects = self.sat.culprits()
+
+    def everybody_certain(self) -> bool:
+        """Whether the public events alone leave one culprit candidate."""
+        return len(self.suspects) == 1
+
+    def sight(self, history: np.ndarray, opponent: str, rng: random.Random) -> Sight:
+        """What ``opponent`` saw in ``history`` (module glossary).
+
+        ``history`` holds each card's holder at every epoch (card, epoch).
+        The opponent knows their hand at every epoch: which cards it held,
+        and which it did not.
+        """
+        me = self.holders.index(opponent)
+        mine = history == me
+        seen = [(int(c), int(e), me) for c, e in zip(*np.nonzero(mine), strict=True)]
+        unseen = [(int(c), int(e), me) for c, e in zip(*np.nonzero(~mine), strict=True)]
+        for show in self.shows:
+            if show.to != me:
+                continue
+            card = show.card
+            if card is None:
+                held = np.nonzero(history[:, show.epoch] == show.by)[0]
+                card = rng.choice([int(c) for c in held if self.traits[c].has_traits(show.traits)])
+            seen.append((card, show.epoch, show.by))
+        return Sight(seen, unseen)
+
+    def candidates(self, sight: Sight) -> list[int]:
+        """The culprit candidates of the view with ``sight``."""
+        return self.sat.culprits(sight.seen, sight.unseen, among=self.suspects)
+
+
+def estimate(readings: Sequence[Sequence[float]]) -> tuple[float, float]:
+    """The mean of the chains' mean readings, and its bound.
+
+    The bound is Student's 95% half-width of the chains' spread (one degree
+    of freedom less than chains), at least the share that one history of
+    all would move the mean (so that chains that all agree still leave
+    room), plus :data:`SLACK`, and at most 1.
+    """
+    means = np.array([np.mean(r) for r in readings])
+    total = sum(len(r) for r in readings)
+    spread = (
+        STUDENT[min(len(means) - 1, len(STUDENT)) - 1] * np.std(means, ddof=1) / np.sqrt(len(means))
+    )
+    return float(means.mean()), float(min(1.0, max(spread, 3.0 / total) + SLACK))
+
+
+def opponent_views(
+    position: AbbeyPosition,
+    sat: SatModel,
+    possible: Sequence[set[int]],
+    model: Model,
+    deadline: float,
+    seed: int = 0,
+) -> dict[str, OpponentView] | None:
+    """Every opponent's view (module docstring), estimated until ``deadline``.
+
+    ``sat``, ``possible`` and ``model`` are the position's SAT model, its
+    closure and its propagated model (as :func:`~solve.solve_position`
+    has them). None when the chains gave too few histories in time.
+    """
+    views = Views(position)
+    if not views.opponents:
+        return {}
+    if views.everybody_certain():
+        return {p: OpponentView(1.0, 0.0, 1.0) for p in views.opponents}
+    rng = random.Random(seed)
+    plan = plan_chains(Layout(model), sat, possible, seed, CHAINS, deadline=deadline)
+    chains = [plan.chain(r) for r in range(len(plan.starts))]
+    certain: dict[str, list[list[float]]] = {p: [[] for _ in chains] for p in views.opponents}
+    left: dict[str, list[int]] = {p: [] for p in views.opponents}
+    for r, history in _histories(chains, deadline):
+        for opponent in views.opponents:
+            if perf_counter() >= deadline:
+                break
+            n = len(views.candidates(views.sight(history, opponent, rng)))
+            certain[opponent][r].append(float(n == 1))
+            left[opponent].append(n)
+    if any(len(r) < LEAST_SAMPLES for p in views.opponents for r in certain[p]):
+        return None
+    found = {}
+    for opponent in views.opponents:
+        share, bound = estimate(certain[opponent])
+        found[opponent] = OpponentView(share, bound, float(np.mean(left[opponent])))
+    return found
+
+
+def _histories(chains: Sequence[Chain], deadline: float) -> Iterable[tuple[int, np.ndarray]]:
+    """Histories of the chains in turn, :data:`SPACING` batches apart, after their burn-in."""
+    for _ in range(BURN_BATCHES):
+        for chain in chains:
+            if perf_counter() >= deadline:
+                return
+            chain.run(BATCH)
+    for _ in range(MOST_SAMPLES):
+        for r, chain in enumerate(chains):
+            for _ in range(SPACING):
+                chain.run(BATCH)
+            if perf_counter() >= deadline:
+                return
+            yield r, chain.walk.history()

@@ -1,0 +1,293 @@
+"""What the others know, against brute force: each opponent's view and their chance of certainty.
+
+An opponent's view in a history is the public events and what they saw
+(their hand at every moment, the cards shown to them). The brute force
+lists every history of the public events and keeps those that show the
+opponent the same things: their culprits are the opponent's candidates.
+The chance of certainty is the share of the observer's histories whose
+view leaves one candidate, the shower's choice of a card the log does not
+name drawn uniformly among their cards with the traits asked for.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from fractions import Fraction
+from itertools import product
+from time import perf_counter
+
+import numpy as np
+from abbey_random import random_game
+from oracles.abbey import CULPRIT, consistent_histories
+
+from deduce.errors import LogError
+from deduce.games.abbey.solver.model import build_model
+from deduce.games.abbey.solver.opponents import OpponentView, Views, opponent_views, public_events
+from deduce.games.abbey.solver.propagate import propagate
+from deduce.games.abbey.solver.sat.cnf import sat_model
+from deduce.games.abbey.solver.timeline import TRANSFERS, AbbeyPosition, build_timeline
+from deduce.logs.io import parse_log
+from deduce.solving import SolveOptions, solve_log
+
+TINY = {"min_cards": 7, "max_cards": 8, "max_deals": 3_000, "max_events": 8}
+
+
+def _game(seed):
+    """A tiny game seen by a player, as a position; None when its sizes do not add up."""
+    rng = random.Random(seed)
+    setup, events, _ = random_game(rng, spectator_rate=0.0, **TINY)
+    try:
+        return AbbeyPosition(setup, tuple(events), build_timeline(setup, events, "game"))
+    except LogError:
+        return None
+
+
+def _epochs(events, path):
+    """The states of a brute-force history at each epoch: after the deal and each transfer."""
+    return [path[0], *(path[i + 1] for i, e in enumerate(events) if e.type in TRANSFERS)]
+
+
+def _shows(position, opponent):
+    """The shows to ``opponent``: (epoch, shower, card or None, traits)."""
+    timeline = position.timeline
+    return [
+        (timeline.epoch_of[e.line], e.get("player"), e.get("card"), tuple(e.get("traits") or ()))
+        for e in position.events
+        if e.type == "show" and e.get("to") == opponent
+    ]
+
+
+def _choices(position, opponent, states):
+    """Every way the shows to ``opponent`` could have gone in a history: (epoch, shower, card)."""
+    deck = position.setup.deck
+    options = []
+    for epoch, shower, card, traits in _shows(position, opponent):
+        held = [c for c, h in states[epoch].items() if h == shower]
+        options.append(
+            [(epoch, shower, card)]
+            if card is not None
+            else [(epoch, shower, c) for c in held if deck.card(c).has_traits(traits)]
+        )
+    return list(product(*options))
+
+
+def _hands(states, opponent):
+    """The opponent's hand at each epoch of a history."""
+    return tuple(frozenset(c for c, h in s.items() if h == opponent) for s in states)
+
+
+def _brute_candidates(public, opponent, states, shown):
+    """The opponent's candidates: culprits of the public histories that show them the same.
+
+    ``public`` holds the public histories by the opponent's hands (:func:`_by_hands`).
+    """
+    return {
+        next(c for c, h in other[-1].items() if h == CULPRIT)
+        for other in public[opponent].get(_hands(states, opponent), ())
+        if all(other[e][c] == shower for e, shower, c in shown)
+    }
+
+
+def _by_hands(position):
+    """Each opponent's public histories, by their hands at every epoch."""
+    found = {}
+    for states in _public_histories(position):
+        for opponent in position.setup.players:
+            found.setdefault(opponent, {}).setdefault(_hands(states, opponent), []).append(states)
+    return found
+
+
+def _public_histories(position):
+    """Every history of the public events, as its states at each epoch."""
+    setup = replace(position.setup, me=None)
+    events = public_events(position.events)
+    return [_epochs(events, path) for _, path in consistent_histories(setup, events)]
+
+
+def _mine(position):
+    """Every history of the observer's log, with its weight, as its states at each epoch."""
+    return [
+        (w, _epochs(position.events, path))
+        for w, path in consistent_histories(position.setup, position.events)
+    ]
+
+
+def _array(position, states):
+    """A brute-force history as the solver's (card, epoch) array of holder indices."""
+    holders = position.timeline.holders
+    return np.array(
+        [[holders.index(s[c]) for s in states] for c in position.setup.deck.ids], dtype=np.int8
+    )
+
+
+class _Picks:
+    """A stand-in for the random choice of shown cards: hands out given cards in turn."""
+
+    def __init__(self, cards):
+        self.cards = list(cards)
+
+    def choice(self, options):
+        card = self.cards.pop(0)
+        assert card in options
+        return card
+
+
+def test_a_view_has_the_candidates_that_brute_force_finds():
+    """In every history of tiny logs, each opponent's view has the brute-force candidates."""
+    checked = 0
+    for seed in range(40):
+        position = _game(seed)
+        if position is None:
+            continue
+        views = Views(position)
+        public = _by_hands(position)
+        index = {c: i for i, c in enumerate(position.setup.deck.ids)}
+        for _, states in _mine(position)[:40]:
+            history = _array(position, states)
+            for opponent in views.opponents:
+                for shown in _choices(position, opponent, states):
+                    unnamed = [
+                        index[c]
+                        for (_, _, c), (_, _, named, _) in zip(shown, _shows(position, opponent))
+                        if named is None
+                    ]
+                    sight = views.sight(history, opponent, _Picks(unnamed))
+                    found = {position.setup.deck.ids[c] for c in views.candidates(sight)}
+                    assert found == _brute_candidates(public, opponent, states, shown)
+                    checked += 1
+    assert checked > 500
+
+
+def _brute_certain(position, opponent):
+    """The exact chance that ``opponent`` is certain: histories weighted, shows averaged."""
+    public = _by_hands(position)
+    total = Fraction(0)
+    certain = Fraction(0)
+    for weight, states in _mine(position):
+        choices = _choices(position, opponent, states)
+        total += weight
+        sure = sum(len(_brute_candidates(public, opponent, states, c)) == 1 for c in choices)
+        certain += weight * Fraction(sure, len(choices))
+    return certain / total
+
+
+def _within_bound(position, seed):
+    """Each opponent's estimated certainty and the exact chance: (estimate, bound, exact)."""
+    sat = sat_model(position)
+    possible = sat.closure()
+    model = build_model(position)
+    assert possible is not None and propagate(model)
+    views = opponent_views(position, sat, possible, model, perf_counter() + 60, seed)
+    assert views is not None
+    return {
+        opponent: (view.certain, view.error, _brute_certain(position, opponent))
+        for opponent, view in views.items()
+    }
+
+
+def test_the_chance_of_certainty_is_within_its_bound_of_brute_force():
+    """The chains' estimate of each opponent's certainty covers the exact chance."""
+    compared = 0
+    for seed in range(200, 230):
+        position = _game(seed)
+        if position is None or sat_model(position).closure() is None:
+            continue
+        for estimate, bound, exact in _within_bound(position, seed).values():
+            assert abs(estimate - float(exact)) <= bound
+            compared += 1
+    assert compared >= 10
+
+
+def test_a_chance_between_zero_and_one_is_within_its_bound():
+    """Bob knows one of cai's two cards: he is sure when the other franciscan is the culprit.
+
+    Cai holds one benedictine and one franciscan, and showed bob the
+    franciscan; bob saw ana's two templars. The two cards bob has not seen
+    are cai's benedictine and the culprit: bob can tell them apart when the
+    culprit is the other franciscan, a third of the histories.
+    """
+    log = parse_log(LOG_SHOWN, "race.log")
+    position = AbbeyPosition.of_log(log)
+    found = {}
+    for seed in range(3):
+        found = _within_bound(position, seed)
+        estimate, bound, exact = found["bob"]
+        assert exact == Fraction(1, 3)
+        assert abs(estimate - 1 / 3) <= bound < 0.2
+    assert found["cai"][2] == 0
+
+
+LOG = """game abbey
+players ana bob cai
+me ana
+card c0 templar father hooded bearded fat
+card c1 templar brother hooded bearded fat
+card c2 franciscan father hooded bearded fat
+card c3 franciscan brother hooded bearded fat
+card c4 benedictine father hooded bearded fat
+card c5 benedictine brother hooded bearded fat
+card c6 benedictine novice hooded bearded fat
+pile 0
+hand 2
+hand ana c0 c1
+show ana to bob c0
+show ana to bob c1
+has cai c2
+has cai c3
+"""
+
+
+LOG_SHOWN = (
+    LOG.split("show ana to bob c0")[0]
+    + """show ana to bob c0
+show ana to bob c1
+count cai benedictine 1
+show cai to bob franciscan
+"""
+)
+
+
+def _log():
+    """Bob has seen every card but his own and the culprit: ana's (shown) and cai's (public)."""
+    return parse_log(LOG, "race.log")
+
+
+def test_an_opponent_who_has_seen_every_card_but_one_is_certain():
+    """Bob saw ana's cards and knows cai's: certain in every history; cai never is."""
+    solution = solve_log(_log(), SolveOptions(budget=5, opponents=True))
+    views = solution.opponents
+    assert views is not None
+    assert views["bob"].certain == 1.0
+    assert views["cai"].certain == 0.0
+    assert views["bob"].candidates == 1.0
+    assert views["cai"].candidates == 5.0  # every card but its own two
+
+
+def test_everybody_is_certain_once_the_culprit_is_public():
+    """The public events alone leave one candidate: every opponent is certain, exactly."""
+    log = parse_log(LOG + "accuse cai c4 right\n", "race.log")
+    solution = solve_log(log, SolveOptions(budget=5, opponents=True))
+    assert solution.opponents == {
+        "bob": OpponentView(1.0, 0.0, 1.0),
+        "cai": OpponentView(1.0, 0.0, 1.0),
+    }
+    assert solution.to_json()["opponents"]["bob"] == {
+        "certain": 1.0,
+        "error": 0.0,
+        "candidates": 1.0,
+    }
+
+
+def test_the_others_are_left_out_unless_asked_for():
+    """Without ``opponents`` the solution says nothing of them, nor does its JSON."""
+    solution = solve_log(_log(), SolveOptions(budget=5))
+    assert solution.opponents is None
+    assert "opponents" not in solution.to_json()
+
+
+def test_public_events_drop_what_only_some_players_saw():
+    """Own hands, transfers' cards, Mass passes and named shows are private; answers public."""
+    text = LOG + "take ana from bob\ncount bob father 1\n"
+    events = public_events(parse_log(text, "race.log").events)
+    assert [e.type for e in events] == ["has", "has", "take", "count"]
