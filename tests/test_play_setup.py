@@ -72,7 +72,7 @@ def test_a_new_black_rose_log_asks_my_role(tmp_path):
 def test_an_empty_file_starts_a_new_game(tmp_path):
     log = tmp_path / "g.log"
     log.write_text("\n")
-    result = play(tmp_path, ["rose", "ana bob", "ana", "quit"], str(log))
+    result = play(tmp_path, ["rose", "ana bob", "ana", "", "quit"], str(log))
     assert result.exit_code == 0, result.output
     assert read_log(str(log)).header.game == "rose"
 

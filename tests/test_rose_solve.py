@@ -299,6 +299,8 @@ def test_cli_json_and_hard(log_file):
         "guess",
         "day7_guess",
         "day7_tied",
+        "exposure",
+        "exposure_points",
     ]
     assert hard["day7_tied"] == 20  # five colours for two players, all equally likely
 

@@ -8,6 +8,7 @@ is ``player=colour`` for each of them, in seat order, joined by spaces
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -28,6 +29,7 @@ from deduce.games.protocol import (
 from deduce.games.rose import bots, check, csp, report, simulate, styles
 from deduce.games.rose.data import load_data_file
 from deduce.games.rose.engine import RoseGame
+from deduce.games.rose.exposure import exposure_of
 from deduce.games.rose.solve import RoseSolution, minimal_conflict, solve_rose
 from deduce.games.simulate import Files, Simulator
 from deduce.games.words import arity, next_line, pick
@@ -100,13 +102,15 @@ class Rose(FromScratch):
             return styles.load_model_file(path)
         raise DeduceError(f"{path}: rose has no {kind} file")
 
-    def solve(  # noqa: D102
+    def solve(
         self,
         log: GameLog,
         options: SolveOptions,
         warm: Any = None,
     ) -> RoseSolution:
-        return solve_rose(log, hard=options.hard, model=options.model)
+        """The solution, with the observer's exposure (see :mod:`deduce.games.rose.exposure`)."""
+        solution = solve_rose(log, hard=options.hard, model=options.model)
+        return replace(solution, exposure=exposure_of(log, solution, model=options.model))
 
     def tables(self, solution: RoseSolution) -> list[Table]:  # noqa: D102
         return report.tables(solution)
@@ -180,6 +184,17 @@ class Rose(FromScratch):
 
     def questions(self, players: tuple[str, ...]) -> tuple[Question, ...]:  # noqa: D102
         return ()
+
+    def openings(self, me: str) -> tuple[Question, ...]:
+        """Your colour (your identity card): the log's first event."""
+        return (
+            Question(
+                f"identity {me}",
+                f"Your colour: {', '.join(COLOURS[:-1])} or {COLOURS[-1]} (Enter to skip)",
+                "ids",
+                required=False,
+            ),
+        )
 
     def warnings(self, log: GameLog, options: SolveOptions) -> tuple[tuple[int, str], ...]:
         """A fourth reveal of one player: the rulebook has each reveal three markers."""

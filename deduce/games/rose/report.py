@@ -1,4 +1,4 @@
-"""Rose results as tables: the guesses, each player's colour probabilities, or the conflict.
+"""Rose results as tables: guesses, your exposure, each player's colours, or the conflict.
 
 Also the short table ``play`` shows after every event, and a check run's summary.
 """
@@ -16,6 +16,7 @@ from deduce.report import Table, percent, plural, style_table
 
 if TYPE_CHECKING:  # the check pulls in the engine and bots, which solving does not need
     from deduce.games.rose.check import CheckSummary
+    from deduce.games.rose.exposure import Exposure
 
 
 def _chance(solution: RoseSolution, player: str, colour: str) -> str:
@@ -47,6 +48,19 @@ def guess_table(solution: RoseSolution) -> Table:
     return Table(title + ")", ["player", "most probable", "chance", "day-7 guess", "chance"], rows)
 
 
+def exposure_table(exposure: Exposure) -> Table:
+    """Per opponent: the chance that their day-7 guess names your colour, and what it costs you."""
+    rows = [
+        [p, percent(chance) or "0%", f"{float(exposure.cost(p)):.2f}"]
+        for p, chance in exposure.chances.items()
+    ]
+    title = (
+        f"How exposed you are (you are {exposure.colour}: the day-7 guesses cost you "
+        f"{float(exposure.expected):.2f} clue points expected, {exposure.points} per right guess)"
+    )
+    return Table(title, ["opponent", f"guesses {exposure.colour}", "clue points"], rows)
+
+
 def identity_table(solution: RoseSolution) -> Table:
     """Every reported player against every colour (blank: impossible)."""
     rows = [
@@ -70,13 +84,16 @@ def tables(solution: RoseSolution) -> list[Table]:
     """The tables printed by ``deduce solve`` for this solution (the matrix last, for ``--csv``).
 
     With a styles model, what the log says about how each player plays comes
-    between the guesses and the matrix.
+    between the guesses and the matrix, and then, when the observer's colour
+    is known, their exposure.
     """
     if not solution.consistent:
         return [conflict_table(solution)]
     found = [guess_table(solution)]
     if solution.styles:
         found.append(style_table(solution.styles, STYLE_WORDS))
+    if solution.exposure:
+        found.append(exposure_table(solution.exposure))
     return [*found, identity_table(solution)]
 
 

@@ -31,11 +31,11 @@ prefix of the log.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import permutations
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from deduce.games.rose.behaviour import BehaviourModel, choices, features, score
 from deduce.games.rose.csp import (
@@ -52,6 +52,9 @@ from deduce.logs.model import Event, GameLog
 from deduce.report import plural
 from deduce.subsets import shrink
 
+if TYPE_CHECKING:  # the exposure solves views of the log with this module
+    from deduce.games.rose.exposure import Exposure
+
 
 @dataclass(frozen=True)
 class RoseSolution:
@@ -64,6 +67,9 @@ class RoseSolution:
     probable first. ``weighed``: how many soft events the weights used.
     ``styles[player]``: style -> probability (``STYLES`` order of
     :mod:`deduce.games.rose.styles`), when a styles model weighed them.
+    ``exposure``: how likely each other player is to guess the observer's
+    colour on day 7 (:mod:`deduce.games.rose.exposure`), which the game's
+    solve adds when the observer's colour is known.
     """
 
     game: ClassVar[str] = "rose"
@@ -75,6 +81,7 @@ class RoseSolution:
     styles: dict[str, dict[str, float]] = field(default_factory=dict)
     conflict: tuple[int, ...] = ()
     explanation: tuple[str, ...] = ()
+    exposure: Exposure | None = None
 
     def candidates(self, player: str) -> list[str]:
         """The colours ``player`` can be, in ``COLOURS`` order."""
@@ -93,16 +100,18 @@ class RoseSolution:
     def tied_guesses(self) -> list[dict[str, str]]:
         """Every day-7 guess: distinct colours maximising the expected number of right guesses.
 
-        The expectation is the sum of the chosen colours' probabilities (exact
-        fractions, so ties are real); every injective map from the players to
-        the colours is tried, in ``COLOURS`` order, seat by seat. Empty when
-        inconsistent.
+        The expectation is the sum of the chosen colours' probabilities, summed
+        exactly as whole numbers of one unit (:func:`whole`), so ties are real;
+        every injective map from the players to the colours is tried, in
+        ``COLOURS`` order, seat by seat. Empty when inconsistent.
         """
         if not self.consistent:
             return []
-        rows = [self.probabilities[p] for p in self.players]
+        cells = [(p, c) for p in self.players for c in self.probabilities[p]]
+        counts = dict(zip(cells, whole(self.probabilities[p][c] for p, c in cells)))
+        rows = [{c: counts[p, c] for c in self.probabilities[p]} for p in self.players]
         scored = [
-            (sum(row.get(c, Fraction(0)) for row, c in zip(rows, pick)), pick)
+            (sum(row.get(c, 0) for row, c in zip(rows, pick)), pick)
             for pick in permutations(COLOURS, len(rows))
         ]
         top = max(score for score, _ in scored)
@@ -126,6 +135,7 @@ class RoseSolution:
         }
         tied = self.tied_guesses()
         styles = {"styles": self.styles} if self.styles else {}
+        exposure = self.exposure.to_json() if self.exposure else {}
         return {
             "game": "rose",
             "consistent": True,
@@ -135,6 +145,7 @@ class RoseSolution:
             "day7_guess": tied[0],
             "day7_tied": len(tied),
             **styles,
+            **exposure,
         }
 
 
@@ -183,27 +194,38 @@ def soft_weights(scores: Sequence[float]) -> list[Fraction]:
     return [Fraction(math.exp(s - top)) for s in scores]
 
 
+def whole(values: Iterable[Fraction]) -> list[int]:
+    """``values`` as whole numbers of their least common denominator: their ratios, exactly."""
+    found = list(values)
+    unit = math.lcm(*(q.denominator for q in found))
+    return [q.numerator * (unit // q.denominator) for q in found]
+
+
 def marginal(
     possible: Sequence[Assignment], weights: Sequence[Fraction], seat: int
 ) -> dict[str, Fraction]:
     """The weighted share of each colour at ``seat``, candidates only, in ``COLOURS`` order."""
-    totals = dict.fromkeys(COLOURS, Fraction(0))
-    for assignment, weight in zip(possible, weights):
-        totals[assignment[seat]] += weight
-    total = sum(weights, Fraction(0))
-    return {c: w / total for c, w in totals.items() if w}
+    counts = whole(weights)
+    totals = dict.fromkeys(COLOURS, 0)
+    for assignment, count in zip(possible, counts):
+        totals[assignment[seat]] += count
+    total = sum(counts)
+    return {c: Fraction(n, total) for c, n in totals.items() if n}
 
 
 def joint_colourings(
     possible: Sequence[Assignment], weights: Sequence[Fraction], seats: Sequence[int]
 ) -> dict[tuple[str, ...], Fraction]:
     """The weighted share of each colouring of ``seats``, most probable first (ties sorted)."""
-    totals: dict[tuple[str, ...], Fraction] = {}
-    for assignment, weight in zip(possible, weights):
+    counts = whole(weights)
+    totals: dict[tuple[str, ...], int] = {}
+    for assignment, count in zip(possible, counts):
         key = tuple(assignment[s] for s in seats)
-        totals[key] = totals.get(key, Fraction(0)) + weight
-    total = sum(weights, Fraction(0))
-    return {k: w / total for k, w in sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))}
+        totals[key] = totals.get(key, 0) + count
+    total = sum(counts)
+    return {
+        k: Fraction(n, total) for k, n in sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
+    }
 
 
 def minimal_conflict(players: Sequence[str], events: Sequence[Event]) -> tuple[int, ...]:
