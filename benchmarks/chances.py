@@ -58,28 +58,19 @@ from deduce.logs.model import GameLog
 USABLE = 0.05
 
 
+def simulate(game: str, players: int, games: int, seed: int, out: Path, *extra: str) -> None:
+    """``deduce simulate GAME`` into ``out`` (``extra``: more of its options)."""
+    command = ["simulate", game, "--players", str(players), "--games", str(games)]
+    command += ["--seed", str(seed), "--out", str(out), *extra]
+    subprocess.run(
+        [sys.executable, "-m", "deduce.cli.main", *command], check=True, stdout=subprocess.DEVNULL
+    )
+
+
 def simulated(players: int, games: int, seed: int, folder: Path) -> list[GameLog]:
     """The first player's log of each of ``games`` simulated games."""
     out = folder / f"{players}p"
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "deduce.cli.main",
-            "simulate",
-            "abbey",
-            "--players",
-            str(players),
-            "--games",
-            str(games),
-            "--seed",
-            str(seed),
-            "--out",
-            str(out),
-        ],
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    simulate("abbey", players, games, seed, out)
     logs = []
     for game in sorted(out.glob("game-*")):
         truth = json.loads((game / "truth.json").read_text())

@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -35,6 +33,7 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
+from chances import simulate
 from tabulate import tabulate
 
 from deduce.games.reliability import RELIABILITY_HEADINGS, Reliability, reliability_rows
@@ -45,32 +44,6 @@ from deduce.logs.io import read_log
 
 #: One scored guess: the guesser's chance for it, and whether it was right.
 Scored = tuple[float, bool]
-
-
-def simulate(
-    players: int, games: int, seed: int, bots: str | None, workers: int, out: Path
-) -> None:
-    """``deduce simulate rose`` into ``out``."""
-    command = [
-        sys.executable,
-        "-m",
-        "deduce.cli.main",
-        "simulate",
-        "rose",
-        "--players",
-        str(players),
-        "--games",
-        str(games),
-        "--seed",
-        str(seed),
-        "--workers",
-        str(workers),
-        "--out",
-        str(out),
-    ]
-    subprocess.run(
-        [*command, *(["--bots", bots] if bots else [])], check=True, stdout=subprocess.DEVNULL
-    )
 
 
 def score_game(folder: Path) -> dict[str, list[Scored]]:
@@ -115,7 +88,8 @@ def measure(args: argparse.Namespace) -> list[dict[str, Any]]:
     """Simulate, score every game in ``args.workers`` processes, one result per guesser."""
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "games"
-        simulate(args.players, args.games, args.seed, args.bots, args.workers, out)
+        extra = ["--workers", str(args.workers), *(["--bots", args.bots] if args.bots else [])]
+        simulate("rose", args.players, args.games, args.seed, out, *extra)
         started = time.perf_counter()
         with Pool(args.workers) as pool:
             games = pool.map(score_game, sorted(out.glob("game-*")), chunksize=10)
