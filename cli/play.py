@@ -21,10 +21,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from time import perf_counter
+from typing import cast
 
 import click
 
-from deduce.assist.background import LADDER, Refined, Refiner, ladder
+from deduce.assist.background import LADDER, OTHERS_LADDER, Refined, Refiner, Unknown, ladder
 from deduce.assist.compact import compact_tables, computing, contradiction
 from deduce.assist.complete import (
     EVENT,
@@ -52,6 +53,7 @@ from deduce.assist.session import Session, is_new, syntax_for
 from deduce.assist.vocabulary import Vocabulary, vocabulary
 from deduce.assist.why import why
 from deduce.errors import DeduceError, LogError
+from deduce.games.protocol import Others
 from deduce.logs.formats import event_types
 from deduce.logs.model import Event, GameLog
 from deduce.logs.text import show_event, usage
@@ -61,6 +63,7 @@ from deduce.report import render
 from deduce.solving import (
     Solution,
     SolveOptions,
+    others_of,
     rule_warnings,
     solution_tables,
     solve_log,
@@ -133,6 +136,9 @@ class Repl:
         self.budgets = budgets
         self.refused = 0
         self.refiner: Refiner | None = None
+        #: What the others know (the Abbey's race to accuse), refined beside the chances.
+        self.others: Refiner | None = None
+        self._warned = ""  # the warnings about the others, as printed last
         self._immediate = options if budgets is None else replace(options, budget=0.0)
         self._solved: tuple[GameLog, Solution | Inconsistent] | None = None
         self._shown = ""  # the position's short tables, as printed last
@@ -204,6 +210,8 @@ class Repl:
         """
         if self.refiner is not None:
             self.refiner.cancel()
+        if self.others is not None:
+            self.others.cancel()
         if self.above is not None:
             self.above.clear()  # a table of the position before, not yet shown
         solution = self.solution()
@@ -212,6 +220,20 @@ class Repl:
         )
         self._since = time.monotonic()
         self._shown = self.show_compact(solution, hint, pending)
+        if self.others is not None and solution.consistent:
+            self._warned = ""
+            self.others.start(self.session.log, self.options, Unknown())
+
+    def raced(self, result: Refined) -> None:
+        """What the others know (the lock held): a warning for each who may accuse, once."""
+        if result.error:
+            self.above_prompt(f"Error: estimating what the others know stopped: {result.error}")
+            return
+        known = cast(Others, result.solution)  # what this refiner's jobs give
+        text = "\n".join(f"Warning: {line}" for line in known.warnings())
+        if text and text != self._warned:
+            self._warned = text
+            self.above_prompt(text)
 
     def refined(self, result: Refined) -> None:
         """A background result (the refiner's lock held): printed when it changes the table."""
@@ -256,7 +278,11 @@ class Repl:
 
     def busy(self) -> contextlib.AbstractContextManager[object]:
         """Held while a line is handled: a background result waits for the prompt."""
-        return self.refiner.lock if self.refiner is not None else contextlib.nullcontext()
+        held = contextlib.ExitStack()
+        for refiner in (self.refiner, self.others):
+            if refiner is not None:
+                held.enter_context(refiner.lock)
+        return held
 
     def text(self, event: Event) -> str:
         """An event as ``line N: <line syntax>``."""
@@ -281,6 +307,10 @@ class Repl:
                 if self.interactive:  # the refiner's tables come while a line is typed
                     self.above = stack.enter_context(AbovePrompt(self.prompt))
                 self.refiner = stack.enter_context(Refiner(self.refined, self.budgets))
+                if game_named(self.game).knows_others:
+                    self.others = stack.enter_context(
+                        Refiner(self.raced, OTHERS_LADDER, others_of, "deduce-others")
+                    )
             with self.busy():
                 self.show_position(KEPT)
             while (line := self.read()) is not None:

@@ -28,6 +28,7 @@ __all__ = [
     "Outlook",
     "Solution",
     "SolveOptions",
+    "others_of",
     "outlook",
     "rule_warnings",
     "solution_tables",
@@ -55,6 +56,15 @@ def solve_log(log: GameLog, options: SolveOptions | None = None, warm: Any = Non
     scratch.
     """
     return game(log.header.game).solve(log, options or SolveOptions(), warm)
+
+
+def others_of(log: GameLog, options: SolveOptions) -> Any:
+    """What the other players of ``log`` know, within ``options.budget`` (None: not known).
+
+    The game's :meth:`~deduce.games.protocol.Game.others`: the Abbey's race
+    to accuse, which ``play`` refines in the background beside the chances.
+    """
+    return game(log.header.game).others(log, options)
 
 
 def rule_warnings(

@@ -23,12 +23,18 @@ from oracles.abbey import CULPRIT, consistent_histories
 
 from deduce.errors import LogError
 from deduce.games.abbey.solver.model import build_model
-from deduce.games.abbey.solver.opponents import OpponentView, Views, opponent_views, public_events
+from deduce.games.abbey.solver.opponents import (
+    OpponentView,
+    Race,
+    Views,
+    opponent_views,
+    public_events,
+)
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.timeline import TRANSFERS, AbbeyPosition, build_timeline
 from deduce.logs.io import parse_log
-from deduce.solving import SolveOptions, solve_log
+from deduce.solving import SolveOptions, others_of, solve_log
 
 TINY = {"min_cards": 7, "max_cards": 8, "max_deals": 3_000, "max_events": 8}
 
@@ -291,3 +297,29 @@ def test_public_events_drop_what_only_some_players_saw():
     text = LOG + "take ana from bob\ncount bob father 1\n"
     events = public_events(parse_log(text, "race.log").events)
     assert [e.type for e in events] == ["has", "has", "take", "count"]
+
+
+def test_the_race_warns_of_those_more_likely_than_not_to_be_sure():
+    """``play``'s warnings: only past even odds, the likeliest first, with the bound."""
+    found = Race(
+        {
+            "bob": OpponentView(0.62, 0.091, 1.4),
+            "cai": OpponentView(0.5, 0.05, 1.9),
+            "dee": OpponentView(1.0, 0.0, 1.0),
+        }
+    )
+    assert found.warnings() == [
+        "dee may be able to accuse: 100%",
+        "bob may be able to accuse: 62% ± 9.1",
+    ]
+    assert found.to_json()["exact"] is False and found.to_json()["error"] == 0.091
+    assert Race({}).to_json() == {"exact": False, "error": 1.0, "opponents": {}}
+
+
+def test_the_race_of_a_log_comes_from_the_game():
+    """What ``play`` refines in the background: the game's estimate of the others."""
+    found = others_of(_log(), SolveOptions(budget=5))
+    assert found.views["bob"].certain == 1.0
+    assert found.warnings() == [
+        f"bob may be able to accuse: 100% ± {100 * found.views['bob'].error:.1f}"
+    ]

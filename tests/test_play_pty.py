@@ -321,15 +321,20 @@ def test_what_if_without_an_event_says_how_to_use_it(tmp_path):
     assert "not an event line" not in done.stdout + done.stderr
 
 
-def _workers(pid: int) -> list[int]:
-    """The child processes of ``pid`` (the session's background workers), zombies included."""
+def _workers(pid: int, name: str | None = "deduce-refiner") -> list[int]:
+    """The child processes of ``pid``, zombies included: those called ``name`` (None: all).
+
+    The chances' worker calls itself ``deduce-refiner``; the one estimating
+    what the others know, ``deduce-others``.
+    """
     found = []
     for entry in filter(str.isdigit, os.listdir("/proc")):
         try:
             stat = Path(f"/proc/{entry}/stat").read_text()
+            called = Path(f"/proc/{entry}/comm").read_text().strip()
         except OSError:  # ended meanwhile
             continue
-        if int(stat.rpartition(")")[2].split()[1]) == pid:
+        if int(stat.rpartition(")")[2].split()[1]) == pid and name in (None, called):
             found.append(int(entry))
     return found
 
@@ -424,7 +429,7 @@ def test_the_chances_come_above_the_prompt_and_the_last_table_is_the_last_events
     child.expect(pexpect.EOF)
     after = screen.getvalue().partition("Recorded line 38: has bob konrad")[2]
     assert "15 candidates" not in after and "Traceback" not in screen.getvalue()
-    assert _workers(child.pid) == []
+    assert _workers(child.pid, None) == []
 
 
 @PROC
@@ -433,11 +438,13 @@ def test_a_killed_session_leaves_no_worker_holding_the_log(tmp_path):
     child = _spawn(tmp_path, "g.log", "--budget", "600")
     child.expect_exact("abbey> ")
     (worker,) = _workers(child.pid)
+    workers = _workers(child.pid, None)  # the chances', and what the others know
+    assert worker in workers and _workers(child.pid, "deduce-others")
     child.kill(signal.SIGKILL)
     child.expect(pexpect.EOF)
     deadline = time.monotonic() + TIMEOUT
-    while not _ended(worker):  # the worker sees its parent gone and ends
-        assert time.monotonic() < deadline, "the worker outlived its session"
+    while not all(map(_ended, workers)):  # the workers see their parent gone and end
+        assert time.monotonic() < deadline, "a worker outlived its session"
         time.sleep(0.05)
     done = _piped(tmp_path, "quit\n", "g.log", "--budget", "0")  # the lock is free again
     assert done.returncode == 0, done.stderr
@@ -515,3 +522,33 @@ def test_play_killed_while_its_chains_run_leaves_no_process_and_loses_nothing(tm
     assert busy >= 1, "the chains never ran while play was killed"
     done = _piped(tmp_path, "quit\n", "g.log", "--budget", "0")  # it reopens at once
     assert done.returncode == 0, done.stderr
+
+
+RACE = """game abbey
+players ana bob cai
+me ana
+card c0 templar father hooded bearded fat
+card c1 templar brother hooded bearded fat
+card c2 franciscan father hooded bearded fat
+card c3 franciscan brother hooded bearded fat
+card c4 benedictine father hooded bearded fat
+card c5 benedictine brother hooded bearded fat
+card c6 benedictine novice hooded bearded fat
+pile 0
+hand 2
+hand ana c0 c1
+show ana to bob c0
+show ana to bob c1
+has cai c2
+"""
+
+
+def test_play_warns_when_an_opponent_may_accuse(tmp_path):
+    """Bob has seen every card but his own and one of cai's: once cai's last is public, he knows."""
+    (tmp_path / "race.log").write_text(RACE)
+    child = _spawn(tmp_path, "race.log")
+    child.expect_exact("abbey> ")
+    _command(child, "has cai c3", "Recorded line 17")
+    child.expect_exact("Warning: bob may be able to accuse: 100%")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)

@@ -38,6 +38,7 @@ module-level function where processes are spawned rather than forked.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import pickle
 import signal
@@ -48,6 +49,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 from typing import Any
 
 from deduce.assist.live import Inconsistent
@@ -74,9 +76,24 @@ def ladder(first: float | None = None) -> tuple[float, ...]:
     return (first, *(rung for rung in LADDER if rung > first))
 
 
-def exact(solution: Solution) -> bool:
+def exact(solution: Solution | Unknown) -> bool:
     """Whether every probability of ``solution`` is exact (the spec's top-level ``exact``)."""
     return bool(solution.to_json().get("exact", True))
+
+
+#: The budgets of what the others know (``play``'s second job, see :class:`Refiner`).
+OTHERS_LADDER = (3.0, 10.0)
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """Nothing known yet: what a job starts from when the player was shown nothing of it."""
+
+    consistent: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        """An estimate without a bound: anything the job finds is better."""
+        return {"exact": False, "error": 1.0}
 
 
 #: How much narrower an estimate's bound must be than the one shown for it to be shown
@@ -84,7 +101,7 @@ def exact(solution: Solution) -> bool:
 NARROWER = 2 / 3
 
 
-def better(new: Solution, old: Solution) -> bool:
+def better(new: Solution, old: Solution | Unknown) -> bool:
     """Whether ``new`` improves on ``old``: exact beats estimated, a narrower bound a wider one.
 
     The bound is the spec's top-level error on every probability; an
@@ -96,7 +113,7 @@ def better(new: Solution, old: Solution) -> bool:
     return new_error <= NARROWER * old_error
 
 
-def _rank(solution: Solution) -> tuple[bool, float]:
+def _rank(solution: Solution | Unknown) -> tuple[bool, float]:
     """A solution's top-level ``exact`` and ``error`` (0 when exact), read once."""
     data = solution.to_json()
     return bool(data.get("exact", True)), float(data.get("error", 0.0))
@@ -123,7 +140,7 @@ class _Job:
     log: GameLog
     process: BaseProcess
     reader: Connection
-    best: Solution
+    best: Solution | Unknown
 
 
 class Refiner:
@@ -139,10 +156,13 @@ class Refiner:
         deliver: Callable[[Refined], None],
         budgets: Sequence[float] = LADDER,
         solve: SolveFunction = solve_log,
+        name: str = "deduce-refiner",
     ) -> None:
         self.deliver = deliver
         self.budgets = tuple(budgets)
         self.solve = solve
+        #: The workers' name, as ``ps`` shows it (where the system lets a process name itself).
+        self.name = name
         #: Held while a delivery runs; hold it to keep deliveries out (a delayed one is
         #: dropped if its job is superseded meanwhile).
         self.lock = threading.RLock()
@@ -163,7 +183,9 @@ class Refiner:
         with self.lock:
             return self._job.process.pid if self._job is not None else None
 
-    def start(self, log: GameLog, options: SolveOptions, shown: Solution | Inconsistent) -> bool:
+    def start(
+        self, log: GameLog, options: SolveOptions, shown: Solution | Inconsistent | Unknown
+    ) -> bool:
         """Refine ``log``'s chances from now on, ``shown`` being what the player sees.
 
         The running job, if any, is cancelled first. Returns whether a job
@@ -183,8 +205,8 @@ class Refiner:
             reader, writer = self._context.Pipe(duplex=False)
             process = self._context.Process(
                 target=_refine,
-                args=(writer, log, options, self.budgets, self.solve),
-                name="deduce-refiner",
+                args=(writer, log, options, self.budgets, self.solve, self.name),
+                name=self.name,
                 daemon=False,  # it may start processes of its own (the Abbey's chains)
             )
             with _ctrl_c_held():  # the worker is born deaf to it (see _detach)
@@ -246,8 +268,9 @@ class Refiner:
         improved = better(solution, job.best)
         if improved:
             job.best = solution
-        if improved or last:
-            self.deliver(Refined(job.log, budget, job.best, last=last))
+        if improved or last:  # nothing better than nothing yet: the job's own last word
+            best = solution if isinstance(job.best, Unknown) else job.best
+            self.deliver(Refined(job.log, budget, best, last=last))
 
 
 @contextmanager
@@ -281,14 +304,15 @@ def _refine(
     options: SolveOptions,
     budgets: Sequence[float],
     solve: SolveFunction,
+    name: str,
 ) -> None:
-    """The worker: solve ``log`` with each budget in turn, send each result, stop once exact.
+    """The worker ``name``: solve ``log`` with each budget in turn, send each result, until exact.
 
     Each message is ``(budget, solution, error, final)``: ``final`` marks a
     rung's answer, the others are its estimates on the way. An error (one
     line) ends the job.
     """
-    _detach()
+    _detach(name)
 
     def send(budget: float, solution: Solution | None, error: str = "", final: bool = True) -> None:
         try:
@@ -337,8 +361,10 @@ def _one_line(exc: Exception) -> str:
     return f"internal error ({type(exc).__name__}{': ' + text if text else ''})"
 
 
-def _detach() -> None:
-    """In a worker: leave Ctrl-C to the prompt, and end as soon as the parent does."""
+def _detach(name: str) -> None:
+    """In a worker: take ``name``, leave Ctrl-C to the prompt, end as soon as the parent does."""
+    with contextlib.suppress(OSError):  # Linux: the name ps and /proc show (15 bytes at most)
+        Path("/proc/self/comm").write_text(name[:15])
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

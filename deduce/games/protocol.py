@@ -185,6 +185,28 @@ class Solution(Protocol):
 S = TypeVar("S", bound=Solution)
 
 
+class Others(Protocol):
+    """What the other players know, apart from a solve (:meth:`Game.others`).
+
+    ``to_json`` has ``exact`` and ``error`` as a solution's, so that a
+    background refinement keeps the better estimate; ``warnings`` are the
+    lines to show the player (``bob may be able to accuse: 62%``).
+    """
+
+    @property
+    def consistent(self) -> bool:
+        """Whether the log has a history at all."""
+        ...
+
+    def to_json(self) -> dict[str, Any]:
+        """The estimate as JSON, with ``exact`` and ``error``."""
+        ...
+
+    def warnings(self) -> list[str]:
+        """Lines to show the player now (none: nothing to warn about)."""
+        ...
+
+
 class Weighed(Solution, Protocol):
     """A solution that counts the soft evidence it weighed."""
 
@@ -226,6 +248,8 @@ class Game(Protocol[S]):
     #: Data files the log reader needs before it knows a log's game (the Abbey's ``deck``):
     #: :meth:`load` reads them, and the reader and :meth:`solve` get what it read.
     log_files: tuple[str, ...]
+    #: Whether :meth:`others` says what the other players know (``play`` refines it).
+    knows_others: bool
 
     def load(self, kind: str, path: str) -> Any:
         """Read a data file the game owns: ``deck``, ``model`` (soft evidence) or ``cards``."""
@@ -333,6 +357,14 @@ class Game(Protocol[S]):
         """Whether a quick test finds that no history fits the log (False: solve to know)."""
         ...
 
+    def others(self, log: GameLog, options: SolveOptions) -> Others | None:
+        """What the other players know, estimated within ``options.budget`` (None: not known).
+
+        Computed apart from the solve, in ``play``'s background (when
+        :attr:`knows_others`).
+        """
+        ...
+
     def suggest(
         self, log: GameLog, options: SolveOptions, advice: AdviceOptions, solution: S | None = None
     ) -> Suggestion:
@@ -370,6 +402,8 @@ class FromScratch:
 
     #: No data file for the log reader.
     log_files: tuple[str, ...] = ()
+    #: Nothing apart from the solve about what the others know.
+    knows_others: bool = False
 
     def inline(self, supplied: object) -> dict[str, Any]:
         """No data file, so nothing to carry."""
@@ -390,6 +424,10 @@ class FromScratch:
     def impossible(self, log: GameLog, warm: Any = None) -> bool:
         """No quick test: a full solve says whether the log is consistent."""
         return False
+
+    def others(self, log: GameLog, options: SolveOptions) -> None:
+        """Nothing computed apart from the solve about what the others know."""
+        return None
 
     def openings(self, me: str) -> tuple[Question, ...]:
         """Nothing to ask the observer."""

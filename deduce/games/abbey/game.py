@@ -21,8 +21,14 @@ from deduce.games.abbey.sim import check, simulate
 from deduce.games.abbey.sim.check import LogCheck
 from deduce.games.abbey.solver import query
 from deduce.games.abbey.solver.chains import Carry
+from deduce.games.abbey.solver.opponents import Race, race
 from deduce.games.abbey.solver.sat.cnf import Warm
-from deduce.games.abbey.solver.solve import ENGINES, AbbeySolution, solve_abbey
+from deduce.games.abbey.solver.solve import (
+    ENGINES,
+    OPPONENTS_SECONDS,
+    AbbeySolution,
+    solve_abbey,
+)
 from deduce.games.abbey.solver.timeline import PILE, AbbeyPosition
 from deduce.games.protocol import (
     AdviceOptions,
@@ -89,6 +95,7 @@ class Abbey:
     )
 
     log_files: tuple[str, ...] = ("deck",)
+    knows_others: bool = True
 
     def load(self, kind: str, path: str) -> Any:
         """The deck file (``deck``): the suspect cards of the player's box."""
@@ -128,6 +135,11 @@ class Abbey:
             carry=options.carry if isinstance(options.carry, Carry) else None,
             opponents=options.opponents,
         )
+
+    def others(self, log: GameLog, options: SolveOptions) -> Race:
+        """Who may be sure of the culprit (:mod:`~deduce.games.abbey.solver.opponents`)."""
+        position = AbbeyPosition.of_log(log, supplied_deck(options.deck))
+        return race(position, options.budget or OPPONENTS_SECONDS, options.seed)
 
     def tables(self, solution: AbbeySolution) -> list[Table]:  # noqa: D102
         return report.tables(solution)

@@ -43,13 +43,15 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from time import perf_counter
+from typing import Any
 
 import numpy as np
 
 from deduce.games.abbey.solver.chains import BATCH, CHAINS, Chain, plan_chains
 from deduce.games.abbey.solver.count.estimate import STUDENT
 from deduce.games.abbey.solver.gibbs import Layout
-from deduce.games.abbey.solver.model import Model
+from deduce.games.abbey.solver.model import Model, build_model
+from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import SatModel, sat_model
 from deduce.games.abbey.solver.timeline import AbbeyPosition
 from deduce.logs.model import Event
@@ -87,6 +89,53 @@ class OpponentView:
             "error": round(self.error, 6),
             "candidates": round(self.candidates, 6),
         }
+
+
+@dataclass(frozen=True)
+class Race:
+    """Every opponent's view of one log (``views``: empty when no estimate came in time).
+
+    What ``play`` computes in the background after each event, beside the
+    chances: ``exact`` and ``error`` read as a solution's do, so that a
+    refinement keeps the narrower estimate.
+    """
+
+    views: dict[str, OpponentView]
+    consistent: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        """``exact``, ``error`` (the widest bound; 1 without an estimate) and ``opponents``."""
+        error = max((v.error for v in self.views.values()), default=1.0)
+        return {
+            "exact": error == 0,
+            "error": error,
+            "opponents": {p: v.to_json() for p, v in self.views.items()},
+        }
+
+    def warnings(self) -> list[str]:
+        """One line per opponent more likely than not to be sure of the culprit."""
+        return [
+            f"{player} may be able to accuse: {_chance(view)}"
+            for player, view in sorted(self.views.items(), key=lambda pv: -pv[1].certain)
+            if view.certain > 0.5
+        ]
+
+
+def _chance(view: OpponentView) -> str:
+    """An opponent's chance of certainty in words: ``62%`` or ``62% ± 9.1``."""
+    share = f"{100 * view.certain:.0f}%"
+    return share if view.error == 0 else f"{share} ± {100 * view.error:.1f}"
+
+
+def race(position: AbbeyPosition, seconds: float, seed: int = 0) -> Race:
+    """Every opponent's view of ``position``, estimated for at most ``seconds``."""
+    start = perf_counter()
+    sat = sat_model(position)
+    possible = sat.closure()
+    model = build_model(position)
+    if possible is None or not propagate(model):
+        return Race({}, consistent=False)
+    return Race(opponent_views(position, sat, possible, model, start + seconds, seed) or {})
 
 
 def public_events(events: Iterable[Event]) -> list[Event]:
