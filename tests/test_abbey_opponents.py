@@ -18,10 +18,13 @@ from itertools import product
 from time import perf_counter
 
 import numpy as np
+import pytest
 from abbey_random import random_game
 from oracles.abbey import CULPRIT, consistent_histories
 
 from deduce.errors import LogError
+from deduce.games.abbey.advice.race import rival
+from deduce.games.abbey.advice.suggest import accusation_advice
 from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.opponents import (
     OpponentView,
@@ -32,6 +35,7 @@ from deduce.games.abbey.solver.opponents import (
 )
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
+from deduce.games.abbey.solver.solve import AbbeySolution
 from deduce.games.abbey.solver.timeline import TRANSFERS, AbbeyPosition, build_timeline
 from deduce.logs.io import parse_log
 from deduce.solving import SolveOptions, others_of, solve_log
@@ -323,3 +327,25 @@ def test_the_race_of_a_log_comes_from_the_game():
     assert found.warnings() == [
         f"bob may be able to accuse: 100% ± {100 * found.views['bob'].error:.1f}"
     ]
+
+
+def _even(position, cards):
+    """A solution whose culprit is one of ``cards``, each as likely (exactly)."""
+    share = Fraction(1, len(cards))
+    return AbbeySolution(position.setup, True, {c: share for c in cards}, {})
+
+
+def test_a_rival_sure_of_the_culprit_advises_an_accusation_worth_less():
+    """At even odds (+1 point expected), accuse only when someone is likely to accuse first."""
+    position = AbbeyPosition.of_log(_log())
+    solution = _even(position, ["c4", "c5"])
+    alone = accusation_advice(solution, 0, None)
+    assert not alone["advised"] and alone["first"] == 0
+    sure = Race({"bob": OpponentView(0.9, 0.05, 1.1), "cai": OpponentView(0.2, 0.1, 2.0)})
+    raced = accusation_advice(solution, 0, sure)
+    assert raced["advised"] and raced["first"] == pytest.approx(0.85)
+    unsure = Race({"bob": OpponentView(0.3, 0.1, 1.8)})
+    assert not accusation_advice(solution, 0, unsure)["advised"]
+    worthless = accusation_advice(_even(position, ["c4", "c5", "c6"]), 0, sure)
+    assert not worthless["advised"]  # a third: nothing to win by accusing, rival or not
+    assert rival(sure) == pytest.approx(0.85) and rival(None) == 0.0

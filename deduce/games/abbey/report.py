@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from deduce.games.abbey.advice.race import opponents_table
 from deduce.games.abbey.solver.solve import AbbeySolution
 from deduce.games.abbey.solver.timeline import holder_names
 from deduce.games.reliability import reliability_rows
 from deduce.logs.formats.abbey import TRAITS
 from deduce.report import (
-    NO_TIME,
     Table,
     chance,
     estimated,
@@ -111,36 +111,11 @@ def conflict_table(solution: AbbeySolution) -> Table:
     return Table(f"Inconsistent log. {head}", ["why"], [[s] for s in sentences])
 
 
-def opponents_table(solution: AbbeySolution) -> Table:
-    """What the others know: each one's chance of being sure of the culprit now.
-
-    Each chance is shown with its bound (none when exact); the candidates
-    their view leaves are an average over the histories.
-    """
-    views = solution.opponents or {}
-    rows = [
-        [
-            player,
-            chance(view.certain)
-            if view.error == 0
-            else f"{chance(view.certain)} ± {100 * view.error:.1f}",
-            f"{view.candidates:.1f}",
-        ]
-        for player, view in views.items()
-    ]
-    title = "What the others know: the chance that each is sure of the culprit now"
-    if not views:
-        title += f" ({NO_TIME} it; give a longer --budget)"
-    elif any(view.error for view in views.values()):
-        title += " (estimated from the histories of your log; ± points at 95% confidence)"
-    return Table(title, ["player", "sure of the culprit", "candidates left"], rows)
-
-
 def tables(solution: AbbeySolution) -> list[Table]:
     """The tables printed by ``deduce solve`` for this solution (the holders' last, for CSV)."""
     if not solution.consistent:
         return [conflict_table(solution)]
-    others = [] if solution.opponents is None else [opponents_table(solution)]
+    others = [] if solution.opponents is None else [opponents_table(solution.opponents)]
     return [candidate_table(solution), *others, holder_table(solution)]
 
 

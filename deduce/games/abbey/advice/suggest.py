@@ -15,6 +15,16 @@ suspect is the only candidate); on an estimate, only when the estimate's lower
 bound (chance minus the bound) reaches them; with an estimate too wide to show
 (:func:`~deduce.report.usable`), never.
 
+The race: once an accusation is allowed, what each other player knows
+(:mod:`~deduce.games.abbey.solver.opponents`, in :data:`RACE_SHARE` of the
+budget) gives the chance that someone is sure of the culprit now, and so
+accuses before the observer's next turn: at least the largest lower bound
+(chance minus bound) of one opponent's. Waiting a turn is worth at most
+what accusing later brings, and nothing if someone accuses first; so the
+points that advise an accusation are ``ACCUSE_POINTS`` times the chance
+that nobody does (by that lower bound): with a rival surely sure, any
+accusation worth more than nothing is advised.
+
 The revelation (+2 right, -1 wrong: ``3p - 1``) comes from the same solve:
 for each trait group, the trait the culprit most probably has, its chance
 (the sum over the candidates with it) and the expected points, advised
@@ -33,9 +43,11 @@ from deduce.errors import DeduceError, InconsistentLog
 from deduce.games.abbey.advice.advisor import ACCUSE_POINTS, Advice, Option, estimated_advice
 from deduce.games.abbey.advice.decisions import REVEAL_AT
 from deduce.games.abbey.advice.exact import exact_advice
+from deduce.games.abbey.advice.race import opponents_table, rival
 from deduce.games.abbey.advice.situation import Situation, advise, parse_situation
+from deduce.games.abbey.solver.opponents import Race, race
 from deduce.games.abbey.solver.sat.cnf import Warm
-from deduce.games.abbey.solver.solve import AbbeySolution, solve_position
+from deduce.games.abbey.solver.solve import OPPONENTS_SECONDS, AbbeySolution, solve_position
 from deduce.games.abbey.solver.timeline import PILE, AbbeyPosition, Timeline
 from deduce.games.protocol import SolveOptions, Suggestion
 from deduce.logs.formats.abbey import (
@@ -46,6 +58,8 @@ from deduce.logs.formats.abbey import (
 from deduce.logs.model import GameLog
 from deduce.report import NO_TIME, UNKNOWN, Table, estimated, percent, plural, usable
 
+#: The share of the budget for what the others know, once an accusation is allowed.
+RACE_SHARE = 0.2
 #: Markov-chain draws behind an Abbey estimate, and the fewest once the budget is spent.
 DRAWS, LEAST_DRAWS = 400, 40
 #: Shares of the budget: the solve of the position (when the caller has none), and the
@@ -117,10 +131,17 @@ def suggest(
             shown = [o for o in estimate.options if o.kind == "show_me"]
             ranked = sorted((*advice.options, *shown), key=lambda o: -o.gain)
             advice = Advice(advice.culprit, advice.entropy, tuple(ranked), advice.traits)
-    accusation = _accusation(solution, pile)
+    views = (
+        race(position, OPPONENTS_SECONDS if budget is None else RACE_SHARE * budget, options.seed)
+        if not pile and len(solution.culprit) > 1
+        else None
+    )
+    accusation = accusation_advice(solution, pile, views)
     revelations = _revelations(solution, setup)
     data = _json(advice, accusation, revelations, top)
     tables = _tables(advice, accusation, revelations, pile, top)
+    if views is not None:
+        tables.insert(1, opponents_table(views.views))
     if decision is not None:
         data["situation"], table = _situation(decision, log, setup, solution, timeline, advice, top)
         tables.insert(0, table)
@@ -142,11 +163,13 @@ def _situation(
     return advise(decision, log, setup, hand, sizes, advice, top)
 
 
-def _accusation(solution: AbbeySolution, pile: int) -> dict[str, Any]:
+def accusation_advice(solution: AbbeySolution, pile: int, views: Race | None) -> dict[str, Any]:
     """The best accusation by the solve, and what the advice rests on.
 
-    The suspect, its chance, the expected points, whether to make it now, and
-    whether the chance is exact or an estimate (with its bound).
+    The suspect, its chance, the expected points, whether to make it now,
+    whether the chance is exact or an estimate (with its bound), and the
+    race (module docstring): the chance that someone accuses first, at
+    least, and each opponent's chance of being sure.
     """
     order = solution.candidates
     card = order[0]
@@ -156,7 +179,9 @@ def _accusation(solution: AbbeySolution, pile: int) -> dict[str, Any]:
     error = 0.0 if exact else solution.culprit_bound
     tied = [c for c in order if solution.culprit[c] == solution.culprit[card]]
     low = max(0.0, p - error)
-    supported = certain or (usable(exact, error) and 6 * low - 2 >= ACCUSE_POINTS)
+    first = rival(views)
+    threshold = ACCUSE_POINTS * (1 - first)
+    supported = certain or (usable(exact, error) and 6 * low - 2 >= threshold and 6 * low > 2)
     return {
         "card": card,
         "probability": p,
@@ -166,6 +191,8 @@ def _accusation(solution: AbbeySolution, pile: int) -> dict[str, Any]:
         "exact": exact,
         "error": round(error, 6),
         "tied": tied,
+        "first": round(first, 6),
+        "opponents": {} if views is None else {p: v.to_json() for p, v in views.views.items()},
     }
 
 
@@ -280,8 +307,9 @@ def _tables(
         if accusation["allowed"]
         else f"not allowed yet: {plural(pile, 'card')} left in the pile"
     )
+    first = accusation["first"]
     accuse = Table(
-        "Accusation",
+        "Accusation" + (f" (someone may accuse first: {percent(first)} at least)" if first else ""),
         ["suspect", "chance", "expected points", "advice"],
         [[suspect, _chance(accusation), _points(accusation), verdict]],
     )

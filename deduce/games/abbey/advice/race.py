@@ -1,0 +1,49 @@
+"""What the others know, for the advice and the tables: who may accuse first.
+
+The views themselves are :mod:`~deduce.games.abbey.solver.opponents`; this
+module reads them for a player: the table of each opponent's chance of
+being sure of the culprit, and the chance that someone accuses first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from deduce.games.abbey.solver.opponents import OpponentView, Race
+from deduce.report import NO_TIME, Table, chance
+
+
+def rival(views: Race | None) -> float:
+    """The chance that someone is sure of the culprit now, at least (0: not known).
+
+    The largest lower bound of one opponent's chance: the chance that at
+    least one is sure is no smaller, however their views go together.
+    """
+    if views is None:
+        return 0.0
+    return max((max(0.0, v.certain - v.error) for v in views.views.values()), default=0.0)
+
+
+def opponents_table(views: Mapping[str, OpponentView]) -> Table:
+    """What the others know: each one's chance of being sure of the culprit now.
+
+    Each chance is shown with its bound (none when exact); the candidates
+    their view leaves are an average over the histories. No views: no
+    estimate came in time.
+    """
+    rows = [
+        [
+            player,
+            chance(view.certain)
+            if view.error == 0
+            else f"{chance(view.certain)} ± {100 * view.error:.1f}",
+            f"{view.candidates:.1f}",
+        ]
+        for player, view in views.items()
+    ]
+    title = "What the others know: the chance that each is sure of the culprit now"
+    if not views:
+        title += f" ({NO_TIME} it; give a longer --budget)"
+    elif any(view.error for view in views.values()):
+        title += " (estimated from the histories of your log; ± points at 95% confidence)"
+    return Table(title, ["player", "sure of the culprit", "candidates left"], rows)
