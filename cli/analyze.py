@@ -7,6 +7,7 @@ import click
 from deduce.analyze import (
     analysis_tables,
     load_truth,
+    others_sure,
     plot_backend,
     plot_timeline,
     solve_prefixes,
@@ -101,7 +102,8 @@ def analyze(
     positions = progress(
         solve_prefixes(game_log, options), len(game_log.events) + 1, "Solving each position"
     )
-    result = analyze_log(game_log, list(positions), truth, top)
+    others = others_sure(game_log, options)
+    result = analyze_log(game_log, list(positions), truth, top, others)
     if plot_file:
         plot_timeline(result, plot_file)
     emit(output, result.to_json(), analysis_tables(result))

@@ -17,7 +17,10 @@ accomplice pair. From that timeline it reports:
 - **the lead**: how many events after that position the accusation came
   (Abbey and Black Rose: the first correct accusation; Rose: the first
   day-7 ``guess``). Logs have no turn markers, so it is counted in events;
-- **the most informative events**: the largest drops of the entropy.
+- **the most informative events**: the largest drops of the entropy;
+- **what the others could know** (the Abbey): for each other player, the
+  first position at which some history of the log has them sure of the
+  answer (:func:`others_sure`), beside the observer's own certainty line.
 
 Candidates and certainty come from the hard facts alone. The Abbey has no
 soft evidence; a Rose or Black Rose position whose solve weighed soft events
@@ -35,8 +38,8 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import partial
 from itertools import pairwise
 from time import perf_counter
@@ -158,6 +161,9 @@ class Analysis:
     inconsistent: Row | None
     conflict: tuple[int, ...]
     top: tuple[Row, ...]
+    #: Each other player's first position at which they could be sure (None: none found);
+    #: empty when the game does not say.
+    others: dict[str, Row | None] = field(default_factory=dict)
 
     @property
     def estimated(self) -> int:
@@ -191,6 +197,7 @@ class Analysis:
             else {"line": self.inconsistent.line, "conflict": list(self.conflict)},
             "estimated": self.estimated,
             "top": [{"line": r.line, "event": r.event, "bits": r.bits} for r in self.top],
+            "others_sure": {p: _mark(r) for p, r in self.others.items()},
             "timeline": [r.to_json() for r in self.rows],
         }
 
@@ -317,12 +324,40 @@ def most_informative(rows: Sequence[Row], top: int) -> tuple[Row, ...]:
     return tuple(sorted(gains, key=lambda r: -(r.bits or 0.0))[:top])
 
 
+def others_sure(log: GameLog, options: SolveOptions | None = None) -> dict[str, int | None]:
+    """For each other player, the first prefix (events seen) whose histories may have them sure.
+
+    Prefix by prefix, the game's :meth:`~deduce.games.protocol.Game.could_be_sure`
+    until every other player is found, or a prefix without a history; None
+    for a player never found. Empty when the game does not say.
+    """
+    owner, options = game(log.header.game), options or SolveOptions()
+    if not owner.knows_others:
+        return {}
+    first: dict[str, int | None] = {p: None for p in log.header.players if p != log.header.me}
+    for seen in range(len(log.events) + 1):
+        found = owner.could_be_sure(prefix(log, seen), options)
+        if not found:
+            break
+        for player, sure in found.items():
+            if sure and first[player] is None:
+                first[player] = seen
+        if all(at is not None for at in first.values()):
+            break
+    return first
+
+
 def analyze(
-    log: GameLog, positions: Sequence[Position], truth: str | None = None, top: int = 5
+    log: GameLog,
+    positions: Sequence[Position],
+    truth: str | None = None,
+    top: int = 5,
+    others: Mapping[str, int | None] | None = None,
 ) -> Analysis:
     """The analysis of ``log`` from its solved ``positions`` (see :func:`solve_prefixes`).
 
-    ``truth``: the answer from a truth file (see :func:`load_truth`).
+    ``truth``: the answer from a truth file (see :func:`load_truth`);
+    ``others``: :func:`others_sure` of the log.
     """
     if len(positions) != len(log.events) + 1:
         raise ValueError("one position per prefix of the log is needed")
@@ -343,6 +378,7 @@ def analyze(
         None if broken is None else rows[broken.seen],
         () if broken is None else broken.conflict,
         most_informative(rows, top),
+        {p: None if seen is None else rows[seen] for p, seen in (others or {}).items()},
     )
 
 
@@ -395,6 +431,10 @@ def summary_table(analysis: Analysis) -> Table:
             + (f" ({game(analysis.game).accusation})" if analysis.accusation else ""),
         ],
         ["lead", lead_text(analysis)],
+    ]
+    rows += [
+        [f"{player} could be sure from", _where(row, "never, in the histories tried")]
+        for player, row in analysis.others.items()
     ]
     if analysis.inconsistent is not None:
         lines = ", ".join(map(str, analysis.conflict))

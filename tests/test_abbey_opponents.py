@@ -22,6 +22,7 @@ import pytest
 from abbey_random import random_game
 from oracles.abbey import CULPRIT, consistent_histories
 
+from deduce.analyze import analyze, others_sure, prefix, solve_prefixes
 from deduce.errors import LogError
 from deduce.games.abbey.advice.race import rival
 from deduce.games.abbey.advice.suggest import accusation_advice
@@ -30,6 +31,7 @@ from deduce.games.abbey.solver.opponents import (
     OpponentView,
     Race,
     Views,
+    could_be_sure,
     opponent_views,
     public_events,
 )
@@ -349,3 +351,15 @@ def test_a_rival_sure_of_the_culprit_advises_an_accusation_worth_less():
     worthless = accusation_advice(_even(position, ["c4", "c5", "c6"]), 0, sure)
     assert not worthless["advised"]  # a third: nothing to win by accusing, rival or not
     assert rival(sure) == pytest.approx(0.85) and rival(None) == 0.0
+
+
+def test_analyze_says_from_when_each_opponent_could_be_sure():
+    """Bob could be sure once cai's second card is public (the last event); cai never."""
+    log = _log()
+    assert others_sure(log) == {"bob": len(log.events), "cai": None}
+    assert could_be_sure(AbbeyPosition.of_log(prefix(log, 4))) == {"bob": False, "cai": False}
+    analysis = analyze(log, list(solve_prefixes(log)), others=others_sure(log))
+    assert analysis.to_json()["others_sure"] == {
+        "bob": {"line": log.events[-1].line, "event": "has cai c3"},
+        "cai": None,
+    }

@@ -4,6 +4,7 @@ the answer rules, inconsistent logs, the outputs, the plot and bad input."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from math import log2
 from pathlib import Path
@@ -327,7 +328,7 @@ def test_an_inconsistent_prefix_is_reported_and_the_timeline_goes_on(log_file):
     assert result.inconsistent.line == 13 and result.conflict == (12, 13)
     assert result.answer == Answer("c3", "tied", tied=3)
     table = invoke(log_file(text), "--fmt", "plain").stdout
-    assert "inconsistent from  line 13 (these lines cannot all be true: 12, 13)" in table
+    assert re.search(r"inconsistent from +line 13 \(these lines cannot all be true: 12, 13\)", table)
     assert table.rstrip().endswith("inconsistent")
 
 
@@ -348,6 +349,7 @@ def test_json_shape(log_file):
         "inconsistent",
         "estimated",
         "top",
+        "others_sure",
         "timeline",
     }
     assert (data["game"], data["question"]) == ("blackrose", "accomplices")
@@ -385,8 +387,8 @@ def test_csv_is_the_timeline(log_file):
 def test_table_summary_comes_first(log_file):
     out = invoke(log_file(ABBEY), "--fmt", "plain", "--top", "1").stdout
     assert out.startswith("Analysis of ")
-    assert "culprit       c4 (revealed by the log at line 15)" in out
-    assert "certain from  line 14: show bob to ana c3" in out
+    assert re.search(r"culprit +c4 \(revealed by the log at line 15\)", out)
+    assert re.search(r"certain from +line 14: show bob to ana c3", out)
     assert out.index("Most informative") < out.index("Timeline")
     assert "2     13      count bob franciscan 1" not in out  # --top 1
 

@@ -365,6 +365,15 @@ class Game(Protocol[S]):
         """
         ...
 
+    def could_be_sure(self, log: GameLog, options: SolveOptions) -> dict[str, bool]:
+        """For each other player: whether some history of ``log`` has them sure of the answer.
+
+        True is certain (a history shows it), False only that none was found
+        (when :attr:`knows_others`; empty otherwise, and for a log without a
+        history).
+        """
+        ...
+
     def suggest(
         self, log: GameLog, options: SolveOptions, advice: AdviceOptions, solution: S | None = None
     ) -> Suggestion:
@@ -428,6 +437,10 @@ class FromScratch:
     def others(self, log: GameLog, options: SolveOptions) -> None:
         """Nothing computed apart from the solve about what the others know."""
         return None
+
+    def could_be_sure(self, log: GameLog, options: SolveOptions) -> dict[str, bool]:
+        """Nothing said about what the others could know."""
+        return {}
 
     def openings(self, me: str) -> tuple[Question, ...]:
         """Nothing to ask the observer."""

@@ -21,7 +21,7 @@ from deduce.games.abbey.sim import check, simulate
 from deduce.games.abbey.sim.check import LogCheck
 from deduce.games.abbey.solver import query
 from deduce.games.abbey.solver.chains import Carry
-from deduce.games.abbey.solver.opponents import Race, race
+from deduce.games.abbey.solver.opponents import Race, could_be_sure, race
 from deduce.games.abbey.solver.sat.cnf import Warm
 from deduce.games.abbey.solver.solve import (
     ENGINES,
@@ -140,6 +140,11 @@ class Abbey:
         """Who may be sure of the culprit (:mod:`~deduce.games.abbey.solver.opponents`)."""
         position = AbbeyPosition.of_log(log, supplied_deck(options.deck))
         return race(position, options.budget or OPPONENTS_SECONDS, options.seed)
+
+    def could_be_sure(self, log: GameLog, options: SolveOptions) -> dict[str, bool]:
+        """Who is sure of the culprit in some history (:func:`~opponents.could_be_sure`)."""
+        position = AbbeyPosition.of_log(log, supplied_deck(options.deck))
+        return could_be_sure(position, seed=options.seed)
 
     def tables(self, solution: AbbeySolution) -> list[Table]:  # noqa: D102
         return report.tables(solution)

@@ -64,6 +64,8 @@ MOST_SAMPLES = 16
 LEAST_SAMPLES = 2
 #: Added to every bound (as the chances' ``chains.SLACK``).
 SLACK = 0.01
+#: Varied histories tried at a position for whether an opponent could be sure there.
+TRIES = 8
 
 #: Transfers and the keys of theirs that only some players see.
 SEEN_KEYS = {"draw": ("card",), "take": ("card",), "mass": ("gave", "got")}
@@ -136,6 +138,30 @@ def race(position: AbbeyPosition, seconds: float, seed: int = 0) -> Race:
     if possible is None or not propagate(model):
         return Race({}, consistent=False)
     return Race(opponent_views(position, sat, possible, model, start + seconds, seed) or {})
+
+
+def could_be_sure(position: AbbeyPosition, tries: int = TRIES, seed: int = 0) -> dict[str, bool]:
+    """Which opponents are sure of the culprit in some history of ``position``, by trial.
+
+    ``tries`` varied SAT witnesses, their culprits spread over the
+    candidates: True is certain (that history shows it); False means that
+    none of them did. Empty when the position has no history.
+    """
+    sat = sat_model(position)
+    possible = sat.closure()
+    if possible is None:
+        return {}
+    views = Views(position)
+    if views.everybody_certain():
+        return dict.fromkeys(views.opponents, True)
+    rng = random.Random(seed)
+    found = dict.fromkeys(views.opponents, False)
+    for history in sat.witnesses(possible, tries, rng):
+        paths = np.array(history, dtype=np.int8)
+        for opponent, sure in found.items():
+            if not sure:
+                found[opponent] = len(views.candidates(views.sight(paths, opponent, rng))) == 1
+    return found
 
 
 def public_events(events: Iterable[Event]) -> list[Event]:
