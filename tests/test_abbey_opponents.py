@@ -25,6 +25,7 @@ from oracles.abbey import CULPRIT, consistent_histories
 from deduce.analyze import analyze, others_sure, prefix, solve_prefixes
 from deduce.errors import LogError
 from deduce.games.abbey.advice.race import rival
+from deduce.games.abbey.advice.situation import parse_situation, told_by
 from deduce.games.abbey.advice.suggest import accusation_advice
 from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.opponents import (
@@ -34,6 +35,7 @@ from deduce.games.abbey.solver.opponents import (
     could_be_sure,
     opponent_views,
     public_events,
+    views_after,
 )
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
@@ -363,3 +365,16 @@ def test_analyze_says_from_when_each_opponent_could_be_sure():
         "bob": {"line": log.events[-1].line, "event": "has cai c3"},
         "cai": None,
     }
+
+
+def test_the_defence_says_how_sure_each_choice_leaves_the_asker():
+    """Bob has seen c0, not c1: showing him c1 leaves him sure, c0 tells him nothing new."""
+    text = LOG.replace("show ana to bob c1\n", "")
+    position = AbbeyPosition.of_log(parse_log(text, "race.log"))
+    situation = parse_situation("show bob", position.setup)
+    choices = told_by(situation, position.setup, ["c0", "c1"])
+    told = views_after(position, "bob", choices, perf_counter() + 60)
+    assert told is not None
+    assert told["show c1"].certain == 1.0 and told["show c0"].certain == 0.0
+    asked = told_by(parse_situation("asked cai has c0", position.setup), position.setup, ["c0"])
+    assert [e.type for e in asked["answer"]] == ["has"] and asked["silence"] == []

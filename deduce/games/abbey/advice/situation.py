@@ -17,16 +17,17 @@ players; a question back is exact or a rough estimate, as the moves of
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from deduce.errors import DeduceError
 from deduce.games.abbey.advice.advisor import Advice, Option
 from deduce.games.abbey.advice.decisions import Choice, Position, ranked
+from deduce.games.abbey.solver.opponents import OpponentView
 from deduce.logs.formats.abbey import TRAITS, AbbeySetup
-from deduce.logs.model import GameLog
-from deduce.report import UNKNOWN, Table
+from deduce.logs.model import Event, GameLog
+from deduce.report import UNKNOWN, Table, percent
 
 KINDS = ("asked", "show", "mass")
 USAGE = (
@@ -95,12 +96,14 @@ def advise(
     hands: dict[str, int],
     advice: Advice | None,
     top: int,
+    told: Mapping[str, OpponentView] | None = None,
 ) -> tuple[dict[str, Any], Table]:
     """The situation's choices, best first, as JSON and as a table.
 
     ``hand``: the observer's cards now; ``hands``: each holder's card count;
     ``advice``: the position's options, for a question back (only a question
-    asked of you needs them).
+    asked of you needs them). ``told``: the asker's chance of being sure of
+    the culprit after each choice (:func:`told_by`), as another column.
     """
     position = Position(
         setup, None, [{"type": e.type, **e.fields} for e in log.events], list(hands), hands
@@ -133,14 +136,22 @@ def advise(
                 "value": c.value,
                 "exact": c.exact,
                 "error": 0.0 if c.exact else None,
+                **({} if told is None else {"asker_sure": _told(told, c)}),
             }
             for words, c in rows
         ],
     }
+    asker = [] if told is None else [f"{situation.player} sure after"]
+    after = (
+        ""
+        if told is None
+        else f"; {situation.player} sure after: the chance that {situation.player} is then "
+        "sure of the culprit, ± its bound"
+    )
     table = Table(
         f"{title} (bits learnt about the culprit, bits given away to the others' "
-        "sheets; advised first)",
-        ["rank", "choice", "bits learnt", "bits given away", "value", "basis"],
+        f"sheets{after}; advised first)",
+        ["rank", "choice", "bits learnt", "bits given away", "value", "basis", *asker],
         [
             [
                 i,
@@ -149,11 +160,63 @@ def advise(
                 f"{c.leak:.3f}",
                 f"{c.value:.3f}" if c.exact else UNKNOWN,
                 "exact" if c.exact else "rough estimate",
+                *([] if told is None else [_told_cell(told, c)]),
             ]
             for i, (words, c) in enumerate(rows, 1)
         ],
     )
     return data, table
+
+
+def _key(choice: Choice) -> str:
+    """What :func:`told_by` calls a choice: ``show CARD``, ``answer`` or ``silence``."""
+    kind, *rest = choice.action
+    return f"show {rest[0]}" if kind == "show" else kind
+
+
+def _told(told: Mapping[str, OpponentView], choice: Choice) -> dict[str, float] | None:
+    """The asker's chance of being sure after ``choice``, as JSON (None: not estimated)."""
+    view = told.get(_key(choice))
+    return None if view is None else {"certain": view.certain, "error": view.error}
+
+
+def _told_cell(told: Mapping[str, OpponentView], choice: Choice) -> str:
+    """The asker's chance of being sure after ``choice``, with its bound."""
+    view = told.get(_key(choice))
+    if view is None:
+        return UNKNOWN
+    return (
+        percent(view.certain) or "0%"
+        if view.error == 0
+        else (f"{percent(view.certain) or '~0%'} ± {100 * view.error:.1f}")
+    )
+
+
+def told_by(situation: Situation, setup: AbbeySetup, hand: Sequence[str]) -> dict[str, list[Event]]:
+    """Each choice of a show or a question as the events it adds to the log.
+
+    A show: the card, shown to the asker. A question: the answer (true
+    for the observer's hand), and the vow of silence, which adds nothing.
+    A Mass moves cards: none (its choices are not told).
+    """
+    me, line = str(setup.me), 0
+    if situation.kind == "show":
+        return {
+            f"show {card}": [
+                Event("show", {"player": me, "to": situation.player, "card": card}, line)
+            ]
+            for card in hand
+            if setup.deck.card(card).has_traits(situation.traits)
+        }
+    if situation.kind != "asked":
+        return {}
+    kind, asked = situation.question
+    if kind == "has":
+        answer = Event("has" if asked in hand else "lacks", {"player": me, "card": asked}, line)
+    else:
+        n = sum(setup.deck.card(c).has_traits(asked) for c in hand)
+        answer = Event("count", {"player": me, "traits": list(asked), "n": n}, line)
+    return {"answer": [answer], "silence": []}
 
 
 def _question(question: tuple[str, Any]) -> str:

@@ -44,11 +44,11 @@ from deduce.games.abbey.advice.advisor import ACCUSE_POINTS, Advice, Option, est
 from deduce.games.abbey.advice.decisions import REVEAL_AT
 from deduce.games.abbey.advice.exact import exact_advice
 from deduce.games.abbey.advice.race import opponents_table, rival
-from deduce.games.abbey.advice.situation import Situation, advise, parse_situation
-from deduce.games.abbey.solver.opponents import Race, race
+from deduce.games.abbey.advice.situation import Situation, advise, parse_situation, told_by
+from deduce.games.abbey.solver.opponents import Race, race, views_after
 from deduce.games.abbey.solver.sat.cnf import Warm
 from deduce.games.abbey.solver.solve import OPPONENTS_SECONDS, AbbeySolution, solve_position
-from deduce.games.abbey.solver.timeline import PILE, AbbeyPosition, Timeline
+from deduce.games.abbey.solver.timeline import PILE, AbbeyPosition
 from deduce.games.protocol import SolveOptions, Suggestion
 from deduce.logs.formats.abbey import (
     TRAIT_GROUPS,
@@ -58,8 +58,9 @@ from deduce.logs.formats.abbey import (
 from deduce.logs.model import GameLog
 from deduce.report import NO_TIME, UNKNOWN, Table, estimated, percent, plural, usable
 
-#: The share of the budget for what the others know, once an accusation is allowed.
-RACE_SHARE = 0.2
+#: The share of the budget for what the others know, once an accusation is allowed, and
+#: for what a question's answer tells the asker; what a shown card tells, alone to do.
+RACE_SHARE, SHOW_SHARE = 0.2, 0.8
 #: Markov-chain draws behind an Abbey estimate, and the fewest once the budget is spent.
 DRAWS, LEAST_DRAWS = 400, 40
 #: Shares of the budget: the solve of the position (when the caller has none), and the
@@ -106,7 +107,7 @@ def suggest(
     if not solution.consistent:
         raise InconsistentLog(f"{log.path}: no history fits the log")
     if decision is not None and decision.kind != "asked":  # defence alone: no draws needed
-        data, table = _situation(decision, log, setup, solution, timeline, None, top)
+        data, table = _situation(decision, log, position, solution, None, top, budget)
         return Suggestion({"game": "abbey", "situation": data}, [table])
     pile = timeline.sizes[-1][PILE]
     advice = None
@@ -143,7 +144,9 @@ def suggest(
     if views is not None:
         tables.insert(1, opponents_table(views.views))
     if decision is not None:
-        data["situation"], table = _situation(decision, log, setup, solution, timeline, advice, top)
+        data["situation"], table = _situation(
+            decision, log, position, solution, advice, top, budget
+        )
         tables.insert(0, table)
     return Suggestion(data, tables)
 
@@ -151,16 +154,31 @@ def suggest(
 def _situation(
     decision: Situation,
     log: GameLog,
-    setup: AbbeySetup,
+    position: AbbeyPosition,
     solution: AbbeySolution,
-    timeline: Timeline,
     advice: Advice | None,
     top: int,
+    budget: float | None,
 ) -> tuple[dict[str, Any], Table]:
-    """The situation's advice, from the observer's hand and every holder's size now."""
+    """The situation's advice, from the observer's hand and every holder's size now.
+
+    A show or a question also says how sure of the culprit each choice
+    leaves the asker, estimated in :data:`RACE_SHARE` of the budget (a
+    show, which needs no other work: :data:`SHOW_SHARE`); ``?`` for each
+    when no estimate came in time.
+    """
+    setup, timeline = position.setup, position.timeline
     hand = [c for c, row in solution.holders.items() if set(row) == {setup.me}]
     sizes = dict(zip(timeline.holders, timeline.sizes[-1]))
-    return advise(decision, log, setup, hand, sizes, advice, top)
+    choices = told_by(decision, setup, hand)
+    share = SHOW_SHARE if decision.kind == "show" else RACE_SHARE
+    seconds = OPPONENTS_SECONDS if budget is None else share * budget
+    told = (
+        views_after(position, decision.player, choices, perf_counter() + seconds, 0) or {}
+        if choices
+        else None
+    )
+    return advise(decision, log, setup, hand, sizes, advice, top, told)
 
 
 def accusation_advice(solution: AbbeySolution, pile: int, views: Race | None) -> dict[str, Any]:

@@ -40,7 +40,7 @@ everybody is certain, exactly.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from time import perf_counter
 from typing import Any
@@ -309,24 +309,79 @@ def opponent_views(
         return {}
     if views.everybody_certain():
         return {p: OpponentView(1.0, 0.0, 1.0) for p in views.opponents}
+    found = _estimates(
+        position, sat, possible, model, {p: views for p in views.opponents}, deadline, seed
+    )
+    return None if found is None else dict(zip(views.opponents, found, strict=True))
+
+
+def views_after(
+    position: AbbeyPosition,
+    opponent: str,
+    choices: Mapping[str, Sequence[Event]],
+    deadline: float,
+    seed: int = 0,
+) -> dict[str, OpponentView] | None:
+    """``opponent``'s view after each choice's events, added to the log now.
+
+    Each choice is what the observer would say or show (a ``show`` to the
+    opponent, an answer): events true in every history of the log, so the
+    same histories serve every choice. None when too few came in time.
+    """
+    sat = sat_model(position)
+    possible = sat.closure()
+    model = build_model(position)
+    if possible is None or not propagate(model):
+        return None
+    line = max((e.line for e in position.events), default=0) + 1
+    views = {
+        name: Views(
+            position.with_events(
+                [*position.events, *(replace(e, line=line + i) for i, e in enumerate(events))]
+            )
+        )
+        for name, events in choices.items()
+    }
+    found = _estimates(
+        position, sat, possible, model, {n: (v, opponent) for n, v in views.items()}, deadline, seed
+    )
+    return None if found is None else dict(zip(views, found, strict=True))
+
+
+def _estimates(
+    position: AbbeyPosition,
+    sat: SatModel,
+    possible: Sequence[set[int]],
+    model: Model,
+    asked: Mapping[str, Views | tuple[Views, str]],
+    deadline: float,
+    seed: int,
+) -> list[OpponentView] | None:
+    """One estimate per entry of ``asked``: an opponent's views, or some views and the opponent.
+
+    The histories come from the chains of the position, each read by every
+    entry in turn (module docstring); None when a chain gave fewer than
+    :data:`LEAST_SAMPLES` in time.
+    """
     rng = random.Random(seed)
     plan = plan_chains(Layout(model), sat, possible, seed, CHAINS, deadline=deadline)
     chains = [plan.chain(r) for r in range(len(plan.starts))]
-    certain: dict[str, list[list[float]]] = {p: [[] for _ in chains] for p in views.opponents}
-    left: dict[str, list[int]] = {p: [] for p in views.opponents}
+    readers = [v if isinstance(v, tuple) else (v, name) for name, v in asked.items()]
+    certain: list[list[list[float]]] = [[[] for _ in chains] for _ in readers]
+    left: list[list[int]] = [[] for _ in readers]
     for r, history in _histories(chains, deadline):
-        for opponent in views.opponents:
+        for i, (views, opponent) in enumerate(readers):
             if perf_counter() >= deadline:
                 break
             n = len(views.candidates(views.sight(history, opponent, rng)))
-            certain[opponent][r].append(float(n == 1))
-            left[opponent].append(n)
-    if any(len(r) < LEAST_SAMPLES for p in views.opponents for r in certain[p]):
+            certain[i][r].append(float(n == 1))
+            left[i].append(n)
+    if any(len(r) < LEAST_SAMPLES for readings in certain for r in readings):
         return None
-    found = {}
-    for opponent in views.opponents:
-        share, bound = estimate(certain[opponent])
-        found[opponent] = OpponentView(share, bound, float(np.mean(left[opponent])))
+    found = []
+    for readings, counts in zip(certain, left, strict=True):
+        share, bound = estimate(readings)
+        found.append(OpponentView(share, bound, float(np.mean(counts))))
     return found
 
 
