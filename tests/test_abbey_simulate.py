@@ -62,7 +62,7 @@ def test_lineups():
         bot_lineup(["genius"], 3, BOTS)
     with pytest.raises(DeduceError, match="one bot for every seat or 4 bots, not 2"):
         bot_lineup(["random", "notepad"], 4, BOTS)
-    assert set(BOTS) == {"random", "notepad", "solver", "advised"}
+    assert set(BOTS) == {"random", "notepad", "solver", "advised", "advised-race"}
 
 
 def test_the_same_seed_gives_the_same_games():
@@ -76,6 +76,15 @@ def test_the_same_seed_gives_the_same_games():
     ]
     other = record_game(game, 1, 4, ("notepad",) * 4)
     assert other.logs != first[0].logs
+
+
+def test_the_racing_bot_plays_legal_moves_and_the_same_seed_gives_the_same_game():
+    """The engine takes only legal actions; two runs of one seed are one game."""
+    game = AbbeyGame.create(4, max_turns=120)
+    lineup = ("advised-race", "notepad", "notepad", "random")
+    first = record_game(game, 1, 5, lineup)
+    assert first == record_game(game, 1, 5, lineup)
+    assert first.truth["found"] or first.truth["scores"]
 
 
 def test_written_games_hold_the_truth_and_one_canonical_log_per_player(tmp_path):

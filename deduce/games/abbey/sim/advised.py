@@ -17,6 +17,12 @@ drawn histories the accusation uses:
 - ``reveal``: a trait at least ``REVEAL_AT`` likely, at the chapter hall;
 - ``target``: the player whose card or answer is worth most.
 
+The ``advised-race`` bot (:class:`RacingBot`) also weighs the race to
+accuse: when its favourite falls short of ``ACCUSE_AT``, it estimates what
+the others know (:mod:`~deduce.games.abbey.solver.opponents`, on a few
+histories of its own log) and lowers the share it needs towards a third as
+the chance that someone is sure of the culprit (its lower bound) grows.
+
 ``plain`` names decisions taken the solver bot's way instead, to measure
 what each one's advice is worth (``benchmarks/winrate.py``). Played so,
 the advice on ``ask``, ``reply``, ``show``, ``parlor`` and ``target`` did not
@@ -28,12 +34,15 @@ advisor. Every step is deterministic, so a seed gives the same game.
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from random import Random
 from typing import TypeVar
 
 from deduce.games.abbey.advice.advisor import Ranker
 from deduce.games.abbey.advice.decisions import Choice, Position
+from deduce.games.abbey.advice.race import rival
 from deduce.games.abbey.rules.engine import (
     AbbeyGame,
     Action,
@@ -49,6 +58,10 @@ from deduce.games.abbey.rules.engine import (
     TargetAction,
 )
 from deduce.games.abbey.sim.bots import Bot, Decider, SolverBot
+from deduce.games.abbey.solver.model import build_model
+from deduce.games.abbey.solver.opponents import Race, opponent_views
+from deduce.games.abbey.solver.propagate import propagate
+from deduce.games.abbey.solver.timeline import CULPRIT
 
 #: One decision's action.
 A = TypeVar("A", bound=Action)
@@ -240,6 +253,54 @@ class AdvisedBot(SolverBot):
             if trait is not None:
                 return ("reveal", trait)
         return super()._chapter(obs, legal, rng)
+
+
+class RacingBot(AdvisedBot):
+    """The advised bot that accuses sooner when someone else may be sure of the culprit.
+
+    With the pile empty and at most ``ACCUSE_AMONG`` candidates, a favourite
+    short of ``ACCUSE_AT`` but above a third of the draws (an accusation
+    worth more than nothing) is accused when its share reaches
+    ``ACCUSE_AT - (ACCUSE_AT - 1/3) r``, ``r`` the largest lower bound of an
+    opponent's chance of being sure (:func:`~deduce.games.abbey.advice.race.rival`),
+    estimated on ``RACE_SAMPLES`` histories of each of the chains (no time
+    limit, so that a seed gives the same game).
+    """
+
+    #: Histories of each chain behind the race.
+    RACE_SAMPLES = 4
+
+    def __init__(self, game: AbbeyGame, seat: int) -> None:
+        super().__init__(game, seat)
+        self._raced: tuple[int, str | None] = (-1, None)
+
+    def suspect(self, obs: Observation) -> str | None:
+        """The solver bot's suspect, or the favourite the race makes worth accusing now."""
+        found = super().suspect(obs)
+        sheet = self.sheet(obs)
+        if found is not None or obs.pile or not 1 < len(sheet) <= self.ACCUSE_AMONG:
+            return found
+        if self._raced[0] != len(obs.log):
+            self._raced = (len(obs.log), self._racing_favourite(len(sheet)))
+        return self._raced[1]
+
+    def _racing_favourite(self, candidates: int) -> str | None:
+        """The drawn favourite, if the race makes its share enough (class docstring)."""
+        draws = self.draws(candidates)
+        card, times = Counter(draw.index(CULPRIT) for draw in draws).most_common(1)[0]
+        share = times / len(draws)
+        if share <= 1 / 3:
+            return None
+        assert self._position is not None and self._warm.model is not None
+        seen, position, possible = self._position
+        model = build_model(position)
+        propagate(model)
+        views = opponent_views(
+            position, self._warm.model, possible, model, math.inf, seen, self.RACE_SAMPLES
+        )
+        first = rival(Race(views or {}))
+        needed = self.ACCUSE_AT - (self.ACCUSE_AT - 1 / 3) * first
+        return self.game.deck.ids[card] if share >= needed else None
 
 
 def advised_bot(game: AbbeyGame, seat: int) -> Bot:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from deduce.games.abbey.rules.engine import AbbeyGame, AbbeyState
-from deduce.games.abbey.sim.advised import advised_bot
+from deduce.games.abbey.sim.advised import RacingBot, advised_bot
 from deduce.games.abbey.sim.bots import Bot, Notepad, SolverBot, random_bot
 from deduce.games.simulate import GameRecord, game_seed, play_game
 
@@ -22,6 +22,7 @@ BOTS: dict[str, BotFactory] = {
     "notepad": Notepad,
     "solver": SolverBot,
     "advised": advised_bot,
+    "advised-race": RacingBot,
 }
 
 

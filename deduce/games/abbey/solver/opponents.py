@@ -297,21 +297,22 @@ def opponent_views(
     model: Model,
     deadline: float,
     seed: int = 0,
+    most: int = MOST_SAMPLES,
 ) -> dict[str, OpponentView] | None:
     """Every opponent's view (module docstring), estimated until ``deadline``.
 
     ``sat``, ``possible`` and ``model`` are the position's SAT model, its
     closure and its propagated model (as :func:`~solve.solve_position`
-    has them). None when the chains gave too few histories in time.
+    has them); ``most``: the histories of a chain, at most. None when the
+    chains gave too few histories in time.
     """
     views = Views(position)
     if not views.opponents:
         return {}
     if views.everybody_certain():
         return {p: OpponentView(1.0, 0.0, 1.0) for p in views.opponents}
-    found = _estimates(
-        position, sat, possible, model, {p: views for p in views.opponents}, deadline, seed
-    )
+    asked = {p: views for p in views.opponents}
+    found = _estimates(position, sat, possible, model, asked, deadline, seed, most)
     return None if found is None else dict(zip(views.opponents, found, strict=True))
 
 
@@ -356,6 +357,7 @@ def _estimates(
     asked: Mapping[str, Views | tuple[Views, str]],
     deadline: float,
     seed: int,
+    most: int = MOST_SAMPLES,
 ) -> list[OpponentView] | None:
     """One estimate per entry of ``asked``: an opponent's views, or some views and the opponent.
 
@@ -369,7 +371,7 @@ def _estimates(
     readers = [v if isinstance(v, tuple) else (v, name) for name, v in asked.items()]
     certain: list[list[list[float]]] = [[[] for _ in chains] for _ in readers]
     left: list[list[int]] = [[] for _ in readers]
-    for r, history in _histories(chains, deadline):
+    for r, history in _histories(chains, deadline, most):
         for i, (views, opponent) in enumerate(readers):
             if perf_counter() >= deadline:
                 break
@@ -385,14 +387,19 @@ def _estimates(
     return found
 
 
-def _histories(chains: Sequence[Chain], deadline: float) -> Iterable[tuple[int, np.ndarray]]:
-    """Histories of the chains in turn, :data:`SPACING` batches apart, after their burn-in."""
+def _histories(
+    chains: Sequence[Chain], deadline: float, most: int
+) -> Iterable[tuple[int, np.ndarray]]:
+    """Histories of the chains in turn, :data:`SPACING` batches apart, after their burn-in.
+
+    ``most`` of each chain at most.
+    """
     for _ in range(BURN_BATCHES):
         for chain in chains:
             if perf_counter() >= deadline:
                 return
             chain.run(BATCH)
-    for _ in range(MOST_SAMPLES):
+    for _ in range(most):
         for r, chain in enumerate(chains):
             for _ in range(SPACING):
                 chain.run(BATCH)
