@@ -25,6 +25,11 @@ SITUATIONS = (
     "the vow of silence), `show PLAYER [TRAIT[+TRAIT]]` (which card to show), "
     "`mass N` (which cards to pass)"
 )
+#: The Rose's situations (``deduce.games.rose.situation``), in the same places.
+ROSE_SITUATIONS = (
+    "`reveal`, `move MONK+N [MONK-N ...]`, `william MONK [N]`, `adson MONK [N]`, "
+    "`bonus`, `awkward N`, `guess`"
+)
 
 #: Every command answers ``-h`` as well as ``--help``, also when run outside the root group
 #: (click keeps the first help option a command builds).

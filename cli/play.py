@@ -71,7 +71,14 @@ from deduce.solving import (
 )
 from deduce.suggest import AdviceOptions, suggest
 
-from .options import COMMAND_SETTINGS, SITUATIONS, jobs_option, read_deck, refuse_options
+from .options import (
+    COMMAND_SETTINGS,
+    ROSE_SITUATIONS,
+    SITUATIONS,
+    jobs_option,
+    read_deck,
+    refuse_options,
+)
 from .terminal import (
     AbovePrompt,
     catch_ctrl_c,
@@ -535,13 +542,14 @@ def _show(repl: Repl, args: list[str]) -> None:
 def _suggest(repl: Repl, args: list[str]) -> None:
     """What to do next, as ``deduce suggest`` advises it, from the solve the table shows.
 
-    ``args``: an Abbey situation (``asked bob has baldwin``, ``show bob``,
-    ``mass 1``), as ``deduce suggest --situation`` takes it.
+    ``args``: an Abbey or Rose situation (``asked bob has baldwin``, ``show bob``,
+    ``mass 1``; ``reveal``, ``william red``), as ``deduce suggest --situation`` takes it.
     """
     log = repl.session.refresh()
     if args and "situation" not in game_named(log.header.game).owned.get("suggest", ()):
         raise DeduceError(
-            f"usage: suggest (a situation applies only to the Abbey, not to {log.header.game})"
+            "usage: suggest (a situation applies only to the Abbey and the Rose, "
+            f"not to {log.header.game})"
         )
     solution = repl.solution()
     shown = None if isinstance(solution, Inconsistent) else solution
@@ -616,9 +624,10 @@ COMMANDS: dict[str, Command] = {
         "suggest [SITUATION]",
         "Advise what to do next, as `deduce suggest` does.\n"
         "Abbey: the questions and rooms worth most, and whether to accuse; "
-        "Black Rose: where to investigate and whom to accuse; Rose: the day-7 "
-        "guesses.\nAbbey SITUATION, a decision outside your move (as "
-        f"`deduce suggest --situation`): {SITUATIONS}.",
+        "Black Rose: where to investigate and whom to accuse; Rose: which marker "
+        "to reveal and the day-7 guesses.\nAbbey SITUATION, a decision outside your move (as "
+        f"`deduce suggest --situation`): {SITUATIONS}.\nRose SITUATION, the decision at "
+        f"hand: {ROSE_SITUATIONS}.",
     ),
     "quit": Command(_quit, "quit", "Leave (Ctrl-D too). Every recorded event is already saved."),
     "exit": Command(_quit, "exit", "Leave (Ctrl-D too). Every recorded event is already saved."),

@@ -12,6 +12,7 @@ from deduce.suggest import suggest as suggest_moves
 
 from .options import (
     COMMAND_SETTINGS,
+    ROSE_SITUATIONS,
     SITUATIONS,
     emit,
     jobs_option,
@@ -49,7 +50,10 @@ from .progress import status
     help="Abbey: how many moves to list.",
 )
 @click.option(
-    "--situation", metavar="TEXT", help=f"Abbey: the decision asked of you now: {SITUATIONS}."
+    "--situation",
+    metavar="TEXT",
+    help=f"Abbey: the decision asked of you now: {SITUATIONS}. Rose: the decision at "
+    f"hand, its options ranked: {ROSE_SITUATIONS}.",
 )
 @click.option("--deck", "deck_file", metavar="FILE", help="Abbey deck file.")
 @click.option(
@@ -93,7 +97,10 @@ def suggest(
     about the culprit, the accusation and the revelation; with --situation,
     first the decision asked of you (answer or silence, which card to show,
     which cards to pass), each choice with the bits it teaches and gives
-    away. Black Rose: where to investigate. Rose: the day-7 guesses.
+    away. Black Rose: where to investigate. Rose: which marker to reveal and
+    the day-7 guesses; with --situation, the decision at hand (a move,
+    William's or Adson's points, a bonus...), each option with the clue
+    points it saves your monk and those it shows of your colour.
     """
     deck = read_deck(deck_file)
     game_log = read_log(log, deck)

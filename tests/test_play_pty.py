@@ -285,10 +285,10 @@ def test_suggest_inside_play_takes_a_situation(tmp_path):
     assert "--situation: expected mass N (N >= 1), not 'mass x'" in done.stderr
 
 
-def test_a_situation_is_refused_outside_the_abbey(tmp_path):
-    shutil.copy(ROOT / "examples" / "rose-4p.jsonl", tmp_path / "g.jsonl")
+def test_a_situation_is_refused_outside_the_abbey_and_the_rose(tmp_path):
+    shutil.copy(ROOT / "examples" / "blackrose-4p.jsonl", tmp_path / "g.jsonl")
     done = _piped(tmp_path, "suggest mass 1\n", "g.jsonl")
-    assert "a situation applies only to the Abbey, not to rose" in done.stderr
+    assert "a situation applies only to the Abbey and the Rose, not to blackrose" in done.stderr
 
 
 def test_a_new_black_rose_log_from_piped_answers(tmp_path):

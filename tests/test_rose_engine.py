@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 from deduce.errors import DeduceError
-from deduce.games.rose.bots import BOTS
 from deduce.games.rose.engine import PAWNS, RoseGame, RoseState
+from deduce.games.rose.simulate import BOTS
 from deduce.games.simulate import play_game
 from deduce.logs.formats.rose import COLOURS
 from deduce.logs.jsonl import parse_jsonl

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from random import Random
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from deduce.games.rose.engine import (
     BONUS_POINTS,
@@ -51,6 +51,7 @@ from deduce.games.rose.engine import (
 from deduce.games.rose.solve import solve_rose
 from deduce.logs.formats.rose import COLOURS
 from deduce.logs.jsonl import parse_jsonl
+from deduce.logs.model import GameLog
 
 Bot = Callable[[Observation, Sequence[Action], Random], Action]
 #: How a bot values one action of a decision, playing as the colour given:
@@ -67,6 +68,8 @@ OTHERS = 0.2
 TILE_COST = 0.5
 #: Cost of ending the day: the event tile's two clue points at the end.
 END_DAY_COST = 2.0
+#: William's and Adson's two ways with a monk met: its marker up, or down.
+WAYS: tuple[MeetingAction, ...] = (1, -1)
 
 
 def random_bot(game: RoseGame, seat: int) -> Bot:
@@ -79,31 +82,83 @@ def random_bot(game: RoseGame, seat: int) -> Bot:
     return act
 
 
+class Point(NamedTuple):
+    """Points one choice gives a monk: the track, how many (before the track's ends) and why.
+
+    ``cause`` is that of the ``points`` event the choice writes to the log
+    (``william``, ``adson``, ``move``, ``bonus``: see :mod:`deduce.logs.formats.rose`).
+    """
+
+    monk: str
+    track: str
+    n: int
+    cause: str
+
+
+#: How a bot values the points of one choice, playing as the colour given: ``(point, colour)``.
+Worth = Callable[[Point, str], float]
+
+
 def gain(monk: str, track: str, n: int, mine: str) -> float:
     """Worth, in clue points saved for ``mine``, of ``n`` points to ``monk`` on ``track``."""
     points = n * (1.0 if track == "clue" else SUSPICION_WEIGHT)
     return -points if monk == mine else OTHERS * points
 
 
-def move_value(obs: Observation, move: MoveAction, mine: str) -> float:
-    """Worth of moving a pawn to a building now, before the day's event tile.
+def point_gain(point: Point, mine: str) -> float:
+    """:func:`gain` of one choice's points."""
+    return gain(point.monk, point.track, point.n, mine)
 
-    A monk takes its best task tile or collects the building's suspicion;
-    William or Adson give each monk met the better of their two choices.
+
+def meeting_point(pawn: str, monk: str, way: MeetingAction, points: int) -> Point:
+    """William's clue or Adson's suspicion ``points`` to a monk met, up (1) or down (-1)."""
+    return Point(monk, MEETING[pawn][0], way * points, pawn)
+
+
+def task_point(tile: TaskAction) -> Point:
+    """A monk on its task tile: its suspicion down by the tile's value."""
+    colour, value = tile
+    return Point(colour, "suspicion", -value, "move")
+
+
+def bonus_points(action: BonusAction) -> tuple[Point, ...]:
+    """An event tile's clue points: +2 to one monk, or +1 to each of two."""
+    return tuple(Point(monk, "clue", BONUS_POINTS // len(action), "bonus") for monk in action)
+
+
+def awkward_point(colour: ColourAction, points: int) -> Point:
+    """With "Awkward": the card's time value in suspicion to the monk chosen."""
+    return Point(colour, "suspicion", points, "bonus")
+
+
+def move_points(obs: Observation, move: MoveAction) -> list[tuple[Point, ...]]:
+    """The choices a move brings, before the day's event tile: for each, the points of each way.
+
+    A monk takes its best task tile (its suspicion down by the tile's value)
+    or collects the building's suspicion: one way. William or Adson meet each
+    monk there, in colour order, and give it their points up or down: two ways.
     """
     pawn, building = move
     if pawn in MEETING:
-        track, points = MEETING[pawn]
-        points *= 2 if obs.event == "tricky" else 1
+        points = MEETING[pawn][1] * (2 if obs.event == "tricky" else 1)
         met = [m for m in COLOURS if obs.positions[m] == building]
-        return sum(max(gain(m, track, points, mine), gain(m, track, -points, mine)) for m in met)
+        return [tuple(meeting_point(pawn, m, way, points) for way in WAYS) for m in met]
     tiles = obs.tasks[building]
     own = [value for colour, value in tiles if colour == pawn]
-    n = -max(own) if own else sum(value for _, value in tiles)
-    return gain(pawn, "suspicion", n, mine)
+    if own:
+        return [(task_point((pawn, max(own))),)]
+    return [(Point(pawn, "suspicion", sum(value for _, value in tiles), "move"),)]
 
 
-def _best(legal: Sequence[A], value: Callable[[A], float], rng: Random) -> A:
+def move_value(obs: Observation, move: MoveAction, mine: str, worth: Worth = point_gain) -> float:
+    """Worth of moving a pawn to a building now: each of its choices made the best way.
+
+    ``worth`` values the points of one way (by default what they save ``mine``).
+    """
+    return sum(max(worth(point, mine) for point in ways) for ways in move_points(obs, move))
+
+
+def best_action(legal: Sequence[A], value: Callable[[A], float], rng: Random) -> A:
     """A legal action of the highest value, ties broken at random."""
     values = [value(action) for action in legal]
     top = max(values)
@@ -133,37 +188,48 @@ class Monk:
             return self._guess(obs)
         mine = self.decoy if rng.random() < self.BLUFF else obs.identity
         value = self._values()[obs.decision]
-        return _best(legal, lambda action: value(obs, action, mine), rng)
+        return best_action(legal, lambda action: value(obs, action, mine), rng)
+
+    def _worth(self, obs: Observation, point: Point, mine: str) -> float:
+        """What the points of one choice are worth, playing as ``mine``: what they save it."""
+        return point_gain(point, mine)
+
+    def _move(self, obs: Observation, move: MoveAction, mine: str) -> float:
+        return move_value(obs, move, mine, lambda point, colour: self._worth(obs, point, colour))
 
     def _value_play(self, obs: Observation, action: PlayAction, mine: str) -> float:
         card_id, pawn, tiles = action
         card = self.game.data.card(card_id)
         moves = card_moves(move_context(card, pawn), obs.positions, self.game.data.buildings)
-        best = max((move_value(obs, move, mine) for move in moves), default=0.0)
+        best = max((self._move(obs, move, mine) for move in moves), default=0.0)
         ends_day = obs.time + card_time(card, pawn) - tiles >= SUNDIAL
         return best - TILE_COST * tiles - (END_DAY_COST if ends_day else 0.0)
 
     def _value_move(self, obs: Observation, action: MoveAction, mine: str) -> float:
-        return move_value(obs, action, mine)
+        return self._move(obs, action, mine)
 
     def _value_second(self, obs: Observation, action: SecondAction, mine: str) -> float:
-        return 0.0 if action is None else move_value(obs, action, mine)
+        return 0.0 if action is None else self._move(obs, action, mine)
 
     def _value_task(self, obs: Observation, action: TaskAction, mine: str) -> float:
-        colour, value = action
-        return gain(colour, "suspicion", -value, mine)
+        return self._worth(obs, task_point(action), mine)
+
+    def _meeting(self, obs: Observation, pawn: str, action: MeetingAction, mine: str) -> float:
+        """William's or Adson's points to the monk met, up or down."""
+        point = meeting_point(pawn, obs.context["monk"], action, obs.context["points"])
+        return self._worth(obs, point, mine)
 
     def _value_william(self, obs: Observation, action: MeetingAction, mine: str) -> float:
-        return gain(obs.context["monk"], "clue", action * obs.context["points"], mine)
+        return self._meeting(obs, "william", action, mine)
 
     def _value_adson(self, obs: Observation, action: MeetingAction, mine: str) -> float:
-        return gain(obs.context["monk"], "suspicion", action * obs.context["points"], mine)
+        return self._meeting(obs, "adson", action, mine)
 
     def _value_bonus(self, obs: Observation, action: BonusAction, mine: str) -> float:
-        return sum(gain(monk, "clue", BONUS_POINTS // len(action), mine) for monk in action)
+        return sum(self._worth(obs, point, mine) for point in bonus_points(action))
 
     def _value_awkward(self, obs: Observation, action: ColourAction, mine: str) -> float:
-        return gain(action, "suspicion", obs.context["points"], mine)
+        return self._worth(obs, awkward_point(action, obs.context["points"]), mine)
 
     def _values(self) -> dict[str, Value]:
         """How this bot values an action of each decision (reveal and guess are apart)."""
@@ -178,10 +244,13 @@ class Monk:
             "awkward": self._value_awkward,
         }
 
+    def read(self, obs: Observation) -> GameLog:
+        """The observation's log, as the log reader reads it."""
+        return parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl")
+
     def _guess(self, obs: Observation) -> GuessAction:
         """One colour per other player, all different: the solver's best joint guess."""
-        log = parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl")
-        guesses = solve_rose(log, hard=not self.SOFT).best_guesses()
+        guesses = solve_rose(self.read(obs), hard=not self.SOFT).best_guesses()
         return tuple(guesses[p] for p in obs.context["of"])
 
 
@@ -195,12 +264,3 @@ class Bluffer(Monk):
     """The ``monk`` player that plays for its decoy as often as for its own monk."""
 
     BLUFF = 0.5
-
-
-#: The bots by name, for ``deduce.games.simulate.play_game``.
-BOTS: dict[str, Callable[[RoseGame, int], Bot]] = {
-    "monk": Monk,
-    "solver": SolverBot,
-    "random": random_bot,
-    "bluffer": Bluffer,
-}

@@ -75,6 +75,8 @@ PAWNS: tuple[str, ...] = (*COLOURS, "william", "adson")
 DAYS = 6
 #: Days after which players reveal a colour marker.
 REVELATION_DAYS = (1, 3, 5)
+#: Colour markers each player reveals: one after each of those days.
+REVEALS = len(REVELATION_DAYS)
 #: Spaces of the sundial: a day ends when the time marker reaches or passes this.
 SUNDIAL = 24
 #: Cards in a hand.
@@ -124,6 +126,14 @@ Action: TypeAlias = (
     | BonusAction
     | ColourAction
     | GuessAction
+)
+
+
+#: ``bonus``'s actions: one monk (+2) or two different monks (+1 each), any colours,
+#: played or not.
+BONUS_CHOICES: tuple[BonusAction, ...] = (
+    *((m,) for m in COLOURS),
+    *combinations(COLOURS, 2),
 )
 
 
@@ -710,7 +720,7 @@ class RoseState(StepMachine):
     def _arrival_heels(self, seat: int, pawn: str, building: str, before: tuple[str, ...]) -> None:
         """William moved: after his clue points, +2 clue to one monk or +1 to each of two.
 
-        Any monks (see ``_choices_bonus``), wherever they are.
+        Any monks (see ``BONUS_CHOICES``), wherever they are.
         """
         if pawn == "william":
             self._then(("bonus", seat, {"event": "heels"}))
@@ -770,8 +780,8 @@ class RoseState(StepMachine):
                     self._mark(monk, "clue", 1, "inquiring")
 
     def _choices_bonus(self, seat: int, context: Context) -> list[BonusAction]:
-        """One monk (+2) or two different monks (+1 each), any colours, played or not."""
-        return [(m,) for m in COLOURS] + list(combinations(COLOURS, 2))
+        """One monk (+2) or two different monks (+1 each): :data:`BONUS_CHOICES`."""
+        return list(BONUS_CHOICES)
 
     def _do_bonus(self, action: BonusAction, seat: int, context: Context) -> None:
         for monk in action:

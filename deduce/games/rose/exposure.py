@@ -34,6 +34,7 @@ from typing import Any
 
 from deduce.errors import DeduceError
 from deduce.games.rose.behaviour import BehaviourModel
+from deduce.games.rose.csp import HARD_EVENTS
 from deduce.games.rose.engine import GUESS_POINTS
 from deduce.games.rose.observe import PUBLIC
 from deduce.games.rose.solve import RoseSolution, solve_rose
@@ -105,6 +106,14 @@ def view(log: GameLog, player: str, colour: str) -> GameLog:
     own = Event("identity", {"player": player, "colour": colour}, log.header.line + 1)
     public = tuple(e for e in log.events if e.type in PUBLIC)
     return replace(log, header=replace(log.header, me=player), events=(own, *public))
+
+
+def reads(guesser: str, kind: str) -> bool:
+    """Whether ``guesser`` reads events of this type: ``markers`` the hard ones, ``play`` all.
+
+    An event the guesser does not read leaves their solve of a view as it was.
+    """
+    return kind in (HARD_EVENTS if guesser == "markers" else PUBLIC)
 
 
 def solve_view(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import replace
-from fractions import Fraction
 from typing import Any
 
 from deduce.data.located import Invalid
@@ -26,21 +25,19 @@ from deduce.games.protocol import (
     SolveOptions,
     Suggestion,
 )
-from deduce.games.rose import bots, check, csp, report, simulate, styles
+from deduce.games.rose import check, csp, report, simulate, situation, styles
 from deduce.games.rose.data import load_data_file
-from deduce.games.rose.engine import RoseGame
+from deduce.games.rose.engine import REVEALS, RoseGame
 from deduce.games.rose.exposure import exposure_of
 from deduce.games.rose.solve import RoseSolution, minimal_conflict, solve_rose
 from deduce.games.simulate import Files, Simulator
 from deduce.games.words import arity, next_line, pick
 from deduce.logs.formats.rose import CAUSES, COLOURS, TRACKS
 from deduce.logs.model import Event, GameLog, Header
-from deduce.report import Table, percent
+from deduce.report import Table
 from deduce.workers import Workers
 
 USAGE = "why PLAYER COLOUR"
-#: Colour markers each player reveals (after the first, third and fifth days).
-REVEALS = 3
 
 
 def colouring_label(players: tuple[str, ...], colours: tuple[str, ...]) -> str:
@@ -59,22 +56,6 @@ def _build(players: int, files: Files) -> RoseGame:
     return RoseGame.create(players, load_data_file(data) if data else None)
 
 
-def _suggestion(solution: RoseSolution) -> Suggestion:
-    """The day-7 guesses, all of different colours, and each one's chance."""
-    guesses = solution.best_guesses()
-    chances = {p: solution.probabilities[p].get(c, Fraction(0)) for p, c in guesses.items()}
-    expected = sum(chances.values())
-    data = {
-        "game": "rose",
-        "guesses": guesses,
-        "probabilities": {p: float(q) for p, q in chances.items()},
-        "expected_right": float(expected),
-    }
-    rows = [[p, c, percent(chances[p]) or "0%"] for p, c in guesses.items()]
-    title = f"Day-7 guesses (all different; expected right: {float(expected):.2f})"
-    return Suggestion(data, [Table(title, ["player", "guess", "chance"], rows)])
-
-
 class Rose(FromScratch):
     """The Name of the Rose (see :class:`deduce.games.protocol.Game`)."""
 
@@ -88,13 +69,13 @@ class Rose(FromScratch):
         "play": ("model_file",),
         "solve": ("model_file",),
         "analyze": ("model_file",),
-        "suggest": ("model_file", "hard"),
+        "suggest": ("model_file", "hard", "situation"),
         "check": ("model_file",),
     }
     why_usage = USAGE
     why_meaning = "why PLAYER COLOUR: why PLAYER cannot be COLOUR."
     why_arguments: tuple[tuple[str, ...], ...] = (("player",), ("colour",))
-    simulator = Simulator("rose", bots.BOTS, "monk", ("data",), _build, simulate.record_game)
+    simulator = Simulator("rose", simulate.BOTS, "monk", ("data",), _build, simulate.record_game)
 
     def load(self, kind: str, path: str) -> Any:
         """The behaviour model (``model``): a styles file, a single-style file or a name."""
@@ -222,11 +203,14 @@ class Rose(FromScratch):
         advice: AdviceOptions,
         solution: RoseSolution | None = None,
     ) -> Suggestion:
-        """The day-7 guesses maximising the expected number of right guesses."""
+        """The decision at hand (``advice.situation``) ranked, or the reveal and the guesses.
+
+        See :mod:`deduce.games.rose.situation`.
+        """
         solution = solution or self.solve(log, options)
         if not solution.consistent:
             raise InconsistentLog(f"{log.path}: no history fits the log")
-        return _suggestion(solution)
+        return situation.suggestion(solution, advice.situation, advice.top)
 
     def check(  # noqa: D102
         self,

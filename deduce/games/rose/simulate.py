@@ -1,18 +1,30 @@
 """Whole Name of the Rose games played by bots: the truth of a game and each player's log.
 
 The seeded play, the parallel runs and the folder layout are shared by every
-engine (:mod:`deduce.games.simulate`); this module says what a Rose game
-keeps: every player's identity, the scores, event tiles and winners, the
-guesses, and each player's log, validated by the log reader.
+engine (:mod:`deduce.games.simulate`); this module names the bots a
+line-up may seat (:data:`BOTS`) and says what a Rose game keeps: every
+player's identity, the scores, event tiles and winners, the guesses, and
+each player's log, validated by the log reader.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from deduce.games.rose.bots import BOTS
+from deduce.games.rose.advised import Advised, AdvisedPlay
+from deduce.games.rose.bots import Bluffer, Bot, Monk, SolverBot, random_bot
 from deduce.games.rose.engine import RoseGame, RoseState
 from deduce.games.simulate import GameRecord, game_seed, play_game
+
+#: The bots by name (see :mod:`deduce.games.rose.bots` and :mod:`deduce.games.rose.advised`).
+BOTS: dict[str, Callable[[RoseGame, int], Bot]] = {
+    "monk": Monk,
+    "solver": SolverBot,
+    "random": random_bot,
+    "bluffer": Bluffer,
+    "advised": Advised,
+    "advised-play": AdvisedPlay,
+}
 
 
 def play(game: RoseGame, index: int, seed: int, lineup: Sequence[str]) -> RoseState:
