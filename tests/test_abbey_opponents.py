@@ -15,6 +15,7 @@ import random
 from dataclasses import replace
 from fractions import Fraction
 from itertools import product
+from pathlib import Path
 from time import perf_counter
 
 import numpy as np
@@ -232,24 +233,8 @@ def test_a_chance_between_zero_and_one_is_within_its_bound():
     assert found["cai"][2] == 0
 
 
-LOG = """game abbey
-players ana bob cai
-me ana
-card c0 templar father hooded bearded fat
-card c1 templar brother hooded bearded fat
-card c2 franciscan father hooded bearded fat
-card c3 franciscan brother hooded bearded fat
-card c4 benedictine father hooded bearded fat
-card c5 benedictine brother hooded bearded fat
-card c6 benedictine novice hooded bearded fat
-pile 0
-hand 2
-hand ana c0 c1
-show ana to bob c0
-show ana to bob c1
-has cai c2
-has cai c3
-"""
+#: Bob has seen ana's two cards; cai's two are public: bob knows everything but his own.
+LOG = (Path(__file__).parent / "data" / "abbey-race.log").read_text()
 
 
 LOG_SHOWN = (
