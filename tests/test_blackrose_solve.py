@@ -31,6 +31,7 @@ from deduce.games.blackrose.csp import (
 )
 from deduce.games.blackrose.report import tables
 from deduce.games.blackrose.solve import solve_blackrose
+from deduce.games.blackrose.views import with_views
 from deduce.logs.formats.blackrose import ROLES
 from deduce.logs.io import parse_log
 from deduce.logs.model import GameLog
@@ -644,10 +645,19 @@ def test_cli_json_hard_and_model(log_file):
     path = log_file(SOFT_LOG)
     soft = json.loads(CliRunner().invoke(cli, ["solve", path, "--json"]).output)
     hard = json.loads(CliRunner().invoke(cli, ["solve", path, "--json", "--hard"]).output)
-    assert soft == solve_blackrose(parse_log(SOFT_LOG, path)).to_json()
+    log = parse_log(SOFT_LOG, path)
+    assert soft == with_views(solve_blackrose(log), log).to_json()
     assert soft["possessed"]["bob"] > 1 / 3  # bob's claim is false whatever the pair
     assert hard["possessed"] == dict.fromkeys(["ana", "bob", "cai"], 1 / 3)
-    assert list(hard) == ["game", "consistent", "exact", "accomplices", "suspects", "possessed"]
+    assert list(hard) == [
+        "game",
+        "consistent",
+        "exact",
+        "accomplices",
+        "suspects",
+        "possessed",
+        "table_suspects",
+    ]
     model = log_file(
         json.dumps({"false_rate": {"investigator": 0.25, "possessed": 0.75, "rector": 0.5}}),
         "m.json",

@@ -1,4 +1,4 @@
-"""Advice for a Black Rose investigator: where to investigate, and whether to accuse.
+"""Advice for a Black Rose investigator (where to investigate, whether to accuse) and the Possessed.
 
 Investigating
 -------------
@@ -30,12 +30,37 @@ is always that pair, with its probability ``p``. The answer's expected
 information about the pair is ``h(p) = p·log2(1/p) + (1-p)·log2(1/(1-p))``;
 a wrong answer alone brings ``log2(1/(1-p))`` bits (the divergence of the
 posterior without the pair from the one before).
+
+The Possessed
+-------------
+The Possessed wins when both accomplices are dead, and loses when the
+investigators accuse them first. Its advice weighs each thing it may say by
+how the investigators would read it (:mod:`deduce.games.blackrose.views`):
+
+- **Claims**: each claim it has not made yet, and saying nothing. For each,
+  its *exposure* (the mean over the investigators of the chance that their
+  view makes the Possessed their most probable Possessed) and the chance
+  that an investigator's most probable pair, the one they vote for, is the
+  true one (their mean; ``right``). The advice keeps the exposure low:
+  among the claims that leave it at most :data:`EXPOSED` (or at most what
+  it is now, saying nothing, when it is already higher), the one that
+  misleads most, the lowest ``right``; ties go to the least exposing, then
+  to saying nothing, then to the order of the suspects, innocent first. A
+  Possessed whom the investigators suspect most reads as a liar, so its
+  next lies mislead nobody.
+- **Votes**: secret (the log keeps only an accusation), so a vote exposes
+  nothing. The advice is to vote for no pair: a pair the Possessed does not
+  know to be wrong may be right, and an accusation of one it knows to be
+  wrong only tells the investigators what it knows.
+- **The Night's kill**: the living suspect most likely an accomplice by its
+  own log, without its own claims (what it said itself says nothing of the
+  pair to itself).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -43,6 +68,7 @@ from deduce.errors import DeduceError
 from deduce.games.blackrose.claims import ClaimsModel
 from deduce.games.blackrose.csp import Pair
 from deduce.games.blackrose.solve import solve_blackrose
+from deduce.games.blackrose.views import PossessedSeat, Said
 from deduce.logs.formats.blackrose import suspects_of
 from deduce.logs.model import GameLog
 
@@ -135,3 +161,80 @@ def advise(
         binary_entropy(float(probability)),
         wrong,
     )
+
+
+#: The exposure a claim may reach, unless it is already higher (see the docstring): an
+#: investigator in two, on average, suspects the Possessed most.
+EXPOSED = Fraction(1, 2)
+
+
+@dataclass(frozen=True)
+class ClaimOption:
+    """One thing the Possessed may say next (``said`` None: nothing) and how it reads.
+
+    ``suspected``: per investigator, the chance that their view then makes
+    the Possessed their most probable Possessed; ``right``: the mean chance
+    that an investigator's most probable pair is then the true one.
+    """
+
+    said: Said | None
+    suspected: Mapping[str, Fraction]
+    right: Fraction
+
+    @property
+    def exposure(self) -> Fraction:
+        """The mean of ``suspected`` over the investigators."""
+        return sum(self.suspected.values(), Fraction(0)) / len(self.suspected)
+
+
+def rank_claims(options: Sequence[ClaimOption]) -> tuple[ClaimOption, ...]:
+    """The options, advised first (see the module docstring).
+
+    First those whose exposure is at most :data:`EXPOSED`, or at most that
+    of saying nothing (``said`` None, one of the options) when higher; then
+    the others. Each part by ``right``, then exposure.
+    """
+    now = next(option.exposure for option in options if option.said is None)
+    most = max(now, EXPOSED)
+    return tuple(sorted(options, key=lambda o: (o.exposure > most, o.right, o.exposure)))
+
+
+def claim_options(
+    log: GameLog, model: ClaimsModel | None = None, hard: bool = False
+) -> tuple[ClaimOption, ...]:
+    """What the Possessed owning ``log`` may say next, advised first.
+
+    Every claim it has not made yet, and saying nothing (first of equals).
+    """
+    seat = PossessedSeat.of(log, hard, model)
+    me = log.header.me
+    made = {
+        (e.get("suspect"), e.get("innocent"))
+        for e in log.events
+        if e.type == "claim" and e.get("player") == me
+    }
+    fresh = [(s, b) for s in suspects_of(log.header) for b in (True, False) if (s, b) not in made]
+    options = []
+    for said in (None, *fresh):
+        outlooks = seat.outlooks(said)
+        right = sum((o.right for o in outlooks.values()), Fraction(0)) / len(outlooks)
+        options.append(ClaimOption(said, {j: o.suspected for j, o in outlooks.items()}, right))
+    return rank_claims(options)
+
+
+def possessed_kill(
+    log: GameLog, living: Collection[str], model: ClaimsModel | None = None, hard: bool = False
+) -> tuple[str, Fraction] | None:
+    """The Possessed's kill: the living suspect most likely an accomplice, and that chance.
+
+    By the log of its owner, the Possessed, without its own claims; ties go
+    to the first in header order; None when no living suspect can be one.
+    """
+    mine = PossessedSeat.of(log, hard, model).mine
+    chances = {
+        s: sum((p for pair, p in mine.items() if s in pair), Fraction(0))
+        for s in suspects_of(log.header)
+        if s in living
+    }
+    best = max(chances.items(), key=lambda item: item[1], default=None)
+    return best if best is not None and best[1] else None

@@ -39,6 +39,15 @@ Rector play the same documented policies.
   investigators are honest, as an advised one: lying would only mislead
   their own side. Nothing is fitted to it: it is there to test the liar
   model against a Possessed who plays otherwise than the fitted one.
+- ``discreet``: plays like ``advised``, except its **Possessed**, who follows
+  the Possessed's advice (:mod:`deduce.games.blackrose.advisor`, weighing the
+  claims with the model ``bots``, as the investigators do): among the claims
+  that keep its exposure at most 1/2 (or as it is), it says what keeps the
+  investigators' next vote wrong most, or nothing; it votes for no pair (a
+  vote exposes nothing, and an accusation of a pair it knows to be wrong
+  would only tell the investigators); at night it kills the living suspect
+  most likely an accomplice by its own log without its own claims, or nobody
+  when none can be one.
 - ``random``: any legal action, uniformly.
 """
 
@@ -48,7 +57,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from random import Random
 
-from deduce.games.blackrose.advisor import Advice, advise
+from deduce.games.blackrose.advisor import Advice, advise, claim_options, possessed_kill
 from deduce.games.blackrose.claims import bots_model
 from deduce.games.blackrose.engine import (
     Action,
@@ -67,6 +76,7 @@ from deduce.games.blackrose.engine import (
 )
 from deduce.games.blackrose.solve import BlackRoseSolution, solve_blackrose
 from deduce.logs.jsonl import parse_jsonl
+from deduce.logs.model import GameLog
 
 Bot = Callable[[Observation, Sequence[Action], Random], Action]
 #: A bot's way with one decision: ``(obs, legal, rng)``, the legal actions as a list.
@@ -137,9 +147,12 @@ class Advised:
             ("rector", "profanation"): self._rector_profanation,
         }
 
+    def _log(self, obs: Observation) -> GameLog:
+        """The deciding player's log as it stands."""
+        return parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl")
+
     def _solve(self, obs: Observation, hard: bool) -> BlackRoseSolution:
-        log = parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl")
-        return solve_blackrose(log, hard=hard, model=bots_model(), styles=False)
+        return solve_blackrose(self._log(obs), hard=hard, model=bots_model(), styles=False)
 
     # ------------------------------------------------------- investigators
 
@@ -170,9 +183,8 @@ class Advised:
         two accomplices' Proofs and its own hand: the advice needs only an
         upper bound (every pile is worth the same whatever the number).
         """
-        log = parse_jsonl(self.game.log_text(obs.player, obs.log), f"{obs.player}.jsonl")
         unseen = len(self.game.cards.used_clues(len(self.game.players))) - 2 - len(obs.hand)
-        return advise(log, unseen, bots_model())
+        return advise(self._log(obs), unseen, bots_model())
 
     def _investigate(
         self, obs: Observation, legal: list[Investigation], rng: Random
@@ -283,10 +295,26 @@ class Liar(Advised):
         return (rng.choice(frame), False) if frame else None
 
 
+class Discreet(Advised):
+    """The advised player, but a Possessed who follows the Possessed's advice (module docstring)."""
+
+    def _possessed_claim(self, obs: Observation, legal: list[Claim], rng: Random) -> Claim:
+        return claim_options(self._log(obs), bots_model())[0].said
+
+    def _possessed_vote(self, obs: Observation, legal: list[Vote], rng: Random) -> Vote:
+        return None
+
+    def _possessed_possessed_kill(self, obs: Observation, legal: list[Kill], rng: Random) -> Kill:
+        living = [s for s in legal if s is not None]
+        found = possessed_kill(self._log(obs), living, bots_model())
+        return None if found is None else found[0]
+
+
 #: The bots by name, for ``deduce.games.simulate.play_game``.
 BOTS: dict[str, Callable[[BlackRoseGame, int], Bot]] = {
     "advised": Advised,
     "cautious": Cautious,
+    "discreet": Discreet,
     "liar": Liar,
     "random": random_bot,
 }

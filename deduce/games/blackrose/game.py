@@ -17,8 +17,8 @@ from typing import Any
 
 from deduce.data.located import Invalid
 from deduce.errors import DeduceError, InconsistentLog
-from deduce.games.blackrose import bots, cards, check, claims, csp, report, simulate
-from deduce.games.blackrose.advisor import advise
+from deduce.games.blackrose import bots, cards, check, claims, csp, report, simulate, views
+from deduce.games.blackrose.advisor import advise, claim_options, possessed_kill
 from deduce.games.blackrose.engine import BlackRoseGame
 from deduce.games.blackrose.solve import BlackRoseSolution, minimal_conflict, solve_blackrose
 from deduce.games.protocol import (
@@ -69,6 +69,33 @@ def unseen_bound(log: GameLog, data: cards.CardData) -> int:
     return max(0, len(data.used_clues(len(log.header.players))) - 2 - len(proofs))
 
 
+def _possessed_advice(log: GameLog, options: SolveOptions) -> tuple[dict[str, Any], list[Table]]:
+    """The Possessed's advice: claims with their exposure, the vote, the Night's kill.
+
+    As JSON keys (``claims``, advised first; ``vote``; ``kill`` and its
+    ``kill_chance``) and as tables.
+    """
+    claims = claim_options(log, options.model, options.hard)
+    dead = {e.get("suspect") for e in log.events if e.type == "kill"}
+    living = [s for s in suspects_of(log.header) if s not in dead]
+    kill = possessed_kill(log, living, options.model, options.hard)
+    data = {
+        "claims": [
+            {
+                "claim": None if o.said is None else {"suspect": o.said[0], "innocent": o.said[1]},
+                "suspected": {player: float(p) for player, p in o.suspected.items()},
+                "exposure": float(o.exposure),
+                "right": float(o.right),
+            }
+            for o in claims
+        ],
+        "vote": None,
+        "kill": None if kill is None else kill[0],
+        "kill_chance": 0.0 if kill is None else float(kill[1]),
+    }
+    return data, [report.claims_table(claims), report.vote_table(), report.kill_table(kill)]
+
+
 class BlackRose(FromScratch):
     """The Black Rose (see :class:`deduce.games.protocol.Game`)."""
 
@@ -109,7 +136,8 @@ class BlackRose(FromScratch):
         options: SolveOptions,
         warm: Any = None,
     ) -> BlackRoseSolution:
-        return solve_blackrose(log, hard=options.hard, model=options.model)
+        solution = solve_blackrose(log, hard=options.hard, model=options.model)
+        return views.with_views(solution, log, options.hard, options.model)
 
     def tables(self, solution: BlackRoseSolution) -> list[Table]:  # noqa: D102
         return report.tables(solution)
@@ -223,7 +251,7 @@ class BlackRose(FromScratch):
         advice: AdviceOptions,
         solution: BlackRoseSolution | None = None,
     ) -> Suggestion:
-        """Where to investigate and which pair to accuse."""
+        """Where to investigate and which pair to accuse; the Possessed: what to say, vote, kill."""
         if not (solution or self.solve(log, options)).consistent:
             raise InconsistentLog(f"{log.path}: no history fits the log")
         unseen = advice.unseen
@@ -244,13 +272,17 @@ class BlackRose(FromScratch):
         title = (
             f"Investigate (any of these: every pile is worth the same, {unseen} clue cards unseen)"
         )
+        investigate = Table(title, ["pile", "bits"], rows)
+        if views.own_role(log) == "possessed":
+            extra, tables = _possessed_advice(log, options)
+            return Suggestion({**data, **extra}, [investigate, *tables])
         first, second = found.accuse
         accuse = Table(
             "Accusation (a wrong one costs nothing: accuse when allowed)",
             ["pair", "chance", "answer bits"],
             [[f"{first} + {second}", percent(found.probability), f"{found.answer_bits:.3f}"]],
         )
-        return Suggestion(data, [Table(title, ["pile", "bits"], rows), accuse])
+        return Suggestion(data, [investigate, accuse])
 
     def check(  # noqa: D102
         self,

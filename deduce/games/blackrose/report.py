@@ -5,9 +5,12 @@ Also the short tables ``play`` shows after every event, and a check run's summar
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from deduce.games.blackrose.solve import BlackRoseSolution
+from deduce.games.blackrose.advisor import EXPOSED, ClaimOption
+from deduce.games.blackrose.solve import BlackRoseSolution, listing
 from deduce.games.reliability import RELIABILITY_HEADINGS, reliability_rows
 from deduce.report import Table, more_rows, percent, plural, style_table, tie
 
@@ -41,6 +44,75 @@ def possessed_table(solution: BlackRoseSolution) -> Table:
     return Table("The Possessed", ["player", "chance"], rows)
 
 
+def suspected_table(solution: BlackRoseSolution) -> Table:
+    """The Possessed's exposure: per investigator, the chance they suspect the observer most."""
+    rows = [[player, percent(p) or "0%"] for player, p in solution.suspected.items()]
+    return Table(
+        "Who suspects you most (you are the Possessed; their Proofs averaged)",
+        ["investigator", "you are their most probable Possessed"],
+        rows,
+    )
+
+
+def table_table(solution: BlackRoseSolution) -> Table:
+    """The Possessed as the table sees it: the public events alone, and who leads."""
+    names = {who: "nobody" if who is None else who for who in solution.table}
+    best = max(solution.table.values())
+    leaders = [names[who] for who, p in solution.table.items() if p == best]
+    lead = f"{leaders[0]} leads" if len(leaders) == 1 else f"{listing(leaders)} tie"
+    rows = [[names[who], percent(p)] for who, p in solution.table.items()]
+    return Table(
+        f"What the table thinks (public events only): {lead}", ["player", "Possessed"], rows
+    )
+
+
+def _said(said: tuple[str, bool] | None) -> str:
+    """A claim in words: ``s3 innocent``, ``s3 guilty``, or ``nothing``."""
+    if said is None:
+        return "nothing"
+    suspect, innocent = said
+    return f"{suspect} {'innocent' if innocent else 'guilty'}"
+
+
+def claims_table(options: Sequence[ClaimOption]) -> Table:
+    """What the Possessed may say, advised first: who would suspect them most, the vote right."""
+    players = list(options[0].suspected)
+    rows = [
+        [
+            _said(o.said),
+            *(percent(o.suspected[p]) or "0%" for p in players),
+            percent(o.exposure) or "0%",
+            percent(o.right) or "0%",
+        ]
+        for o in options
+    ]
+    return Table(
+        f"What to say (advised first: of the claims that expose you at most "
+        f"{percent(EXPOSED)}, or no more than now, the most misleading)",
+        ["say", *(f"{p} suspects you most" for p in players), "mean", "their vote right"],
+        rows,
+    )
+
+
+def vote_table() -> Table:
+    """The Possessed's vote: no pair (votes are secret, a vote exposes nothing)."""
+    return Table(
+        "Vote (secret: a vote exposes nothing)",
+        ["vote", "why"],
+        [["no pair", "one you cannot rule out may be right; one you can would tell them"]],
+    )
+
+
+def kill_table(kill: tuple[str, Fraction] | None) -> Table:
+    """The Possessed's Night: the living suspect most likely an accomplice, or nobody."""
+    rows = (
+        [["nobody", "no living suspect can be one"]]
+        if kill is None
+        else [[kill[0], percent(kill[1])]]
+    )
+    return Table("Night: kill (your own claims left out)", ["suspect", "accomplice"], rows)
+
+
 def conflict_table(solution: BlackRoseSolution) -> Table:
     """The explanation of a contradiction, one sentence per row."""
     heading, *why = solution.explanation
@@ -50,13 +122,22 @@ def conflict_table(solution: BlackRoseSolution) -> Table:
 def tables(solution: BlackRoseSolution) -> list[Table]:
     """The tables printed by ``deduce solve`` (the suspects last, for ``--csv``).
 
-    With claims weighed by a model of several levels, how each claimer lies
-    (their level posterior) comes after the Possessed.
+    After the Possessed: what the others think of the Possessed (when
+    computed), then, with claims weighed by a model of several levels, how
+    each claimer lies (their level posterior).
     """
     if not solution.consistent:
         return [conflict_table(solution)]
     styles = [style_table(solution.styles, solution.names)] if solution.styles else []
-    return [pair_table(solution), possessed_table(solution), *styles, suspect_table(solution)]
+    views = [suspected_table(solution)] if solution.suspected else []
+    views += [table_table(solution)] if solution.table else []
+    return [
+        pair_table(solution),
+        possessed_table(solution),
+        *views,
+        *styles,
+        suspect_table(solution),
+    ]
 
 
 #: Accomplice pairs shown after each event in ``play``.

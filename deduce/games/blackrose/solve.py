@@ -56,6 +56,11 @@ class BlackRoseSolution:
     then nobody. ``weighed``: how many claims the weights used. ``styles``:
     with claims and a model of several levels, each claimer's posterior over
     the levels (``styles[player][level]``), and ``names``: each level's words.
+    What the others think of the Possessed (:mod:`deduce.games.blackrose.views`,
+    empty unless asked): ``suspected``, when the observer is the Possessed,
+    per investigator, the chance that their view makes the observer the most
+    probable Possessed; ``table``, otherwise, each possible Possessed's chance
+    from the public events alone.
     """
 
     game: ClassVar[str] = "blackrose"
@@ -67,6 +72,8 @@ class BlackRoseSolution:
     weighed: int = 0
     styles: dict[str, dict[str, Fraction]] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
+    suspected: dict[str, Fraction] = field(default_factory=dict)
+    table: dict[str | None, Fraction] = field(default_factory=dict)
     conflict: tuple[int, ...] = ()
     explanation: tuple[str, ...] = ()
 
@@ -97,6 +104,12 @@ class BlackRoseSolution:
             data["styles"] = {
                 player: {level: float(p) for level, p in row.items()}
                 for player, row in self.styles.items()
+            }
+        if self.suspected:
+            data["suspected"] = {player: float(p) for player, p in self.suspected.items()}
+        if self.table:
+            data["table_suspects"] = {
+                NOBODY if who is None else who: float(p) for who, p in self.table.items()
             }
         return data
 
@@ -194,7 +207,7 @@ def minimal_conflict(setting: Setting, known: Sequence[Fact]) -> tuple[Fact, ...
     return tuple(shrink(known, lambda trial: not is_consistent(setting, trial)))
 
 
-def _listing(words: Sequence[str]) -> str:
+def listing(words: Sequence[str]) -> str:
     """Words joined for a sentence: ``a``, ``a and b``, ``a, b and c``."""
     *rest, last = words
     return f"{', '.join(rest)} and {last}" if rest else last
@@ -214,11 +227,11 @@ def describe(fact: Fact) -> str:
     if event.type == "proof":
         return f"{event.get('suspect')} is innocent (a Proof of {event.get('suspect')} was seen)"
     if event.type == "accuse":
-        named = _listing(sorted(event.get("suspects")))
+        named = listing(sorted(event.get("suspects")))
         if event.get("correct"):
             return f"{named} are the accomplices (a correct accusation)"
         return f"{named} are not both accomplices (a wrong accusation)"
-    dead = f"the dead ({_listing(fact.dead)})" if fact.dead else "the dead (nobody yet)"
+    dead = f"the dead ({listing(fact.dead)})" if fact.dead else "the dead (nobody yet)"
     return f"the Rector played {event.get('card')}: at least {fact.at_least} of {dead} are innocent"
 
 
