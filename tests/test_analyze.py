@@ -328,7 +328,8 @@ def test_an_inconsistent_prefix_is_reported_and_the_timeline_goes_on(log_file):
     assert result.inconsistent.line == 13 and result.conflict == (12, 13)
     assert result.answer == Answer("c3", "tied", tied=3)
     table = invoke(log_file(text), "--fmt", "plain").stdout
-    assert re.search(r"inconsistent from +line 13 \(these lines cannot all be true: 12, 13\)", table)
+    conflict = r"inconsistent from +line 13 \(these lines cannot all be true: 12, 13\)"
+    assert re.search(conflict, table)
     assert table.rstrip().endswith("inconsistent")
 
 
