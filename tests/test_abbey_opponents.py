@@ -293,11 +293,12 @@ def test_public_events_drop_what_only_some_players_saw():
 
 
 def test_the_race_warns_of_those_more_likely_than_not_to_be_sure():
-    """``play``'s warnings: only past even odds, the likeliest first, with the bound."""
+    """``play``'s warnings: only past even odds by the bound, the likeliest first, with it."""
     found = Race(
         {
             "bob": OpponentView(0.62, 0.091, 1.4),
             "cai": OpponentView(0.5, 0.05, 1.9),
+            "eve": OpponentView(0.7, 0.25, 1.3),  # likely, but not by its bound
             "dee": OpponentView(1.0, 0.0, 1.0),
         }
     )
@@ -305,7 +306,7 @@ def test_the_race_warns_of_those_more_likely_than_not_to_be_sure():
         "dee may be able to accuse: 100%",
         "bob may be able to accuse: 62% ± 9.1",
     ]
-    assert found.to_json()["exact"] is False and found.to_json()["error"] == 0.091
+    assert found.to_json()["exact"] is False and found.to_json()["error"] == 0.25
     assert Race({}).to_json() == {"exact": False, "error": 1.0, "opponents": {}}
 
 

@@ -115,11 +115,15 @@ class Race:
         }
 
     def warnings(self) -> list[str]:
-        """One line per opponent more likely than not to be sure of the culprit."""
+        """One line per opponent more likely than not to be sure of the culprit.
+
+        More likely than not even at the low end of the bound: an estimate
+        of 54% within 30 points says nothing either way.
+        """
         return [
             f"{player} may be able to accuse: {_chance(view)}"
             for player, view in sorted(self.views.items(), key=lambda pv: -pv[1].certain)
-            if view.certain > 0.5
+            if view.certain - view.error > 0.5
         ]
 
 
