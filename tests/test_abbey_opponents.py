@@ -26,7 +26,7 @@ from oracles.abbey import CULPRIT, consistent_histories
 from deduce.analyze import analyze, others_sure, prefix, solve_prefixes
 from deduce.errors import LogError
 from deduce.games.abbey.advice.race import rival
-from deduce.games.abbey.advice.situation import parse_situation, told_by
+from deduce.games.abbey.advice.situation import advise, parse_situation, told_by
 from deduce.games.abbey.advice.suggest import accusation_advice
 from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.opponents import (
@@ -364,3 +364,18 @@ def test_the_defence_says_how_sure_each_choice_leaves_the_asker():
     assert told["show c1"].certain == 1.0 and told["show c0"].certain == 0.0
     asked = told_by(parse_situation("asked cai has c0", position.setup), position.setup, ["c0"])
     assert [e.type for e in asked["answer"]] == ["has"] and asked["silence"] == []
+
+
+def test_the_defence_column_shows_an_estimate_with_its_bound():
+    """A choice's chance for the asker is never shown bare when it is estimated."""
+    position = AbbeyPosition.of_log(_log())
+    situation = parse_situation("show bob", position.setup)
+    told = {"show c0": OpponentView(0.5, 0.1, 1.5), "show c1": OpponentView(1.0, 0.0, 1.0)}
+    sizes = dict(zip(position.timeline.holders, position.timeline.sizes[-1]))
+    data, table = advise(situation, _log(), position.setup, ["c0", "c1"], sizes, None, 5, told)
+    cells = {row[1]: row[-1] for row in table.rows}
+    assert cells == {"show c0": "50.0% ± 10.0", "show c1": "100%"}
+    assert data["choices"][0]["asker_sure"] in (
+        {"certain": 0.5, "error": 0.1},
+        {"certain": 1.0, "error": 0.0},
+    )

@@ -24,6 +24,15 @@ def rival(views: Race | None) -> float:
     return max((max(0.0, v.certain - v.error) for v in views.views.values()), default=0.0)
 
 
+def sure(view: OpponentView) -> str:
+    """A chance of being sure in a table: ``~0%``, ``100%``, or ``62.0% ± 9.1`` estimated."""
+    return (
+        chance(view.certain)
+        if view.error == 0
+        else f"{chance(view.certain)} ± {100 * view.error:.1f}"
+    )
+
+
 def opponents_table(views: Mapping[str, OpponentView]) -> Table:
     """What the others know: each one's chance of being sure of the culprit now.
 
@@ -31,16 +40,7 @@ def opponents_table(views: Mapping[str, OpponentView]) -> Table:
     their view leaves are an average over the histories. No views: no
     estimate came in time.
     """
-    rows = [
-        [
-            player,
-            chance(view.certain)
-            if view.error == 0
-            else f"{chance(view.certain)} ± {100 * view.error:.1f}",
-            f"{view.candidates:.1f}",
-        ]
-        for player, view in views.items()
-    ]
+    rows = [[player, sure(view), f"{view.candidates:.1f}"] for player, view in views.items()]
     title = "What the others know: the chance that each is sure of the culprit now"
     if not views:
         title += f" ({NO_TIME} it; give a longer --budget)"

@@ -24,10 +24,11 @@ from typing import Any
 from deduce.errors import DeduceError
 from deduce.games.abbey.advice.advisor import Advice, Option
 from deduce.games.abbey.advice.decisions import Choice, Position, ranked
+from deduce.games.abbey.advice.race import sure
 from deduce.games.abbey.solver.opponents import OpponentView
 from deduce.logs.formats.abbey import TRAITS, AbbeySetup
 from deduce.logs.model import Event, GameLog
-from deduce.report import UNKNOWN, Table, percent
+from deduce.report import UNKNOWN, Table
 
 KINDS = ("asked", "show", "mass")
 USAGE = (
@@ -181,15 +182,9 @@ def _told(told: Mapping[str, OpponentView], choice: Choice) -> dict[str, float] 
 
 
 def _told_cell(told: Mapping[str, OpponentView], choice: Choice) -> str:
-    """The asker's chance of being sure after ``choice``, with its bound."""
+    """The asker's chance of being sure after ``choice``, with its bound (``?``: none)."""
     view = told.get(_key(choice))
-    if view is None:
-        return UNKNOWN
-    return (
-        percent(view.certain) or "0%"
-        if view.error == 0
-        else (f"{percent(view.certain) or '~0%'} ± {100 * view.error:.1f}")
-    )
+    return UNKNOWN if view is None else sure(view)
 
 
 def told_by(situation: Situation, setup: AbbeySetup, hand: Sequence[str]) -> dict[str, list[Event]]:

@@ -372,7 +372,7 @@ def halves(means: np.ndarray, errors: np.ndarray) -> tuple[np.ndarray, np.ndarra
     r = len(means)
     between = np.std(means, axis=0, ddof=1) / np.sqrt(r)
     within = np.sqrt(np.sum(errors, axis=0)) / r
-    return _student(r - 1) * between, _student(r * (GROUPS - 1)) * within
+    return student(r - 1) * between, student(r * (GROUPS - 1)) * within
 
 
 def bound(between: np.ndarray, within: np.ndarray) -> np.ndarray:
@@ -380,7 +380,7 @@ def bound(between: np.ndarray, within: np.ndarray) -> np.ndarray:
     return np.minimum(np.maximum(between, within) + SLACK, 1.0)
 
 
-def _student(freedom: int) -> float:
+def student(freedom: int) -> float:
     """Student's t at 97.5% for ``freedom`` degrees of freedom (past the table: its last)."""
     return STUDENT[min(freedom, len(STUDENT)) - 1]
 

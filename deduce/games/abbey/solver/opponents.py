@@ -47,8 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from deduce.games.abbey.solver.chains import BATCH, CHAINS, Chain, plan_chains
-from deduce.games.abbey.solver.count.estimate import STUDENT
+from deduce.games.abbey.solver.chains import BATCH, CHAINS, Chain, plan_chains, student
 from deduce.games.abbey.solver.gibbs import Layout
 from deduce.games.abbey.solver.model import Model, build_model
 from deduce.games.abbey.solver.propagate import propagate
@@ -136,12 +135,20 @@ def _chance(view: OpponentView) -> str:
 def race(position: AbbeyPosition, seconds: float, seed: int = 0) -> Race:
     """Every opponent's view of ``position``, estimated for at most ``seconds``."""
     start = perf_counter()
+    models = _models(position)
+    if models is None:
+        return Race({}, consistent=False)
+    return Race(opponent_views(position, *models, start + seconds, seed) or {})
+
+
+def _models(position: AbbeyPosition) -> tuple[SatModel, list[set[int]], Model] | None:
+    """The position's SAT model, its closure and its propagated model; None: no history."""
     sat = sat_model(position)
     possible = sat.closure()
     model = build_model(position)
     if possible is None or not propagate(model):
-        return Race({}, consistent=False)
-    return Race(opponent_views(position, sat, possible, model, start + seconds, seed) or {})
+        return None
+    return sat, possible, model
 
 
 def could_be_sure(position: AbbeyPosition, tries: int = TRIES, seed: int = 0) -> dict[str, bool]:
@@ -288,9 +295,7 @@ def estimate(readings: Sequence[Sequence[float]]) -> tuple[float, float]:
     """
     means = np.array([np.mean(r) for r in readings])
     total = sum(len(r) for r in readings)
-    spread = (
-        STUDENT[min(len(means) - 1, len(STUDENT)) - 1] * np.std(means, ddof=1) / np.sqrt(len(means))
-    )
+    spread = student(len(means) - 1) * np.std(means, ddof=1) / np.sqrt(len(means))
     return float(means.mean()), float(min(1.0, max(spread, 3.0 / total) + SLACK))
 
 
@@ -315,8 +320,8 @@ def opponent_views(
         return {}
     if views.everybody_certain():
         return {p: OpponentView(1.0, 0.0, 1.0) for p in views.opponents}
-    asked = {p: views for p in views.opponents}
-    found = _estimates(position, sat, possible, model, asked, deadline, seed, most)
+    readers = [(views, p) for p in views.opponents]
+    found = _estimates(sat, possible, model, readers, deadline, seed, most)
     return None if found is None else dict(zip(views.opponents, found, strict=True))
 
 
@@ -333,10 +338,8 @@ def views_after(
     opponent, an answer): events true in every history of the log, so the
     same histories serve every choice. None when too few came in time.
     """
-    sat = sat_model(position)
-    possible = sat.closure()
-    model = build_model(position)
-    if possible is None or not propagate(model):
+    models = _models(position)
+    if models is None:
         return None
     line = max((e.line for e in position.events), default=0) + 1
     views = {
@@ -347,32 +350,30 @@ def views_after(
         )
         for name, events in choices.items()
     }
-    found = _estimates(
-        position, sat, possible, model, {n: (v, opponent) for n, v in views.items()}, deadline, seed
-    )
+    readers = [(v, opponent) for v in views.values()]
+    found = _estimates(*models, readers, deadline, seed)
     return None if found is None else dict(zip(views, found, strict=True))
 
 
 def _estimates(
-    position: AbbeyPosition,
     sat: SatModel,
     possible: Sequence[set[int]],
     model: Model,
-    asked: Mapping[str, Views | tuple[Views, str]],
+    readers: Sequence[tuple[Views, str]],
     deadline: float,
     seed: int,
     most: int = MOST_SAMPLES,
 ) -> list[OpponentView] | None:
-    """One estimate per entry of ``asked``: an opponent's views, or some views and the opponent.
+    """One estimate per reader: the views of a log, and the opponent whose they read.
 
-    The histories come from the chains of the position, each read by every
-    entry in turn (module docstring); None when a chain gave fewer than
+    The histories come from the chains of the position (its SAT model,
+    closure and propagated model), each read by every reader in turn
+    (module docstring); None when a chain gave fewer than
     :data:`LEAST_SAMPLES` in time.
     """
     rng = random.Random(seed)
     plan = plan_chains(Layout(model), sat, possible, seed, CHAINS, deadline=deadline)
     chains = [plan.chain(r) for r in range(len(plan.starts))]
-    readers = [v if isinstance(v, tuple) else (v, name) for name, v in asked.items()]
     certain: list[list[list[float]]] = [[[] for _ in chains] for _ in readers]
     left: list[list[int]] = [[] for _ in readers]
     for r, history in _histories(chains, deadline, most):

@@ -341,20 +341,23 @@ class SatModel:
         skip: frozenset[int],
         places: Sequence[tuple[int, int, int]] = (),
         absent: Sequence[tuple[int, int, int]] = (),
+        assumed: Sequence[int] | None = None,
     ) -> SatModel | None:
         """The model whose solver found a history for the events not on a ``skip`` line.
 
         The history has each card ``c`` with holder ``h`` at epoch ``e`` for
         every ``(c, e, h)`` of ``places``, and not for those of ``absent``.
-        None when there is none. The main solver has :attr:`budget`
-        conflicts (no limit when it is None); past them, the backup settles
-        the query (the module docstring).
+        ``assumed``: those as this model's assumptions, when the caller has
+        them already (:meth:`_assumed`). None when there is none. The main
+        solver has :attr:`budget` conflicts (no limit when it is None); past
+        them, the backup settles the query (the module docstring).
         """
+        if assumed is None:
+            assumed = self._assumed(skip, places, absent)
         if self.budget is None:
-            found = self.solver.solve(assumptions=self._assumed(skip, places, absent))
-            return self if found else None
+            return self if self.solver.solve(assumptions=assumed) else None
         self.solver.conf_budget(self.budget)
-        found = self.solver.solve_limited(assumptions=self._assumed(skip, places, absent))
+        found = self.solver.solve_limited(assumptions=assumed)
         if found is not None:
             return self if found else None
         backup = self.backup()
@@ -385,11 +388,18 @@ class SatModel:
         that excludes every candidate found at once can take the solver
         seconds where each card's own takes milliseconds.
         """
-        last = self.epochs - 1
+        last, none = self.epochs - 1, frozenset[int]()
+        assumed = self._assumed(none, places, absent)  # once: a view has thousands of literals
         return [
             card
             for card in (range(self.cards) if among is None else among)
-            if self._decide(frozenset(), [*places, (card, last, CULPRIT)], absent) is not None
+            if self._decide(
+                none,
+                [*places, (card, last, CULPRIT)],
+                absent,
+                [*assumed, self.x(card, last, CULPRIT)],
+            )
+            is not None
         ]
 
     def backup(self) -> SatModel:
