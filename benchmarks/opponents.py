@@ -8,13 +8,18 @@ chain) gives each other player's chance of being certain of the culprit;
 the truth is that player's own log at the same moment (the same events,
 as they logged them), closed by SAT: certain when it leaves one candidate.
 Positions where the culprit is public (everybody is certain, exactly) are
-left out. Each position is one JSON line of ``--out``; ``--report FILE``
-prints the scores: the Brier score of the chances against that of the
-base rate (the share of opponents certain, the same for every one), and
-the reliability by tenths of the chance.
+left out. ``--one-per-game`` measures one of a game's positions, drawn
+uniformly (seeded by the game), instead of all: the positions of one game
+hang together, so one position from each of many games tells more than
+every position of a few, for the same time. Each position is one JSON
+line of ``--out``; ``--report FILE`` prints the scores: the Brier score of
+the chances against that of the base rate (the share of opponents
+certain, the same for every one), and the reliability by tenths of the chance.
 
     python benchmarks/opponents.py --players 4 6 --games 100 --every 10 \\
         --out benchmarks/results/opponents.jsonl
+    python benchmarks/opponents.py --players 6 --games 1000 --one-per-game \\
+        --out benchmarks/results/opponents-6p.jsonl
     python benchmarks/opponents.py --report benchmarks/results/opponents.jsonl
 """
 
@@ -22,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -55,15 +61,18 @@ def before_transfer(events: tuple[Event, ...], n: int) -> list[Event]:
     return found
 
 
-def measure_game(folder: str, every: int, seed: int) -> list[dict[str, Any]]:
-    """Every measured position of one simulated game (its folder of logs)."""
+def measure_game(folder: str, every: int, seed: int, one: bool = False) -> list[dict[str, Any]]:
+    """Every measured position of one simulated game (its folder of logs); ``one``: one of them."""
     game = Path(folder)
     players = json.loads((game / "truth.json").read_text())["players"]
     logs = {p: read_log(game / f"{p}.jsonl") for p in players}
     me = players[0]
     transfers = sum(e.type in TRANSFERS for e in logs[me].events)
+    tenths = list(range(every, transfers + 1, every))
+    if one and tenths:
+        tenths = [random.Random(f"{seed}:{game.name}").choice(tenths)]
     rows = []
-    for n in range(every, transfers + 1, every):
+    for n in tenths:
         position = AbbeyPosition.of_log(logs[me]).with_events(before_transfer(logs[me].events, n))
         sat = sat_model(position)
         possible = sat.closure()
@@ -142,6 +151,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--every", type=int, default=10)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--one-per-game", action="store_true")
     parser.add_argument("--out")
     parser.add_argument("--report")
     args = parser.parse_args()
@@ -153,7 +163,10 @@ def main() -> None:
             simulated(players, args.games, args.seed, Path(folder))
             games = sorted(str(g) for g in (Path(folder) / f"{players}p").glob("game-*"))
             with ProcessPoolExecutor(args.workers) as pool:
-                jobs = [pool.submit(measure_game, g, args.every, args.seed) for g in games]
+                jobs = [
+                    pool.submit(measure_game, g, args.every, args.seed, args.one_per_game)
+                    for g in games
+                ]
                 for job in jobs:
                     for row in job.result():
                         out.write(json.dumps(row) + "\n")

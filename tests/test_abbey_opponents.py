@@ -170,8 +170,28 @@ def test_a_view_has_the_candidates_that_brute_force_finds():
                     sight = views.sight(history, opponent, _Picks(unnamed))
                     found = {position.setup.deck.ids[c] for c in views.candidates(sight)}
                     assert found == _brute_candidates(public, opponent, states, shown)
+                    assert views.sure(sight, history) == (len(found) == 1)
                     checked += 1
     assert checked > 500
+
+
+def test_certainty_asked_card_by_card_when_one_query_runs_out_of_conflicts(monkeypatch):
+    """When the single query gives up, card-by-card queries (then the backup) answer the same."""
+    answers = set()
+    for seed in range(40):
+        position = _game(seed)
+        if position is None:
+            continue
+        views = Views(position)
+        monkeypatch.setattr(views.sat.solver, "solve_limited", lambda **_: None)
+        for _, states in _mine(position)[:10]:
+            history = _array(position, states)
+            for opponent in views.opponents:
+                sight = views.sight(history, opponent, random.Random(seed))
+                sure = views.sure(sight, history)
+                assert sure == (len(views.candidates(sight)) == 1)
+                answers.add(sure)
+    assert answers == {True, False}
 
 
 def _brute_certain(position, opponent):

@@ -29,6 +29,8 @@ sight
 certain
     A view whose closure on the culprit (the SAT model of the public
     events, with the sight's holder literals assumed) has one candidate.
+    The history's own culprit is one, so a single query usually settles
+    it: is there a history of the view with another culprit?
 
 The histories come from the block Gibbs chains of :mod:`chains`; each
 chain's share of certain views is one reading, and the estimate is the
@@ -52,7 +54,7 @@ from deduce.games.abbey.solver.gibbs import Layout
 from deduce.games.abbey.solver.model import Model, build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import SatModel, sat_model
-from deduce.games.abbey.solver.timeline import AbbeyPosition
+from deduce.games.abbey.solver.timeline import CULPRIT, AbbeyPosition
 from deduce.logs.model import Event
 
 #: Batches of moves a chain makes before its first history, and between two.
@@ -65,6 +67,10 @@ LEAST_SAMPLES = 2
 SLACK = 0.01
 #: Varied histories tried at a position for whether an opponent could be sure there.
 TRIES = 8
+#: A view's candidates are counted (one query per public candidate) on every
+#: this-many-th history of a chain, from its first; the others are only
+#: tested for certainty (one query).
+COUNT_EVERY = 4
 
 #: Transfers and the keys of theirs that only some players see.
 SEEN_KEYS = {"draw": ("card",), "take": ("card",), "mass": ("gave", "got")}
@@ -76,7 +82,8 @@ class OpponentView:
 
     ``certain``: the chance that their view leaves one culprit candidate
     now; ``error``: its bound (0 when exact); ``candidates``: the number of
-    candidates their view leaves, on average over the histories.
+    candidates their view leaves, on average over the histories (every
+    :data:`COUNT_EVERY`-th of a chain).
     """
 
     certain: float
@@ -171,7 +178,7 @@ def could_be_sure(position: AbbeyPosition, tries: int = TRIES, seed: int = 0) ->
         paths = np.array(history, dtype=np.int8)
         for opponent, sure in found.items():
             if not sure:
-                found[opponent] = len(views.candidates(views.sight(paths, opponent, rng))) == 1
+                found[opponent] = views.sure(views.sight(paths, opponent, rng), paths)
     return found
 
 
@@ -284,6 +291,11 @@ class Views:
         """The culprit candidates of the view with ``sight``."""
         return self.sat.culprits(sight.seen, sight.unseen, among=self.suspects)
 
+    def sure(self, sight: Sight, history: np.ndarray) -> bool:
+        """Whether the view with ``sight``, seen in ``history``, leaves one candidate."""
+        culprit = int(np.nonzero(history[:, self.last] == CULPRIT)[0][0])
+        return self.sat.alone(culprit, sight.seen, sight.unseen, among=self.suspects)
+
 
 def estimate(readings: Sequence[Sequence[float]]) -> tuple[float, float]:
     """The mean of the chains' mean readings, and its bound.
@@ -377,12 +389,15 @@ def _estimates(
     certain: list[list[list[float]]] = [[[] for _ in chains] for _ in readers]
     left: list[list[int]] = [[] for _ in readers]
     for r, history in _histories(chains, deadline, most):
+        counted = len(certain[0][r]) % COUNT_EVERY == 0
         for i, (views, opponent) in enumerate(readers):
             if perf_counter() >= deadline:
                 break
-            n = len(views.candidates(views.sight(history, opponent, rng)))
-            certain[i][r].append(float(n == 1))
-            left[i].append(n)
+            sight = views.sight(history, opponent, rng)
+            sure = views.sure(sight, history)
+            certain[i][r].append(float(sure))
+            if counted:
+                left[i].append(1 if sure else len(views.candidates(sight)))
     if any(len(r) < LEAST_SAMPLES for readings in certain for r in readings):
         return None
     found = []

@@ -59,6 +59,8 @@ SOLVER = "minicard"
 ENCODING = "native"
 #: Conflicts a query may take on the main solver before the backup settles it.
 BUDGET = 500
+#: Conflicts a query for another culprit than one may take before it is asked card by card.
+ALONE_BUDGET = 100
 #: The backup's solver and encoding (``benchmarks/sat.py``, "The backup solver").
 BACKUP = ("glucose4", "seqcounter")
 
@@ -401,6 +403,29 @@ class SatModel:
             )
             is not None
         ]
+
+    def alone(
+        self,
+        culprit: int,
+        places: Sequence[tuple[int, int, int]] = (),
+        absent: Sequence[tuple[int, int, int]] = (),
+        among: Iterable[int] | None = None,
+    ) -> bool:
+        """Whether ``culprit`` is the one candidate of histories with ``places``, not ``absent``.
+
+        For a ``culprit`` that some such history has: first one query, is
+        there a history with another culprit, within :data:`ALONE_BUDGET`
+        conflicts (a history is usually found at once, while a proof that
+        there is none can take seconds); past them, :meth:`culprits` asks
+        card by card, among the cards ``among``.
+        """
+        last = self.epochs - 1
+        assumed = self._assumed(frozenset(), places, absent)
+        self.solver.conf_budget(ALONE_BUDGET)
+        found = self.solver.solve_limited(assumptions=[*assumed, -self.x(culprit, last, CULPRIT)])
+        if found is not None:
+            return not found
+        return self.culprits(places, absent, among) == [culprit]
 
     def backup(self) -> SatModel:
         """The backup model of the same events (see the module docstring)."""
