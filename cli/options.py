@@ -111,6 +111,15 @@ def jobs_option(command: Callable) -> Callable:
     return wrapper
 
 
+#: ``--guesser``: the Rose's exposure; the command gets ``guesser``, or None.
+guesser_option = click.option(
+    "--guesser",
+    type=click.Choice(["markers", "play"]),
+    help="Rose: how the others guess your colour: from the revealed markers "
+    "(the default) or from your play too (the behaviour model).",
+)
+
+
 #: Seconds of a command's budget kept for what its clock does not see: the
 #: interpreter's start and the imports before the command line is read,
 #: printing the answer and exiting.

@@ -75,6 +75,7 @@ from .options import (
     COMMAND_SETTINGS,
     ROSE_SITUATIONS,
     SITUATIONS,
+    guesser_option,
     jobs_option,
     read_deck,
     refuse_options,
@@ -764,6 +765,7 @@ def _create(path: str, deck: object, tab: SetupCompleter) -> Session:
 @click.option(
     "--model", "model_file", metavar="FILE", help="Rose: behaviour model; Black Rose: claims model."
 )
+@guesser_option
 @jobs_option
 def play(
     log: str | None,
@@ -772,6 +774,7 @@ def play(
     hard: bool,
     deck_file: str | None,
     model_file: str | None,
+    guesser: str | None,
     jobs: int,
 ) -> None:
     """Play along at the table: record events in LOG and see the chances after each one.
@@ -803,7 +806,9 @@ def play(
         refuse_options(session.game, "play")
         wait = WAIT_BUDGET if budget is None else budget
         options = with_model_file(
-            SolveOptions(budget=wait, hard=hard, jobs=jobs), session.game, model_file
+            SolveOptions(budget=wait, hard=hard, jobs=jobs, guesser=guesser),
+            session.game,
+            model_file,
         )
         repl = Repl(session, options, wait, interactive, ladder(budget) if background else None)
         if interactive:

@@ -30,6 +30,7 @@ from .options import (
     COMMAND_SETTINGS,
     budget_options,
     emit,
+    guesser_option,
     jobs_option,
     left_of,
     output_options,
@@ -73,6 +74,7 @@ ENGINES = tuple(e for g in GAMES.values() for e in g.engines)
     help="Abbey: also estimate what each other player knows (how likely each is to be "
     "sure of the culprit), in the last fifth of the budget and what the chances leave.",
 )
+@guesser_option
 @budget_options
 @jobs_option
 @output_options
@@ -83,6 +85,7 @@ def solve(
     hard: bool,
     model_file: str | None,
     opponents: bool,
+    guesser: str | None,
     budget: float | None,
     seed: int,
     jobs: int,
@@ -103,6 +106,7 @@ def solve(
         seed=seed,
         jobs=jobs,
         opponents=opponents,
+        guesser=guesser,
     )
     options = with_model_file(options, game_log.header.game, model_file)
     for warning in rule_warnings(game_log, options):

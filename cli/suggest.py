@@ -15,6 +15,7 @@ from .options import (
     ROSE_SITUATIONS,
     SITUATIONS,
     emit,
+    guesser_option,
     jobs_option,
     output_options,
     read_deck,
@@ -75,6 +76,7 @@ from .progress import status
 @click.option(
     "--model", "model_file", metavar="FILE", help="Rose: behaviour model; Black Rose: claims model."
 )
+@guesser_option
 @jobs_option
 @output_options
 def suggest(
@@ -88,6 +90,7 @@ def suggest(
     cards_file: str | None,
     hard: bool,
     model_file: str | None,
+    guesser: str | None,
     jobs: int,
     output: str,
 ) -> None:
@@ -111,7 +114,9 @@ def suggest(
             "--unseen and --cards cannot be used together (the cards "
             "only serve to bound the unseen ones)"
         )
-    options = SolveOptions(deck=deck, hard=hard, budget=budget, seed=seed, jobs=jobs)
+    options = SolveOptions(
+        deck=deck, hard=hard, budget=budget, seed=seed, jobs=jobs, guesser=guesser
+    )
     options = with_model_file(options, game, model_file)
     cards = game_named(game).load("cards", cards_file) if cards_file else None
     with status("Advising", f"within {budget:g} s"):

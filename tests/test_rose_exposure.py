@@ -240,3 +240,30 @@ def test_play_may_skip_my_colour_and_spectators_are_not_asked(tmp_path):
         assert result.exit_code == 0, result.output
         assert read_log(str(log)).events == ()
         assert ("Your colour" in result.output) == (me == "ana")
+
+
+def test_the_guesser_is_chosen_on_the_command_line():
+    """``--guesser play``: the others read the example's play, and see through it."""
+    example = "examples/rose-4p.jsonl"
+    runner = CliRunner()
+    by_markers = json.loads(runner.invoke(cli, ["solve", example, "--json"]).stdout)
+    by_play = json.loads(
+        runner.invoke(cli, ["solve", example, "--json", "--guesser", "play"]).stdout
+    )
+    solution = solve_rose(read_log(example))
+    assert by_markers["exposure"] == {
+        p: float(c) for p, c in exposure_of(read_log(example), solution).chances.items()
+    }
+    assert by_play["exposure"] == {
+        p: float(c) for p, c in exposure_of(read_log(example), solution, "play").chances.items()
+    }
+    assert by_play["exposure"] != by_markers["exposure"]
+    table = runner.invoke(cli, ["solve", example, "--guesser", "play"]).stdout
+    assert "the others reading your play" in table
+    advice = runner.invoke(
+        cli, ["suggest", example, "--situation", "william black", "--guesser", "play", "--json"]
+    )
+    assert json.loads(advice.stdout)["situation"]["guesser"] == "play"
+    refused = runner.invoke(cli, ["solve", "examples/abbey-4p.log", "--guesser", "play"])
+    assert refused.exit_code == 2
+    assert "--guesser does not apply to abbey" in refused.output

@@ -49,7 +49,9 @@ class SolveOptions:
     ``carry``: what a solve of an earlier prefix of the same log left to go
     on from (its solution's ``carry``: the Abbey's chains), or None.
     ``opponents``: also say what the other players know (the Abbey's race
-    to accuse), in part of the budget.
+    to accuse), in part of the budget. ``guesser``: how the others read the
+    log for the observer's secret (the Rose's exposure: ``markers`` or
+    ``play``); None: the game's default.
     ``progress``, when given, gets each better solution found on the way
     to the answer of a long solve (the Abbey's estimates, round by round);
     the games that answer at once never call it.
@@ -65,6 +67,7 @@ class SolveOptions:
     jobs: int = 1
     carry: Any = None
     opponents: bool = False
+    guesser: str | None = None
 
 
 @dataclass(frozen=True)

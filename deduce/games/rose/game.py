@@ -28,7 +28,7 @@ from deduce.games.protocol import (
 from deduce.games.rose import check, csp, report, simulate, situation, styles
 from deduce.games.rose.data import load_data_file
 from deduce.games.rose.engine import REVEALS, RoseGame
-from deduce.games.rose.exposure import exposure_of
+from deduce.games.rose.exposure import DEFAULT_GUESSER, exposure_of
 from deduce.games.rose.solve import RoseSolution, minimal_conflict, solve_rose
 from deduce.games.simulate import Files, Simulator
 from deduce.games.words import arity, next_line, pick
@@ -66,10 +66,10 @@ class Rose(FromScratch):
     soft = True
     engines: tuple[str, ...] = ()
     owned: Mapping[str, tuple[str, ...]] = {
-        "play": ("model_file",),
-        "solve": ("model_file",),
+        "play": ("model_file", "guesser"),
+        "solve": ("model_file", "guesser"),
         "analyze": ("model_file",),
-        "suggest": ("model_file", "hard", "situation"),
+        "suggest": ("model_file", "hard", "situation", "guesser"),
         "check": ("model_file",),
     }
     why_usage = USAGE
@@ -91,7 +91,9 @@ class Rose(FromScratch):
     ) -> RoseSolution:
         """The solution, with the observer's exposure (see :mod:`deduce.games.rose.exposure`)."""
         solution = solve_rose(log, hard=options.hard, model=options.model)
-        return replace(solution, exposure=exposure_of(log, solution, model=options.model))
+        guesser = options.guesser or DEFAULT_GUESSER
+        exposure = exposure_of(log, solution, guesser, options.model)
+        return replace(solution, exposure=exposure)
 
     def tables(self, solution: RoseSolution) -> list[Table]:  # noqa: D102
         return report.tables(solution)

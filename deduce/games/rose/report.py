@@ -54,8 +54,9 @@ def exposure_table(exposure: Exposure) -> Table:
         [p, percent(chance) or "0%", f"{float(exposure.cost(p)):.2f}"]
         for p, chance in exposure.chances.items()
     ]
+    read = "" if exposure.guesser == "markers" else ", the others reading your play"
     title = (
-        f"How exposed you are (you are {exposure.colour}: the day-7 guesses cost you "
+        f"How exposed you are (you are {exposure.colour}{read}: the day-7 guesses cost you "
         f"{float(exposure.expected):.2f} clue points expected, {exposure.points} per right guess)"
     )
     return Table(title, ["opponent", f"guesses {exposure.colour}", "clue points"], rows)
