@@ -25,7 +25,15 @@ from typing import cast
 
 import click
 
-from deduce.assist.background import LADDER, OTHERS_LADDER, Refined, Refiner, Unknown, ladder
+from deduce.assist.background import (
+    LADDER,
+    OTHERS_LADDER,
+    OTHERS_NICENESS,
+    Refined,
+    Refiner,
+    Unknown,
+    ladder,
+)
 from deduce.assist.compact import compact_tables, computing, contradiction
 from deduce.assist.complete import (
     EVENT,
@@ -317,7 +325,9 @@ class Repl:
                 self.refiner = stack.enter_context(Refiner(self.refined, self.budgets))
                 if game_named(self.game).knows_others:
                     self.others = stack.enter_context(
-                        Refiner(self.raced, OTHERS_LADDER, others_of, "deduce-others")
+                        Refiner(
+                            self.raced, OTHERS_LADDER, others_of, "deduce-others", OTHERS_NICENESS
+                        )
                     )
             with self.busy():
                 self.show_position(KEPT)

@@ -20,6 +20,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from deduce.assist.background import OTHERS_NICENESS
 from deduce.logs.io import read_log
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -339,6 +340,11 @@ def _workers(pid: int, name: str | None = "deduce-refiner") -> list[int]:
     return found
 
 
+def _niceness(pid: int) -> int:
+    """The niceness of the process ``pid`` (the 19th field of its stat)."""
+    return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[16])
+
+
 def _gone(pid: int) -> bool:
     """Whether the process ``pid`` is gone: ended and reaped (no zombie left)."""
     return not os.path.exists(f"/proc/{pid}")
@@ -439,7 +445,9 @@ def test_a_killed_session_leaves_no_worker_holding_the_log(tmp_path):
     child.expect_exact("abbey> ")
     (worker,) = _workers(child.pid)
     workers = _workers(child.pid, None)  # the chances', and what the others know
-    assert worker in workers and _workers(child.pid, "deduce-others")
+    (others,) = _workers(child.pid, "deduce-others")
+    assert worker in workers and others in workers
+    assert _niceness(others) == _niceness(worker) + OTHERS_NICENESS  # the chances come first
     child.kill(signal.SIGKILL)
     child.expect(pexpect.EOF)
     deadline = time.monotonic() + TIMEOUT

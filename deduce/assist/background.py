@@ -83,6 +83,8 @@ def exact(solution: Solution | Unknown) -> bool:
 
 #: The budgets of what the others know (``play``'s second job, see :class:`Refiner`).
 OTHERS_LADDER = (3.0, 10.0)
+#: How much lower it runs than the chances: where both want the cores, the chances come first.
+OTHERS_NICENESS = 5
 
 
 @dataclass(frozen=True)
@@ -148,7 +150,9 @@ class Refiner:
 
     ``deliver`` gets each :class:`Refined` worth showing, in the watcher
     thread, with :attr:`lock` held. ``budgets``: the ladder; ``solve``: what
-    the worker runs.
+    the worker runs; ``niceness``: how much lower than this process the
+    workers (and the processes they start) run, so that another refiner's
+    work comes first where they compete for the cores.
     """
 
     def __init__(
@@ -157,12 +161,14 @@ class Refiner:
         budgets: Sequence[float] = LADDER,
         solve: SolveFunction = solve_log,
         name: str = "deduce-refiner",
+        niceness: int = 0,
     ) -> None:
         self.deliver = deliver
         self.budgets = tuple(budgets)
         self.solve = solve
         #: The workers' name, as ``ps`` shows it (where the system lets a process name itself).
         self.name = name
+        self.niceness = niceness
         #: Held while a delivery runs; hold it to keep deliveries out (a delayed one is
         #: dropped if its job is superseded meanwhile).
         self.lock = threading.RLock()
@@ -205,7 +211,7 @@ class Refiner:
             reader, writer = self._context.Pipe(duplex=False)
             process = self._context.Process(
                 target=_refine,
-                args=(writer, log, options, self.budgets, self.solve, self.name),
+                args=(writer, log, options, self.budgets, self.solve, self.name, self.niceness),
                 name=self.name,
                 daemon=False,  # it may start processes of its own (the Abbey's chains)
             )
@@ -305,14 +311,17 @@ def _refine(
     budgets: Sequence[float],
     solve: SolveFunction,
     name: str,
+    niceness: int = 0,
 ) -> None:
     """The worker ``name``: solve ``log`` with each budget in turn, send each result, until exact.
+
+    It runs ``niceness`` below its parent.
 
     Each message is ``(budget, solution, error, final)``: ``final`` marks a
     rung's answer, the others are its estimates on the way. An error (one
     line) ends the job.
     """
-    _detach(name)
+    _detach(name, niceness)
 
     def send(budget: float, solution: Solution | None, error: str = "", final: bool = True) -> None:
         try:
@@ -361,10 +370,16 @@ def _one_line(exc: Exception) -> str:
     return f"internal error ({type(exc).__name__}{': ' + text if text else ''})"
 
 
-def _detach(name: str) -> None:
-    """In a worker: take ``name``, leave Ctrl-C to the prompt, end as soon as the parent does."""
+def _detach(name: str, niceness: int = 0) -> None:
+    """In a worker: take ``name`` and ``niceness``, leave Ctrl-C to the prompt, end with the parent.
+
+    The niceness is added to the parent's (where the system has one), as
+    the processes the worker starts inherit it.
+    """
     with contextlib.suppress(OSError):  # Linux: the name ps and /proc show (15 bytes at most)
         Path("/proc/self/comm").write_text(name[:15])
+    if niceness and hasattr(os, "nice"):  # not on Windows
+        os.nice(niceness)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
