@@ -35,7 +35,6 @@ advisor. Every step is deterministic, so a seed gives the same game.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from random import Random
 from typing import TypeVar
@@ -59,9 +58,8 @@ from deduce.games.abbey.rules.engine import (
 )
 from deduce.games.abbey.sim.bots import Bot, Decider, SolverBot
 from deduce.games.abbey.solver.model import build_model
-from deduce.games.abbey.solver.opponents import Race, opponent_views
+from deduce.games.abbey.solver.opponents import Race, favourite, opponent_views
 from deduce.games.abbey.solver.propagate import propagate
-from deduce.games.abbey.solver.timeline import CULPRIT
 
 #: One decision's action.
 A = TypeVar("A", bound=Action)
@@ -258,13 +256,21 @@ class AdvisedBot(SolverBot):
 class RacingBot(AdvisedBot):
     """The advised bot that accuses sooner when someone else may be sure of the culprit.
 
-    With the pile empty and at most ``ACCUSE_AMONG`` candidates, a favourite
-    short of ``ACCUSE_AT`` but above a third of the draws (an accusation
-    worth more than nothing) is accused when its share reaches
-    ``ACCUSE_AT - (ACCUSE_AT - 1/3) r``, ``r`` the largest lower bound of an
-    opponent's chance of being sure (:func:`~deduce.games.abbey.advice.race.rival`),
-    estimated on ``RACE_SAMPLES`` histories of each of the chains (no time
-    limit, so that a seed gives the same game).
+    With the pile empty and at most ``ACCUSE_AMONG`` candidates (and no
+    accusation of the solver bot's), it estimates what the others know on
+    ``RACE_SAMPLES`` histories of each of the chains of
+    :func:`~deduce.games.abbey.solver.opponents.opponent_views` (no time
+    limit, so that a seed gives the same game): ``r``, the largest lower
+    bound of an opponent's chance of being sure
+    (:func:`~deduce.games.abbey.advice.race.rival`), and, from the same
+    histories, the favourite culprit's share with its bound
+    (:func:`~deduce.games.abbey.solver.opponents.favourite`). It accuses
+    the favourite when even the low end of its share reaches
+    ``ACCUSE_AT - (ACCUSE_AT - 1/3) r``: from the solver bot's threshold
+    with no rival down to a third (an accusation worth more than nothing)
+    with a sure one. The low end keeps it from a coin flip between chains
+    that never change their culprit (the drawn favourite of the solver
+    bot is such a flip late in a six-player game).
     """
 
     #: Histories of each chain behind the race.
@@ -281,26 +287,24 @@ class RacingBot(AdvisedBot):
         if found is not None or obs.pile or not 1 < len(sheet) <= self.ACCUSE_AMONG:
             return found
         if self._raced[0] != len(obs.log):
-            self._raced = (len(obs.log), self._racing_favourite(len(sheet)))
+            self._raced = (len(obs.log), self._racing_favourite())
         return self._raced[1]
 
-    def _racing_favourite(self, candidates: int) -> str | None:
-        """The drawn favourite, if the race makes its share enough (class docstring)."""
-        draws = self.draws(candidates)
-        card, times = Counter(draw.index(CULPRIT) for draw in draws).most_common(1)[0]
-        share = times / len(draws)
-        if share <= 1 / 3:
-            return None
+    def _racing_favourite(self) -> str | None:
+        """The favourite, if the race makes it worth accusing now (class docstring)."""
         assert self._position is not None and self._warm.model is not None
         seen, position, possible = self._position
         model = build_model(position)
         propagate(model)
+        culprits: list[list[int]] = []
         views = opponent_views(
-            position, self._warm.model, possible, model, math.inf, seen, self.RACE_SAMPLES
+            position, self._warm.model, possible, model, math.inf, seen, self.RACE_SAMPLES, culprits
         )
-        first = rival(Race(views or {}))
-        needed = self.ACCUSE_AT - (self.ACCUSE_AT - 1 / 3) * first
-        return self.game.deck.ids[card] if share >= needed else None
+        if views is None or not any(culprits):
+            return None
+        card, share, bound = favourite(culprits)
+        needed = self.ACCUSE_AT - (self.ACCUSE_AT - 1 / 3) * rival(Race(views))
+        return self.game.deck.ids[card] if share - bound >= needed else None
 
 
 def advised_bot(game: AbbeyGame, seat: int) -> Bot:

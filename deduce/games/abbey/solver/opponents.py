@@ -42,6 +42,7 @@ everybody is certain, exactly.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from time import perf_counter
@@ -258,7 +259,6 @@ class Views:
             for event in position.events
             if event.type == "show" and event.get("to") in self.opponents
         )
-        self.last = timeline.last_epoch
         #: The candidates of the public events alone: every view's are among them.
         self.suspects = self.sat.culprits()
 
@@ -293,8 +293,24 @@ class Views:
 
     def sure(self, sight: Sight, history: np.ndarray) -> bool:
         """Whether the view with ``sight``, seen in ``history``, leaves one candidate."""
-        culprit = int(np.nonzero(history[:, self.last] == CULPRIT)[0][0])
-        return self.sat.alone(culprit, sight.seen, sight.unseen, among=self.suspects)
+        return self.sat.alone(culprit_of(history), sight.seen, sight.unseen, among=self.suspects)
+
+
+def culprit_of(history: np.ndarray) -> int:
+    """The culprit of a history (each card's holder at every epoch), as a card index."""
+    return int(np.nonzero(history[:, -1] == CULPRIT)[0][0])
+
+
+def favourite(culprits: Sequence[Sequence[int]]) -> tuple[int, float, float]:
+    """The culprit most often drawn by chains (their histories' culprits), its share and bound.
+
+    The share and its bound are read as a chance of certainty is
+    (:func:`estimate`): chains that never changed their culprit disagree,
+    and their bound says so.
+    """
+    card, _ = Counter(c for chain in culprits for c in chain).most_common(1)[0]
+    share, bound = estimate([[float(c == card) for c in chain] for chain in culprits])
+    return card, share, bound
 
 
 def estimate(readings: Sequence[Sequence[float]]) -> tuple[float, float]:
@@ -319,13 +335,15 @@ def opponent_views(
     deadline: float,
     seed: int = 0,
     most: int = MOST_SAMPLES,
+    culprits: list[list[int]] | None = None,
 ) -> dict[str, OpponentView] | None:
     """Every opponent's view (module docstring), estimated until ``deadline``.
 
     ``sat``, ``possible`` and ``model`` are the position's SAT model, its
     closure and its propagated model (as :func:`~solve.solve_position`
     has them); ``most``: the histories of a chain, at most. None when the
-    chains gave too few histories in time.
+    chains gave too few histories in time. ``culprits``, when given, gets
+    the culprit of each history read, chain by chain (:func:`favourite`).
     """
     views = Views(position)
     if not views.opponents:
@@ -333,7 +351,7 @@ def opponent_views(
     if views.everybody_certain():
         return {p: OpponentView(1.0, 0.0, 1.0) for p in views.opponents}
     readers = [(views, p) for p in views.opponents]
-    found = _estimates(sat, possible, model, readers, deadline, seed, most)
+    found = _estimates(sat, possible, model, readers, deadline, seed, most, culprits)
     return None if found is None else dict(zip(views.opponents, found, strict=True))
 
 
@@ -375,20 +393,25 @@ def _estimates(
     deadline: float,
     seed: int,
     most: int = MOST_SAMPLES,
+    culprits: list[list[int]] | None = None,
 ) -> list[OpponentView] | None:
     """One estimate per reader: the views of a log, and the opponent whose they read.
 
     The histories come from the chains of the position (its SAT model,
     closure and propagated model), each read by every reader in turn
     (module docstring); None when a chain gave fewer than
-    :data:`LEAST_SAMPLES` in time.
+    :data:`LEAST_SAMPLES` in time. ``culprits``: as for :func:`opponent_views`.
     """
     rng = random.Random(seed)
     plan = plan_chains(Layout(model), sat, possible, seed, CHAINS, deadline=deadline)
     chains = [plan.chain(r) for r in range(len(plan.starts))]
     certain: list[list[list[float]]] = [[[] for _ in chains] for _ in readers]
     left: list[list[int]] = [[] for _ in readers]
+    if culprits is not None:
+        culprits[:] = [[] for _ in chains]
     for r, history in _histories(chains, deadline, most):
+        if culprits is not None:
+            culprits[r].append(culprit_of(history))
         counted = len(certain[0][r]) % COUNT_EVERY == 0
         for i, (views, opponent) in enumerate(readers):
             if perf_counter() >= deadline:
