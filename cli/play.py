@@ -34,7 +34,7 @@ from deduce.assist.background import (
     Unknown,
     ladder,
 )
-from deduce.assist.compact import compact_tables, computing, contradiction
+from deduce.assist.compact import chances_shown, compact_tables, computing, contradiction
 from deduce.assist.complete import (
     EVENT,
     LINE_EVENT,
@@ -152,9 +152,10 @@ class Repl:
         self.budgets = budgets
         self.refused = 0
         self.refiner: Refiner | None = None
-        #: What the others know (the Abbey's race to accuse), refined beside the chances.
+        #: What the others know (the Abbey's race to accuse), refined once the chances show.
         self.others: Refiner | None = None
         self._warned = ""  # the warnings about the others, as printed last
+        self._race_due = False  # the position's others job waits for its chances
         self._immediate = options if budgets is None else replace(options, budget=0.0)
         self._solved: tuple[GameLog, Solution | Inconsistent] | None = None
         self._shown = ""  # the position's short tables, as printed last
@@ -236,9 +237,20 @@ class Repl:
         )
         self._since = time.monotonic()
         self._shown = self.show_compact(solution, hint, pending)
-        if self.others is not None and solution.consistent:
-            self._warned = ""
-            self.others.start(self.session.log, self.options, Unknown())
+        self._warned = ""
+        self._race_due = self.others is not None and solution.consistent
+        if not pending or chances_shown(solution):
+            self.race(self.session.log)
+
+    def race(self, log: GameLog) -> None:
+        """Start the position's others job, if it waits: once its chances show (or never will).
+
+        The chances come first: at five and six players both jobs want
+        every core, and the chances are what the player reads.
+        """
+        if self._race_due and self.others is not None:
+            self._race_due = False
+            self.others.start(log, self.options, Unknown())
 
     def raced(self, result: Refined) -> None:
         """What the others know (the lock held): a warning for each who may accuse, once."""
@@ -258,6 +270,8 @@ class Repl:
             return
         assert result.solution is not None
         self._solved = (result.log, result.solution)
+        if result.last or chances_shown(result.solution):
+            self.race(result.log)
         text = render(compact_tables(result.solution, pending=not result.last))
         if text != self._shown:  # how long it has been computing alone changes nothing
             self._shown = text

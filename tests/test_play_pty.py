@@ -444,8 +444,12 @@ def test_a_killed_session_leaves_no_worker_holding_the_log(tmp_path):
     child = _spawn(tmp_path, "g.log", "--budget", "600")
     child.expect_exact("abbey> ")
     (worker,) = _workers(child.pid)
-    workers = _workers(child.pid, None)  # the chances', and what the others know
+    deadline = time.monotonic() + TIMEOUT
+    while not _workers(child.pid, "deduce-others"):  # it starts once the chances show
+        assert time.monotonic() < deadline, "what the others know never started"
+        time.sleep(0.05)
     (others,) = _workers(child.pid, "deduce-others")
+    workers = _workers(child.pid, None)  # the chances', and what the others know
     assert worker in workers and others in workers
     assert _niceness(others) == _niceness(worker) + OTHERS_NICENESS  # the chances come first
     child.kill(signal.SIGKILL)

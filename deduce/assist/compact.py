@@ -46,6 +46,11 @@ def compact_tables(
     return computing(tables, seconds) if pending else tables
 
 
+def chances_shown(solution: Solution | Inconsistent) -> bool:
+    """Whether the short tables of ``solution`` show its chances (none missing for time)."""
+    return not any(NO_TIME in table.title for table in compact_tables(solution))
+
+
 def computing(tables: list[Table], seconds: float | None = None) -> list[Table]:
     """``tables`` as they read while their chances are being computed in the background.
 
