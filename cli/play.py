@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -27,6 +28,7 @@ import click
 
 from deduce.assist.background import (
     LADDER,
+    OTHERS_AFTER,
     OTHERS_LADDER,
     OTHERS_NICENESS,
     Refined,
@@ -156,6 +158,7 @@ class Repl:
         self.others: Refiner | None = None
         self._warned = ""  # the warnings about the others, as printed last
         self._race_due = False  # the position's others job waits for its chances
+        self._race_timer: threading.Timer | None = None  # ... or for OTHERS_AFTER seconds
         self._immediate = options if budgets is None else replace(options, budget=0.0)
         self._solved: tuple[GameLog, Solution | Inconsistent] | None = None
         self._shown = ""  # the position's short tables, as printed last
@@ -229,6 +232,7 @@ class Repl:
             self.refiner.cancel()
         if self.others is not None:
             self.others.cancel()
+        self._stop_racing()
         if self.above is not None:
             self.above.clear()  # a table of the position before, not yet shown
         solution = self.solution()
@@ -241,16 +245,34 @@ class Repl:
         self._race_due = self.others is not None and solution.consistent
         if not pending or chances_shown(solution):
             self.race(self.session.log)
+        elif self._race_due:
+            self._race_timer = threading.Timer(OTHERS_AFTER, self._race_anyway, (self.session.log,))
+            self._race_timer.daemon = True
+            self._race_timer.start()
 
     def race(self, log: GameLog) -> None:
-        """Start the position's others job, if it waits: once its chances show (or never will).
+        """Start the position's others job, if it waits.
 
         The chances come first: at five and six players both jobs want
-        every core, and the chances are what the player reads.
+        every core, and the chances are what the player reads. So the job
+        starts once the chances show (or their job ends), or after
+        :data:`OTHERS_AFTER` seconds without them.
         """
         if self._race_due and self.others is not None:
             self._race_due = False
             self.others.start(log, self.options, Unknown())
+
+    def _stop_racing(self) -> None:
+        """The timer of the others job, if any, is cancelled (a new position, the end)."""
+        if self._race_timer is not None:
+            self._race_timer.cancel()
+
+    def _race_anyway(self, log: GameLog) -> None:
+        """The timer's end (in its thread): the others job starts, unless the log changed."""
+        assert self.refiner is not None
+        with self.refiner.lock:
+            if log is self.session.log:
+                self.race(log)
 
     def raced(self, result: Refined) -> None:
         """What the others know (the lock held): a warning for each who may accuse, once."""
@@ -343,6 +365,7 @@ class Repl:
                             self.raced, OTHERS_LADDER, others_of, "deduce-others", OTHERS_NICENESS
                         )
                     )
+            stack.callback(self._stop_racing)
             with self.busy():
                 self.show_position(KEPT)
             while (line := self.read()) is not None:

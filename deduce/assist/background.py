@@ -85,6 +85,8 @@ def exact(solution: Solution | Unknown) -> bool:
 OTHERS_LADDER = (3.0, 10.0)
 #: How much lower it runs than the chances: where both want the cores, the chances come first.
 OTHERS_NICENESS = 5
+#: Seconds the chances have the cores to themselves before it starts beside them anyway.
+OTHERS_AFTER = 10.0
 
 
 @dataclass(frozen=True)
