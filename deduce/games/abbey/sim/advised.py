@@ -57,9 +57,11 @@ from deduce.games.abbey.rules.engine import (
     TargetAction,
 )
 from deduce.games.abbey.sim.bots import Bot, Decider, SolverBot
+from deduce.games.abbey.solver.count.estimate import Estimate
 from deduce.games.abbey.solver.model import build_model
-from deduce.games.abbey.solver.opponents import Race, favourite, opponent_views
+from deduce.games.abbey.solver.opponents import Race, opponent_views
 from deduce.games.abbey.solver.propagate import propagate
+from deduce.games.abbey.solver.timeline import CULPRIT
 
 #: One decision's action.
 A = TypeVar("A", bound=Action)
@@ -262,15 +264,14 @@ class RacingBot(AdvisedBot):
     :func:`~deduce.games.abbey.solver.opponents.opponent_views` (no time
     limit, so that a seed gives the same game): ``r``, the largest lower
     bound of an opponent's chance of being sure
-    (:func:`~deduce.games.abbey.advice.race.rival`), and, from the same
-    histories, the favourite culprit's share with its bound
-    (:func:`~deduce.games.abbey.solver.opponents.favourite`). It accuses
-    the favourite when even the low end of its share reaches
-    ``ACCUSE_AT - (ACCUSE_AT - 1/3) r``: from the solver bot's threshold
-    with no rival down to a third (an accusation worth more than nothing)
-    with a sure one. The low end keeps it from a coin flip between chains
-    that never change their culprit (the drawn favourite of the solver
-    bot is such a flip late in a six-player game).
+    (:func:`~deduce.games.abbey.advice.race.rival`), and, from every move
+    of the same chains, the culprit's chances with their bound (as a
+    solve estimates them). It accuses the favourite when even the low end
+    of its chance reaches ``ACCUSE_AT - (ACCUSE_AT - 1/3) r``: from the
+    solver bot's threshold with no rival down to a third (an accusation
+    worth more than nothing) with a sure one. The low end keeps it from a
+    coin flip between chains that never change their culprit (the drawn
+    favourite of the solver bot is such a flip late in a six-player game).
     """
 
     #: Histories of each chain behind the race.
@@ -296,15 +297,18 @@ class RacingBot(AdvisedBot):
         seen, position, possible = self._position
         model = build_model(position)
         propagate(model)
-        culprits: list[list[int]] = []
+        chances: list[Estimate] = []
         views = opponent_views(
-            position, self._warm.model, possible, model, math.inf, seen, self.RACE_SAMPLES, culprits
+            position, self._warm.model, possible, model, math.inf, seen, self.RACE_SAMPLES, chances
         )
-        if views is None or not any(culprits):
+        if views is None or not chances:
             return None
-        card, share, bound = favourite(culprits)
+        culprit = [row.get(CULPRIT, 0.0) for row in chances[0].probabilities]
+        card = max(range(len(culprit)), key=culprit.__getitem__)
         needed = self.ACCUSE_AT - (self.ACCUSE_AT - 1 / 3) * rival(Race(views))
-        return self.game.deck.ids[card] if share - bound >= needed else None
+        if culprit[card] - chances[0].culprit_error < needed:
+            return None
+        return self.game.deck.ids[card]
 
 
 def advised_bot(game: AbbeyGame, seat: int) -> Bot:

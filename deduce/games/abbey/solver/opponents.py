@@ -42,7 +42,6 @@ everybody is certain, exactly.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from time import perf_counter
@@ -50,7 +49,8 @@ from typing import Any
 
 import numpy as np
 
-from deduce.games.abbey.solver.chains import BATCH, CHAINS, Chain, plan_chains, student
+from deduce.games.abbey.solver.chains import BATCH, CHAINS, Chain, plan_chains, pooled, student
+from deduce.games.abbey.solver.count.estimate import Estimate
 from deduce.games.abbey.solver.gibbs import Layout
 from deduce.games.abbey.solver.model import Model, build_model
 from deduce.games.abbey.solver.propagate import propagate
@@ -301,18 +301,6 @@ def culprit_of(history: np.ndarray) -> int:
     return int(np.nonzero(history[:, -1] == CULPRIT)[0][0])
 
 
-def favourite(culprits: Sequence[Sequence[int]]) -> tuple[int, float, float]:
-    """The culprit most often drawn by chains (their histories' culprits), its share and bound.
-
-    The share and its bound are read as a chance of certainty is
-    (:func:`estimate`): chains that never changed their culprit disagree,
-    and their bound says so.
-    """
-    card, _ = Counter(c for chain in culprits for c in chain).most_common(1)[0]
-    share, bound = estimate([[float(c == card) for c in chain] for chain in culprits])
-    return card, share, bound
-
-
 def estimate(readings: Sequence[Sequence[float]]) -> tuple[float, float]:
     """The mean of the chains' mean readings, and its bound.
 
@@ -335,15 +323,17 @@ def opponent_views(
     deadline: float,
     seed: int = 0,
     most: int = MOST_SAMPLES,
-    culprits: list[list[int]] | None = None,
+    chances: list[Estimate] | None = None,
 ) -> dict[str, OpponentView] | None:
     """Every opponent's view (module docstring), estimated until ``deadline``.
 
     ``sat``, ``possible`` and ``model`` are the position's SAT model, its
     closure and its propagated model (as :func:`~solve.solve_position`
     has them); ``most``: the histories of a chain, at most. None when the
-    chains gave too few histories in time. ``culprits``, when given, gets
-    the culprit of each history read, chain by chain (:func:`favourite`).
+    chains gave too few histories in time. ``chances``, when given, gets
+    the chances those chains make on the way (their every move pooled, as
+    :func:`~chains.pooled` estimates the chances of a solve, with its bound),
+    when they have made enough moves for one.
     """
     views = Views(position)
     if not views.opponents:
@@ -351,7 +341,7 @@ def opponent_views(
     if views.everybody_certain():
         return {p: OpponentView(1.0, 0.0, 1.0) for p in views.opponents}
     readers = [(views, p) for p in views.opponents]
-    found = _estimates(sat, possible, model, readers, deadline, seed, most, culprits)
+    found = _estimates(sat, possible, model, readers, deadline, seed, most, chances)
     return None if found is None else dict(zip(views.opponents, found, strict=True))
 
 
@@ -393,25 +383,21 @@ def _estimates(
     deadline: float,
     seed: int,
     most: int = MOST_SAMPLES,
-    culprits: list[list[int]] | None = None,
+    chances: list[Estimate] | None = None,
 ) -> list[OpponentView] | None:
     """One estimate per reader: the views of a log, and the opponent whose they read.
 
     The histories come from the chains of the position (its SAT model,
     closure and propagated model), each read by every reader in turn
     (module docstring); None when a chain gave fewer than
-    :data:`LEAST_SAMPLES` in time. ``culprits``: as for :func:`opponent_views`.
+    :data:`LEAST_SAMPLES` in time. ``chances``: as for :func:`opponent_views`.
     """
     rng = random.Random(seed)
     plan = plan_chains(Layout(model), sat, possible, seed, CHAINS, deadline=deadline)
     chains = [plan.chain(r) for r in range(len(plan.starts))]
     certain: list[list[list[float]]] = [[[] for _ in chains] for _ in readers]
     left: list[list[int]] = [[] for _ in readers]
-    if culprits is not None:
-        culprits[:] = [[] for _ in chains]
     for r, history in _histories(chains, deadline, most):
-        if culprits is not None:
-            culprits[r].append(culprit_of(history))
         counted = len(certain[0][r]) % COUNT_EVERY == 0
         for i, (views, opponent) in enumerate(readers):
             if perf_counter() >= deadline:
@@ -421,6 +407,8 @@ def _estimates(
             certain[i][r].append(float(sure))
             if counted:
                 left[i].append(1 if sure else len(views.candidates(sight)))
+    if chances is not None and (made := pooled([chain.batches for chain in chains])) is not None:
+        chances.append(made)
     if any(len(r) < LEAST_SAMPLES for readings in certain for r in readings):
         return None
     found = []
