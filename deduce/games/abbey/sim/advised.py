@@ -267,15 +267,18 @@ class RacingBot(AdvisedBot):
     (:func:`~deduce.games.abbey.advice.race.rival`), and, from every move
     of the same chains, the culprit's chances with their bound (as a
     solve estimates them). It accuses the favourite when even the low end
-    of its chance reaches ``ACCUSE_AT - (ACCUSE_AT - 1/3) r``: from the
-    solver bot's threshold with no rival down to a third (an accusation
-    worth more than nothing) with a sure one. The low end keeps it from a
-    coin flip between chains that never change their culprit (the drawn
-    favourite of the solver bot is such a flip late in a six-player game).
+    of its chance reaches ``ACCUSE_AT - (ACCUSE_AT - FLOOR) r``: from the
+    solver bot's threshold with no rival down to ``FLOOR`` with a sure
+    one. The low end keeps it from a coin flip between chains that never
+    change their culprit (the drawn favourite of the solver bot is such a
+    flip late in a six-player game).
     """
 
     #: Histories of each chain behind the race.
     RACE_SAMPLES = 4
+    #: The chance the favourite needs when an opponent is surely sure: an accusation
+    #: (+4 right, -2 wrong) is worth more than nothing above a third.
+    FLOOR = 1 / 3
 
     def __init__(self, game: AbbeyGame, seat: int) -> None:
         super().__init__(game, seat)
@@ -305,7 +308,7 @@ class RacingBot(AdvisedBot):
             return None
         culprit = [row.get(CULPRIT, 0.0) for row in chances[0].probabilities]
         card = max(range(len(culprit)), key=culprit.__getitem__)
-        needed = self.ACCUSE_AT - (self.ACCUSE_AT - 1 / 3) * rival(Race(views))
+        needed = self.ACCUSE_AT - (self.ACCUSE_AT - self.FLOOR) * rival(Race(views))
         if culprit[card] - chances[0].culprit_error < needed:
             return None
         return self.game.deck.ids[card]
