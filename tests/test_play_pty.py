@@ -340,6 +340,15 @@ def _workers(pid: int, name: str | None = "deduce-refiner") -> list[int]:
     return found
 
 
+def _worker(pid: int, name: str = "deduce-refiner") -> int:
+    """The one child of ``pid`` called ``name``, waited for: a new worker names itself first."""
+    deadline = time.monotonic() + TIMEOUT
+    while len(found := _workers(pid, name)) != 1:
+        assert time.monotonic() < deadline, f"no single {name} worker: {found}"
+        time.sleep(0.02)
+    return found[0]
+
+
 def _niceness(pid: int) -> int:
     """The niceness of the process ``pid`` (the 19th field of its stat)."""
     return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[16])
@@ -371,7 +380,7 @@ def test_every_change_cancels_the_running_count_at_once_and_waits_for_nothing(tm
     child = _spawn(tmp_path, "g.log", "--budget", "600")  # the first count alone takes minutes
     child.expect_exact("Culprit: 15 candidates (chances: computing…)")
     child.expect_exact("abbey> ")
-    (worker,) = _workers(child.pid)
+    worker = _worker(child.pid)
     for line, shown in [
         ("has cai gregor", ["Recorded line 47: has cai gregor", "Culprit: 14 candidates"]),
         ("undo", ["Removed line 47: has cai gregor", "Culprit: 15 candidates"]),
@@ -392,7 +401,7 @@ def test_every_change_cancels_the_running_count_at_once_and_waits_for_nothing(tm
     ]:
         _command(child, line, *shown, "(chances: computing…)")
         assert _gone(worker)  # killed and reaped before the prompt came back
-        (worker,) = _workers(child.pid)  # and the new position's count runs
+        worker = _worker(child.pid)  # and the new position's count runs
     assert log.read_text() == SLOW.read_text() + "has cai gregor\n"  # on disk at the prompt
     _command(
         child,
@@ -422,7 +431,7 @@ def test_the_chances_come_above_the_prompt_and_the_last_table_is_the_last_events
     child.expect_exact("Culprit: 16 candidates (chances: computing…)")
     child.expect_exact("abbey> ")
     _command(child, "has cai gregor", "Culprit: 15 candidates (chances: computing…)")
-    (stale,) = _workers(child.pid)
+    stale = _worker(child.pid)
     _command(child, "has bob konrad", "Culprit: 14 candidates (chances: computing…)")
     assert _gone(stale)
     child.send("lacks dee")  # the exact chances come while this is typed
@@ -443,12 +452,8 @@ def test_a_killed_session_leaves_no_worker_holding_the_log(tmp_path):
     _slow_log(tmp_path)
     child = _spawn(tmp_path, "g.log", "--budget", "600")
     child.expect_exact("abbey> ")
-    (worker,) = _workers(child.pid)
-    deadline = time.monotonic() + TIMEOUT
-    while not _workers(child.pid, "deduce-others"):  # it starts once the chances show
-        assert time.monotonic() < deadline, "what the others know never started"
-        time.sleep(0.05)
-    (others,) = _workers(child.pid, "deduce-others")
+    worker = _worker(child.pid)
+    others = _worker(child.pid, "deduce-others")  # once the chances show, or after 10 s
     workers = _workers(child.pid, None)  # the chances', and what the others know
     assert worker in workers and others in workers
     assert _niceness(others) == _niceness(worker) + OTHERS_NICENESS  # the chances come first
