@@ -25,7 +25,7 @@ from oracles.abbey import CULPRIT, consistent_histories
 
 from deduce.analyze import analyze, others_sure, prefix, solve_prefixes
 from deduce.errors import LogError
-from deduce.games.abbey.advice.race import rival
+from deduce.games.abbey.advice.race import rival, worth_accusing
 from deduce.games.abbey.advice.situation import advise, parse_situation, told_by
 from deduce.games.abbey.advice.suggest import accusation_advice
 from deduce.games.abbey.solver.model import build_model
@@ -399,3 +399,9 @@ def test_the_defence_column_shows_an_estimate_with_its_bound():
         {"certain": 0.5, "error": 0.1},
         {"certain": 1.0, "error": 0.0},
     )
+
+
+def test_worth_accusing_falls_from_two_thirds_to_a_third_as_the_rival_grows() -> None:
+    assert worth_accusing(2 / 3, 0.0) and not worth_accusing(0.66, 0.0)
+    assert worth_accusing(0.5, 0.5) and not worth_accusing(0.49, 0.5)
+    assert worth_accusing(0.34, 1.0) and not worth_accusing(1 / 3, 1.0)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from deduce.games.abbey.advice.advisor import ACCUSE_POINTS
 from deduce.games.abbey.solver.opponents import OpponentView, Race
 from deduce.report import NO_TIME, Table, chance
 
@@ -22,6 +23,19 @@ def rival(views: Race | None) -> float:
     if views is None:
         return 0.0
     return max((max(0.0, v.certain - v.error) for v in views.views.values()), default=0.0)
+
+
+def worth_accusing(low: float, first: float) -> bool:
+    """Whether to accuse a suspect of chance ``low`` or more now, against a rival ``first``.
+
+    ``first``: the chance that someone else is sure (:func:`rival`).
+    Accusing is worth ``6 low - 2`` points at least (+4 right, -2 wrong);
+    waiting is worth at most ``ACCUSE_POINTS``, and nothing if someone
+    accuses first: so the accusation must bring ``ACCUSE_POINTS (1 -
+    first)`` and more than nothing. The chance needed goes from 2/3 with
+    no rival down to 1/3 with a surely sure one.
+    """
+    return 6 * low - 2 >= ACCUSE_POINTS * (1 - first) and 6 * low > 2
 
 
 def sure(view: OpponentView) -> str:

@@ -40,10 +40,10 @@ from time import perf_counter
 from typing import Any
 
 from deduce.errors import DeduceError, InconsistentLog
-from deduce.games.abbey.advice.advisor import ACCUSE_POINTS, Advice, Option, estimated_advice
+from deduce.games.abbey.advice.advisor import Advice, Option, estimated_advice
 from deduce.games.abbey.advice.decisions import REVEAL_AT
 from deduce.games.abbey.advice.exact import exact_advice
-from deduce.games.abbey.advice.race import opponents_table, rival
+from deduce.games.abbey.advice.race import opponents_table, rival, worth_accusing
 from deduce.games.abbey.advice.situation import Situation, advise, parse_situation, told_by
 from deduce.games.abbey.solver.opponents import Race, race, views_after
 from deduce.games.abbey.solver.sat.cnf import Warm
@@ -198,8 +198,7 @@ def accusation_advice(solution: AbbeySolution, pile: int, views: Race | None) ->
     tied = [c for c in order if solution.culprit[c] == solution.culprit[card]]
     low = max(0.0, p - error)
     first = rival(views)
-    threshold = ACCUSE_POINTS * (1 - first)
-    supported = certain or (usable(exact, error) and 6 * low - 2 >= threshold and 6 * low > 2)
+    supported = certain or (usable(exact, error) and worth_accusing(low, first))
     return {
         "card": card,
         "probability": p,

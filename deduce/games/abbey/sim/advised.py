@@ -18,10 +18,11 @@ drawn histories the accusation uses:
 - ``target``: the player whose card or answer is worth most.
 
 The ``advised-race`` bot (:class:`RacingBot`) also weighs the race to
-accuse: when its favourite falls short of ``ACCUSE_AT``, it estimates what
-the others know (:mod:`~deduce.games.abbey.solver.opponents`, on a few
-histories of its own log) and lowers the share it needs towards a third as
-the chance that someone is sure of the culprit (its lower bound) grows.
+accuse: when the solver bot would not accuse, it estimates what the others
+know (:mod:`~deduce.games.abbey.solver.opponents`, on a few histories of its
+own log) and accuses by ``suggest``'s rule: the chance it needs falls from
+2/3 towards a third as the chance that someone is sure of the culprit (its
+lower bound) grows.
 
 ``plain`` names decisions taken the solver bot's way instead, to measure
 what each one's advice is worth (``benchmarks/winrate.py``). Played so,
@@ -41,7 +42,7 @@ from typing import TypeVar
 
 from deduce.games.abbey.advice.advisor import Ranker
 from deduce.games.abbey.advice.decisions import Choice, Position
-from deduce.games.abbey.advice.race import rival
+from deduce.games.abbey.advice.race import rival, worth_accusing
 from deduce.games.abbey.rules.engine import (
     AbbeyGame,
     Action,
@@ -266,19 +267,16 @@ class RacingBot(AdvisedBot):
     bound of an opponent's chance of being sure
     (:func:`~deduce.games.abbey.advice.race.rival`), and, from every move
     of the same chains, the culprit's chances with their bound (as a
-    solve estimates them). It accuses the favourite when even the low end
-    of its chance reaches ``ACCUSE_AT - (ACCUSE_AT - FLOOR) r``: from the
-    solver bot's threshold with no rival down to ``FLOOR`` with a sure
-    one. The low end keeps it from a coin flip between chains that never
-    change their culprit (the drawn favourite of the solver bot is such a
-    flip late in a six-player game).
+    solve estimates them). It accuses the favourite when ``suggest``
+    would (:func:`~deduce.games.abbey.advice.race.worth_accusing`): when
+    even the low end of its chance reaches ``2/3 - r/3``, from 2/3 with
+    no rival down to a third with a sure one. The low end keeps it from a
+    coin flip between chains that never change their culprit (the drawn
+    favourite of the solver bot is such a flip late in a six-player game).
     """
 
     #: Histories of each chain behind the race.
     RACE_SAMPLES = 4
-    #: The chance the favourite needs when an opponent is surely sure: an accusation
-    #: (+4 right, -2 wrong) is worth more than nothing above a third.
-    FLOOR = 1 / 3
 
     def __init__(self, game: AbbeyGame, seat: int) -> None:
         super().__init__(game, seat)
@@ -308,10 +306,8 @@ class RacingBot(AdvisedBot):
             return None
         culprit = [row.get(CULPRIT, 0.0) for row in chances[0].probabilities]
         card = max(range(len(culprit)), key=culprit.__getitem__)
-        needed = self.ACCUSE_AT - (self.ACCUSE_AT - self.FLOOR) * rival(Race(views))
-        if culprit[card] - chances[0].culprit_error < needed:
-            return None
-        return self.game.deck.ids[card]
+        low = culprit[card] - chances[0].culprit_error
+        return self.game.deck.ids[card] if worth_accusing(low, rival(Race(views))) else None
 
 
 def advised_bot(game: AbbeyGame, seat: int) -> Bot:
