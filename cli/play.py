@@ -36,7 +36,13 @@ from deduce.assist.background import (
     Unknown,
     ladder,
 )
-from deduce.assist.compact import chances_shown, compact_tables, computing, contradiction
+from deduce.assist.compact import (
+    chances_shown,
+    compact_tables,
+    computing,
+    contradiction,
+    shows_chances,
+)
 from deduce.assist.complete import (
     EVENT,
     LINE_EVENT,
@@ -292,13 +298,14 @@ class Repl:
             return
         assert result.solution is not None
         self._solved = (result.log, result.solution)
-        if result.last or chances_shown(result.solution):
+        tables = compact_tables(result.solution)
+        if result.last or shows_chances(tables):
             self.race(result.log)
-        text = render(compact_tables(result.solution, pending=not result.last))
+        text = render(tables if result.last else computing(tables))
         if text != self._shown:  # how long it has been computing alone changes nothing
             self._shown = text
             self.above_prompt(
-                render(compact_tables(result.solution, not result.last, self.computing_for))
+                render(tables if result.last else computing(tables, self.computing_for))
             )
 
     @property
