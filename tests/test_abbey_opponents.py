@@ -339,25 +339,24 @@ def test_the_race_of_a_log_comes_from_the_game():
     ]
 
 
-def _even(position, cards):
-    """A solution whose culprit is one of ``cards``, each as likely (exactly)."""
-    share = Fraction(1, len(cards))
-    return AbbeySolution(position.setup, True, {c: share for c in cards}, {})
+def _shares(position, shares):
+    """A solution whose culprit is each card of ``shares`` with that chance (exactly)."""
+    return AbbeySolution(position.setup, True, {c: Fraction(p) for c, p in shares.items()}, {})
 
 
 def test_a_rival_sure_of_the_culprit_advises_an_accusation_worth_less():
-    """At even odds (+1 point expected), accuse only when someone is likely to accuse first."""
+    """At 60% (short of the 80% needed alone), accuse only when someone is likely to accuse first."""
     position = AbbeyPosition.of_log(_log())
-    solution = _even(position, ["c4", "c5"])
+    solution = _shares(position, {"c4": Fraction(3, 5), "c5": Fraction(2, 5)})
     alone = accusation_advice(solution, 0, None)
     assert not alone["advised"] and alone["first"] == 0
     sure = Race({"bob": OpponentView(0.9, 0.05, 1.1), "cai": OpponentView(0.2, 0.1, 2.0)})
-    raced = accusation_advice(solution, 0, sure)
+    raced = accusation_advice(solution, 0, sure)  # needs 80% - 30% x 0.85 = 54.5%
     assert raced["advised"] and raced["first"] == pytest.approx(0.85)
     unsure = Race({"bob": OpponentView(0.3, 0.1, 1.8)})
     assert not accusation_advice(solution, 0, unsure)["advised"]
-    worthless = accusation_advice(_even(position, ["c4", "c5", "c6"]), 0, sure)
-    assert not worthless["advised"]  # a third: nothing to win by accusing, rival or not
+    even = _shares(position, {"c4": Fraction(1, 2), "c5": Fraction(1, 2)})
+    assert not accusation_advice(even, 0, sure)["advised"]  # a coin flip: only against a sure rival
     assert rival(sure) == pytest.approx(0.85) and rival(None) == 0.0
 
 
@@ -401,7 +400,7 @@ def test_the_defence_column_shows_an_estimate_with_its_bound():
     )
 
 
-def test_worth_accusing_falls_from_two_thirds_to_a_third_as_the_rival_grows() -> None:
-    assert worth_accusing(2 / 3, 0.0) and not worth_accusing(0.66, 0.0)
-    assert worth_accusing(0.5, 0.5) and not worth_accusing(0.49, 0.5)
-    assert worth_accusing(0.34, 1.0) and not worth_accusing(1 / 3, 1.0)
+def test_the_chance_an_accusation_needs_falls_from_80_to_50_percent_as_the_rival_grows() -> None:
+    assert worth_accusing(0.8, 0.0) and not worth_accusing(0.79, 0.0)
+    assert worth_accusing(0.65, 0.5) and not worth_accusing(0.64, 0.5)
+    assert worth_accusing(0.5, 1.0) and not worth_accusing(0.49, 1.0)

@@ -64,14 +64,14 @@ def _suggest(monkeypatch, solution, part="accusation"):
 
 def test_advice_to_accuse_rests_on_the_estimate_s_lower_bound(exact, monkeypatch):
     favourite = exact.candidates[0]
-    culprit = {card: Fraction(3, 10 * (len(exact.culprit) - 1)) for card in exact.culprit}
-    culprit[favourite] = Fraction(7, 10)  # 6p - 2 = 2.2: enough if it were exact
+    culprit = {card: Fraction(3, 20 * (len(exact.culprit) - 1)) for card in exact.culprit}
+    culprit[favourite] = Fraction(17, 20)  # 85%: enough (80%) if it were exact
     accusation, table = _suggest(monkeypatch, replace(exact, culprit=culprit))
     assert accusation["advised"] and accusation["exact"] and "accuse now (exact)" in table
-    accusation, table = _suggest(monkeypatch, _estimate(exact, 0.05, culprit))
-    assert not accusation["advised"] and not accusation["exact"]
-    assert accusation["error"] == pytest.approx(0.05)
-    assert "not yet (on the estimate's lower bound)" in table and "~70.0% ±5.0" in table
+    accusation, table = _suggest(monkeypatch, _estimate(exact, 0.1, culprit))
+    assert not accusation["advised"] and not accusation["exact"] and accusation["first"] == 0
+    assert accusation["error"] == pytest.approx(0.1)
+    assert "not yet (on the estimate's lower bound)" in table and "~85.0% ±10.0" in table
 
 
 def test_no_advice_to_accuse_on_a_wide_estimate(exact, monkeypatch):

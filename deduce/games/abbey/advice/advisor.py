@@ -14,13 +14,10 @@ uniformly from the histories that agree with the log (the Markov chains of
 hundred draws the values rank options reliably; they are estimates (with
 the Miller-Madow correction for the bias of entropies of a finite sample).
 
-The accusation rule follows the rulebook's points: a right accusation is
-worth +4, a wrong one -2, so accusing a suspect of probability p is worth
-6p - 2 on average. The advisor recommends it when that is at least
-``ACCUSE_POINTS`` (two points, so p >= 2/3: a wrong accusation also costs a
-turn in penance, and the estimate is a sample) or when the culprit is
-certain. The draws come from short chains, which late in a game with many
-players may not have mixed and then overstate their favourite.
+The accusation is not the advisor's: it comes from the solve and the race
+(:func:`~deduce.games.abbey.advice.race.worth_accusing`). The draws come
+from short chains, which late in a game with many players may not have
+mixed and then overstate their favourite.
 """
 
 from __future__ import annotations
@@ -40,8 +37,6 @@ from deduce.games.abbey.solver.sat.cnf import SatModel
 from deduce.games.abbey.solver.timeline import CULPRIT, PILE, AbbeyPosition
 from deduce.logs.formats.abbey import TRAITS, AbbeySetup, show_requests
 
-#: Expected points at which an accusation is recommended (6p - 2 >= 2 means p >= 2/3).
-ACCUSE_POINTS = 2.0
 #: Markov chains behind the draws.
 CHAINS = 2
 
@@ -83,17 +78,6 @@ class Advice:
         """The best gain of ``kind`` towards ``target`` (0 when there is no such option)."""
         found = self.best(kind, [target])
         return found.gain if found else 0.0
-
-    @property
-    def suspect(self) -> tuple[str, float]:
-        """The most likely culprit and its probability."""
-        card = max(self.culprit, key=lambda c: self.culprit[c])
-        return card, self.culprit[card]
-
-    def accuse(self) -> str | None:
-        """The suspect to accuse now, if the expected points favour it (module docstring)."""
-        card, p = self.suspect
-        return card if 6 * p - 2 >= ACCUSE_POINTS else None
 
 
 def estimated_advice(

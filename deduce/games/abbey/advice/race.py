@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from deduce.games.abbey.advice.advisor import ACCUSE_POINTS
 from deduce.games.abbey.solver.opponents import OpponentView, Race
 from deduce.report import NO_TIME, Table, chance
+
+#: The chance an accusation needs with no rival, and with a surely sure one. The
+#: expected points alone (2/3 with no rival, a third against a sure one) made 0.17 wrong
+#: accusations a game at four players; these make fewer than 0.1 (``benchmarks/README.md``).
+ALONE, RACED = 0.8, 0.5
 
 
 def rival(views: Race | None) -> float:
@@ -28,14 +32,13 @@ def rival(views: Race | None) -> float:
 def worth_accusing(low: float, first: float) -> bool:
     """Whether to accuse a suspect of chance ``low`` or more now, against a rival ``first``.
 
-    ``first``: the chance that someone else is sure (:func:`rival`).
-    Accusing is worth ``6 low - 2`` points at least (+4 right, -2 wrong);
-    waiting is worth at most ``ACCUSE_POINTS``, and nothing if someone
-    accuses first: so the accusation must bring ``ACCUSE_POINTS (1 -
-    first)`` and more than nothing. The chance needed goes from 2/3 with
-    no rival down to 1/3 with a surely sure one.
+    ``first``: the chance that someone else is sure (:func:`rival`), who
+    then accuses before the observer's next turn. The chance needed falls
+    from :data:`ALONE` with no rival to :data:`RACED` with a surely sure
+    one, in a straight line. The accusation's points (+4 right, -2 wrong:
+    ``6 low - 2``) must then reach 2.8 alone and 1 against a sure rival.
     """
-    return 6 * low - 2 >= ACCUSE_POINTS * (1 - first) and 6 * low > 2
+    return low >= ALONE - (ALONE - RACED) * first
 
 
 def sure(view: OpponentView) -> str:

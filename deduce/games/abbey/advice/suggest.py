@@ -10,20 +10,19 @@ The accusation comes from the solve of the position, the same one the
 tables show (``play`` passes its own): the most probable suspect, its chance,
 the expected points (+4 right, -2 wrong: ``6p - 2``) and whether to accuse
 now. The advice never trusts more than the solve knows: on exact
-probabilities it accuses when the points reach ``ACCUSE_POINTS`` (or the
-suspect is the only candidate); on an estimate, only when the estimate's lower
-bound (chance minus the bound) reaches them; with an estimate too wide to show
+probabilities it accuses when the chance reaches the rule of
+:func:`~deduce.games.abbey.advice.race.worth_accusing` (or the suspect is
+the only candidate); on an estimate, only when the estimate's lower bound
+(chance minus the bound) reaches it; with an estimate too wide to show
 (:func:`~deduce.report.usable`), never.
 
 The race: once an accusation is allowed, what each other player knows
 (:mod:`~deduce.games.abbey.solver.opponents`, in :data:`RACE_SHARE` of the
 budget) gives the chance that someone is sure of the culprit now, and so
 accuses before the observer's next turn: at least the largest lower bound
-(chance minus bound) of one opponent's. Waiting a turn is worth at most
-what accusing later brings, and nothing if someone accuses first; so the
-points that advise an accusation are ``ACCUSE_POINTS`` times the chance
-that nobody does (by that lower bound): with a rival surely sure, any
-accusation worth more than nothing is advised.
+(chance minus bound) of one opponent's. Waiting a turn is worth nothing
+if someone accuses first, so the chance an accusation needs falls as that
+one grows: from 80% with no rival to 50% with a surely sure one.
 
 The revelation (+2 right, -1 wrong: ``3p - 1``) comes from the same solve:
 for each trait group, the trait the culprit most probably has, its chance

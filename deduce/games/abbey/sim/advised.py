@@ -18,11 +18,11 @@ drawn histories the accusation uses:
 - ``target``: the player whose card or answer is worth most.
 
 The ``advised-race`` bot (:class:`RacingBot`) also weighs the race to
-accuse: when the solver bot would not accuse, it estimates what the others
-know (:mod:`~deduce.games.abbey.solver.opponents`, on a few histories of its
-own log) and accuses by ``suggest``'s rule: the chance it needs falls from
-2/3 towards a third as the chance that someone is sure of the culprit (its
-lower bound) grows.
+accuse: among a few candidates, it estimates what the others know
+(:mod:`~deduce.games.abbey.solver.opponents`, on a few histories of its own
+log) and the culprit's chances, and accuses by ``suggest``'s rule: the
+chance it needs falls from 80% towards 50% as the chance that someone is
+sure of the culprit (its lower bound) grows.
 
 ``plain`` names decisions taken the solver bot's way instead, to measure
 what each one's advice is worth (``benchmarks/winrate.py``). Played so,
@@ -259,20 +259,19 @@ class AdvisedBot(SolverBot):
 class RacingBot(AdvisedBot):
     """The advised bot that accuses sooner when someone else may be sure of the culprit.
 
-    With the pile empty and at most ``ACCUSE_AMONG`` candidates (and no
-    accusation of the solver bot's), it estimates what the others know on
-    ``RACE_SAMPLES`` histories of each of the chains of
-    :func:`~deduce.games.abbey.solver.opponents.opponent_views` (no time
-    limit, so that a seed gives the same game): ``r``, the largest lower
-    bound of an opponent's chance of being sure
+    With the pile empty and 2 to ``ACCUSE_AMONG`` candidates, it estimates
+    what the others know on ``RACE_SAMPLES`` histories of each of the
+    chains of :func:`~deduce.games.abbey.solver.opponents.opponent_views`
+    (no time limit, so that a seed gives the same game): ``r``, the
+    largest lower bound of an opponent's chance of being sure
     (:func:`~deduce.games.abbey.advice.race.rival`), and, from every move
     of the same chains, the culprit's chances with their bound (as a
     solve estimates them). It accuses the favourite when ``suggest``
     would (:func:`~deduce.games.abbey.advice.race.worth_accusing`): when
-    even the low end of its chance reaches ``2/3 - r/3``, from 2/3 with
-    no rival down to a third with a sure one. The low end keeps it from a
-    coin flip between chains that never change their culprit (the drawn
-    favourite of the solver bot is such a flip late in a six-player game).
+    even the low end of its chance reaches 80% with no rival, down to 50%
+    with a sure one. These chances replace the solver bot's draws, whose
+    chains late in a six-player game never change their culprit (their
+    favourite of two candidates is then a coin flip).
     """
 
     #: Histories of each chain behind the race.
@@ -283,11 +282,10 @@ class RacingBot(AdvisedBot):
         self._raced: tuple[int, str | None] = (-1, None)
 
     def suspect(self, obs: Observation) -> str | None:
-        """The solver bot's suspect, or the favourite the race makes worth accusing now."""
-        found = super().suspect(obs)
+        """The last candidate, or the favourite the race makes worth accusing now."""
         sheet = self.sheet(obs)
-        if found is not None or obs.pile or not 1 < len(sheet) <= self.ACCUSE_AMONG:
-            return found
+        if obs.pile or not 1 < len(sheet) <= self.ACCUSE_AMONG:
+            return super().suspect(obs)
         if self._raced[0] != len(obs.log):
             self._raced = (len(obs.log), self._racing_favourite())
         return self._raced[1]
