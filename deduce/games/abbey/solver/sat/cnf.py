@@ -358,13 +358,18 @@ class SatModel:
             assumed = self._assumed(skip, places, absent)
         if self.budget is None:
             return self if self.solver.solve(assumptions=assumed) else None
-        self.solver.conf_budget(self.budget)
-        found = self.solver.solve_limited(assumptions=assumed)
+        found = self._limited(assumed, self.budget)
         if found is not None:
             return self if found else None
         backup = self.backup()
         found = backup.solver.solve(assumptions=backup._assumed(skip, places, absent))
         return backup if found else None
+
+    def _limited(self, assumed: Sequence[int], budget: int) -> bool | None:
+        """Whether the solver finds a history under ``assumed``; None past ``budget`` conflicts."""
+        self.solver.conf_budget(budget)
+        found: bool | None = self.solver.solve_limited(assumptions=assumed)
+        return found
 
     def _assumed(
         self,
@@ -421,8 +426,7 @@ class SatModel:
         """
         last = self.epochs - 1
         assumed = self._assumed(frozenset(), places, absent)
-        self.solver.conf_budget(ALONE_BUDGET)
-        found = self.solver.solve_limited(assumptions=[*assumed, -self.x(culprit, last, CULPRIT)])
+        found = self._limited([*assumed, -self.x(culprit, last, CULPRIT)], ALONE_BUDGET)
         if found is not None:
             return not found
         return self.culprits(places, absent, among) == [culprit]
