@@ -234,6 +234,45 @@ def test_the_chance_of_certainty_is_within_its_bound_of_brute_force():
     assert compared >= 10
 
 
+def _brute_anyone(position):
+    """The exact chance that some opponent is certain (each one's shows chosen on their own)."""
+    public = _by_hands(position)
+    others = [p for p in position.setup.players if p != position.setup.me]
+    total = Fraction(0)
+    anyone = Fraction(0)
+    for weight, states in _mine(position):
+        total += weight
+        unsure = Fraction(1)
+        for opponent in others:
+            choices = _choices(position, opponent, states)
+            sure = sum(len(_brute_candidates(public, opponent, states, c)) == 1 for c in choices)
+            unsure *= 1 - Fraction(sure, len(choices))
+        anyone += weight * (1 - unsure)
+    return anyone / total
+
+
+def test_the_chance_that_someone_is_certain_is_within_its_bound_of_brute_force():
+    """The same histories give the chance that at least one opponent is certain, and its bound."""
+    compared = 0
+    for seed in range(200, 230):
+        position = _game(seed)
+        if position is None or sat_model(position).closure() is None:
+            continue
+        sat = sat_model(position)
+        model = build_model(position)
+        assert propagate(model)
+        anyone: list[tuple[float, float]] = []
+        views = opponent_views(
+            position, sat, sat.closure(), model, perf_counter() + 60, seed, anyone=anyone
+        )
+        assert views is not None
+        ((estimate, bound),) = anyone
+        assert abs(estimate - float(_brute_anyone(position))) <= bound
+        assert estimate >= max(v.certain for v in views.values())
+        compared += 1
+    assert compared >= 5
+
+
 def test_a_chance_between_zero_and_one_is_within_its_bound():
     """Bob knows one of cai's two cards: he is sure when the other franciscan is the culprit.
 
@@ -345,7 +384,7 @@ def _shares(position, shares):
 
 
 def test_a_rival_sure_of_the_culprit_advises_an_accusation_worth_less():
-    """At 60% (short of the 80% needed alone), accuse only when someone is likely to accuse first."""
+    """At 60% (short of 80%, needed alone), accuse only when someone is likely to accuse first."""
     position = AbbeyPosition.of_log(_log())
     solution = _shares(position, {"c4": Fraction(3, 5), "c5": Fraction(2, 5)})
     alone = accusation_advice(solution, 0, None)
@@ -357,6 +396,11 @@ def test_a_rival_sure_of_the_culprit_advises_an_accusation_worth_less():
     assert not accusation_advice(solution, 0, unsure)["advised"]
     even = _shares(position, {"c4": Fraction(1, 2), "c5": Fraction(1, 2)})
     assert not accusation_advice(even, 0, sure)["advised"]  # a coin flip: only against a sure rival
+    together = replace(unsure, anyone=(0.95, 0.05))  # someone is sure, though no one alone is
+    assert (
+        rival(together) == pytest.approx(0.9)
+        and accusation_advice(solution, 0, together)["advised"]
+    )
     assert rival(sure) == pytest.approx(0.85) and rival(None) == 0.0
 
 

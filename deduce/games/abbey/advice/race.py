@@ -21,12 +21,16 @@ ALONE, RACED = 0.8, 0.5
 def rival(views: Race | None) -> float:
     """The chance that someone is sure of the culprit now, at least (0: not known).
 
-    The largest lower bound of one opponent's chance: the chance that at
-    least one is sure is no smaller, however their views go together.
+    The lower bound of the chance that at least one is sure, read from the
+    same histories (:attr:`Race.anyone`), or of one opponent's chance if
+    that is larger: the chance that someone is sure is no smaller.
     """
     if views is None:
         return 0.0
-    return max((max(0.0, v.certain - v.error) for v in views.views.values()), default=0.0)
+    lows = [v.certain - v.error for v in views.views.values()]
+    if views.anyone is not None:
+        lows.append(views.anyone[0] - views.anyone[1])
+    return max(0.0, *lows)
 
 
 def worth_accusing(low: float, first: float) -> bool:

@@ -19,8 +19,9 @@ the only candidate); on an estimate, only when the estimate's lower bound
 The race: once an accusation is allowed, what each other player knows
 (:mod:`~deduce.games.abbey.solver.opponents`, in :data:`RACE_SHARE` of the
 budget) gives the chance that someone is sure of the culprit now, and so
-accuses before the observer's next turn: at least the largest lower bound
-(chance minus bound) of one opponent's. Waiting a turn is worth nothing
+accuses before the observer's next turn: at least the lower bound (chance
+minus bound) of the share of histories in which one is
+(:func:`~deduce.games.abbey.advice.race.rival`). Waiting a turn is worth nothing
 if someone accuses first, so the chance an accusation needs falls as that
 one grows: from 80% with no rival to 50% with a surely sure one.
 

@@ -262,8 +262,8 @@ class RacingBot(AdvisedBot):
     With the pile empty and 2 to ``ACCUSE_AMONG`` candidates, it estimates
     what the others know on ``RACE_SAMPLES`` histories of each of the
     chains of :func:`~deduce.games.abbey.solver.opponents.opponent_views`
-    (no time limit, so that a seed gives the same game): ``r``, the
-    largest lower bound of an opponent's chance of being sure
+    (no time limit, so that a seed gives the same game): ``r``, the lower
+    bound of the chance that some opponent is sure
     (:func:`~deduce.games.abbey.advice.race.rival`), and, from every move
     of the same chains, the culprit's chances with their bound (as a
     solve estimates them). It accuses the favourite when ``suggest``
@@ -297,15 +297,25 @@ class RacingBot(AdvisedBot):
         model = build_model(position)
         propagate(model)
         chances: list[Estimate] = []
+        anyone: list[tuple[float, float]] = []
         views = opponent_views(
-            position, self._warm.model, possible, model, math.inf, seen, self.RACE_SAMPLES, chances
+            position,
+            self._warm.model,
+            possible,
+            model,
+            math.inf,
+            seen,
+            self.RACE_SAMPLES,
+            chances,
+            anyone,
         )
         if views is None or not chances:
             return None
         culprit = [row.get(CULPRIT, 0.0) for row in chances[0].probabilities]
         card = max(range(len(culprit)), key=culprit.__getitem__)
         low = culprit[card] - chances[0].culprit_error
-        return self.game.deck.ids[card] if worth_accusing(low, rival(Race(views))) else None
+        raced = Race(views, anyone=anyone[0] if anyone else None)
+        return self.game.deck.ids[card] if worth_accusing(low, rival(raced)) else None
 
 
 def advised_bot(game: AbbeyGame, seat: int) -> Bot:

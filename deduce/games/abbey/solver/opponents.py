@@ -111,6 +111,9 @@ class Race:
 
     views: dict[str, OpponentView]
     consistent: bool = True
+    #: The chance that at least one of them is sure, and its bound, from the same
+    #: histories (None: not estimated).
+    anyone: tuple[float, float] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """``exact``, ``error`` (the widest bound; 1 without an estimate) and ``opponents``."""
@@ -146,7 +149,9 @@ def race(position: AbbeyPosition, seconds: float, seed: int = 0) -> Race:
     models = _models(position)
     if models is None:
         return Race({}, consistent=False)
-    return Race(opponent_views(position, *models, start + seconds, seed) or {})
+    anyone: list[tuple[float, float]] = []
+    views = opponent_views(position, *models, start + seconds, seed, anyone=anyone)
+    return Race(views or {}, anyone=anyone[0] if views and anyone else None)
 
 
 def _models(position: AbbeyPosition) -> tuple[SatModel, list[set[int]], Model] | None:
@@ -324,6 +329,7 @@ def opponent_views(
     seed: int = 0,
     most: int = MOST_SAMPLES,
     chances: list[Estimate] | None = None,
+    anyone: list[tuple[float, float]] | None = None,
 ) -> dict[str, OpponentView] | None:
     """Every opponent's view (module docstring), estimated until ``deadline``.
 
@@ -333,15 +339,19 @@ def opponent_views(
     chains gave too few histories in time. ``chances``, when given, gets
     the chances those chains make on the way (their every move pooled, as
     :func:`~chains.pooled` estimates the chances of a solve, with its bound),
-    when they have made enough moves for one.
+    when they have made enough moves for one. ``anyone``, when given, gets
+    the chance that at least one opponent is sure, with its bound: the
+    share of histories in which one is, estimated as each opponent's is.
     """
     views = Views(position)
     if not views.opponents:
         return {}
     if views.everybody_certain():
+        if anyone is not None:
+            anyone.append((1.0, 0.0))
         return {p: OpponentView(1.0, 0.0, 1.0) for p in views.opponents}
     readers = [(views, p) for p in views.opponents]
-    found = _estimates(sat, possible, model, readers, deadline, seed, most, chances)
+    found = _estimates(sat, possible, model, readers, deadline, seed, most, chances, anyone)
     return None if found is None else dict(zip(views.opponents, found, strict=True))
 
 
@@ -384,33 +394,43 @@ def _estimates(
     seed: int,
     most: int = MOST_SAMPLES,
     chances: list[Estimate] | None = None,
+    anyone: list[tuple[float, float]] | None = None,
 ) -> list[OpponentView] | None:
     """One estimate per reader: the views of a log, and the opponent whose they read.
 
     The histories come from the chains of the position (its SAT model,
     closure and propagated model), each read by every reader in turn
     (module docstring); None when a chain gave fewer than
-    :data:`LEAST_SAMPLES` in time. ``chances``: as for :func:`opponent_views`.
+    :data:`LEAST_SAMPLES` in time. ``chances``, ``anyone``: as for
+    :func:`opponent_views` (``anyone``: some reader sure, of the histories
+    every reader read).
     """
     rng = random.Random(seed)
     plan = plan_chains(Layout(model), sat, possible, seed, CHAINS, deadline=deadline)
     chains = [plan.chain(r) for r in range(len(plan.starts))]
     certain: list[list[list[float]]] = [[[] for _ in chains] for _ in readers]
     left: list[list[int]] = [[] for _ in readers]
+    some: list[list[float]] = [[] for _ in chains]
     for r, history in _histories(chains, deadline, most):
         counted = len(certain[0][r]) % COUNT_EVERY == 0
+        read = []
         for i, (views, opponent) in enumerate(readers):
             if perf_counter() >= deadline:
                 break
             sight = views.sight(history, opponent, rng)
             sure = views.sure(sight, history)
             certain[i][r].append(float(sure))
+            read.append(sure)
             if counted:
                 left[i].append(1 if sure else len(views.candidates(sight)))
+        if len(read) == len(readers):
+            some[r].append(float(any(read)))
     if chances is not None and (made := pooled([chain.batches for chain in chains])) is not None:
         chances.append(made)
     if any(len(r) < LEAST_SAMPLES for readings in certain for r in readings):
         return None
+    if anyone is not None and all(len(r) >= LEAST_SAMPLES for r in some):
+        anyone.append(estimate(some))
     found = []
     for readings, counts in zip(certain, left, strict=True):
         share, bound = estimate(readings)
