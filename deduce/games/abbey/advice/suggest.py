@@ -133,7 +133,12 @@ def suggest(
             ranked = sorted((*advice.options, *shown), key=lambda o: -o.gain)
             advice = Advice(advice.culprit, advice.entropy, tuple(ranked), advice.traits)
     views = (
-        race(position, OPPONENTS_SECONDS if budget is None else RACE_SHARE * budget, options.seed)
+        race(
+            position,
+            OPPONENTS_SECONDS if budget is None else RACE_SHARE * budget,
+            options.seed,
+            warm.model_of(position),
+        )
         if not pile and len(solution.culprit) > 1
         else None
     )

@@ -143,10 +143,15 @@ def _chance(view: OpponentView) -> str:
     return share if view.error == 0 else f"{share} ± {100 * view.error:.1f}"
 
 
-def race(position: AbbeyPosition, seconds: float, seed: int = 0) -> Race:
-    """Every opponent's view of ``position``, estimated for at most ``seconds``."""
+def race(
+    position: AbbeyPosition, seconds: float, seed: int = 0, sat: SatModel | None = None
+) -> Race:
+    """Every opponent's view of ``position``, estimated for at most ``seconds``.
+
+    ``sat``: the position's SAT model, when the caller has it (else it is built).
+    """
     start = perf_counter()
-    models = _models(position)
+    models = _models(position, sat)
     if models is None:
         return Race({}, consistent=False)
     anyone: list[tuple[float, float]] = []
@@ -154,9 +159,14 @@ def race(position: AbbeyPosition, seconds: float, seed: int = 0) -> Race:
     return Race(views or {}, anyone=anyone[0] if views and anyone else None)
 
 
-def _models(position: AbbeyPosition) -> tuple[SatModel, list[set[int]], Model] | None:
-    """The position's SAT model, its closure and its propagated model; None: no history."""
-    sat = sat_model(position)
+def _models(
+    position: AbbeyPosition, sat: SatModel | None = None
+) -> tuple[SatModel, list[set[int]], Model] | None:
+    """The position's SAT model (``sat``, or built), its closure and its propagated model.
+
+    None: no history.
+    """
+    sat = sat or sat_model(position)
     possible = sat.closure()
     model = build_model(position)
     if possible is None or not propagate(model):
