@@ -393,7 +393,7 @@ def test_a_rival_sure_of_the_culprit_advises_an_accusation_worth_less():
         rival(together) == pytest.approx(0.9)
         and accusation_advice(solution, 0, together)["advised"]
     )
-    assert rival(sure) == pytest.approx(0.85) and rival(None) == 0.0
+    assert rival(sure) == pytest.approx(0.85) and rival(None) == 0.0 and rival(Race({})) == 0.0
 
 
 def test_analyze_says_from_when_each_opponent_could_be_sure():

@@ -30,7 +30,7 @@ def rival(views: Race | None) -> float:
     lows = [v.certain - v.error for v in views.views.values()]
     if views.anyone is not None:
         lows.append(views.anyone[0] - views.anyone[1])
-    return max(0.0, *lows)
+    return max([0.0, *lows])
 
 
 def worth_accusing(low: float, first: float) -> bool:
