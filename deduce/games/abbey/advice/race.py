@@ -13,8 +13,8 @@ from deduce.games.abbey.solver.opponents import OpponentView, Race
 from deduce.report import NO_TIME, Table, chance
 
 #: The chance an accusation needs with no rival, and with a surely sure one. The
-#: expected points alone (2/3 with no rival, a third against a sure one) made 0.17 wrong
-#: accusations a game at four players; these make fewer than 0.1 (``benchmarks/README.md``).
+#: expected points alone (2/3 with no rival, a third against a sure one) made 0.16 wrong
+#: accusations a game at four players; these, 0.08 (``benchmarks/README.md``).
 ALONE, RACED = 0.8, 0.5
 
 
