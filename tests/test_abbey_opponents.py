@@ -380,10 +380,11 @@ def test_a_rival_sure_of_the_culprit_advises_an_accusation_worth_less():
     position = AbbeyPosition.of_log(_log())
     solution = _shares(position, {"c4": Fraction(3, 5), "c5": Fraction(2, 5)})
     alone = accusation_advice(solution, 0, None)
-    assert not alone["advised"] and alone["first"] == 0
+    assert not alone["advised"] and alone["first"] == 0 and alone["needed"] == pytest.approx(0.8)
     sure = Race({"bob": OpponentView(0.9, 0.05, 1.1), "cai": OpponentView(0.2, 0.1, 2.0)})
     raced = accusation_advice(solution, 0, sure)  # needs 80% - 30% x 0.85 = 54.5%
     assert raced["advised"] and raced["first"] == pytest.approx(0.85)
+    assert raced["needed"] == pytest.approx(0.545)
     unsure = Race({"bob": OpponentView(0.3, 0.1, 1.8)})
     assert not accusation_advice(solution, 0, unsure)["advised"]
     even = _shares(position, {"c4": Fraction(1, 2), "c5": Fraction(1, 2)})

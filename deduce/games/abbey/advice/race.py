@@ -33,16 +33,21 @@ def rival(views: Race | None) -> float:
     return max([0.0, *lows])
 
 
-def worth_accusing(low: float, first: float) -> bool:
-    """Whether to accuse a suspect of chance ``low`` or more now, against a rival ``first``.
+def needed(first: float) -> float:
+    """The chance an accusation needs now, against a rival sure with chance ``first``.
 
     ``first``: the chance that someone else is sure (:func:`rival`), who
     then accuses before the observer's next turn. The chance needed falls
     from :data:`ALONE` with no rival to :data:`RACED` with a surely sure
     one, in a straight line. The accusation's points (+4 right, -2 wrong:
-    ``6 low - 2``) must then reach 2.8 alone and 1 against a sure rival.
+    ``6p - 2``) must then reach 2.8 alone and 1 against a sure rival.
     """
-    return low >= ALONE - (ALONE - RACED) * first
+    return ALONE - (ALONE - RACED) * first
+
+
+def worth_accusing(low: float, first: float) -> bool:
+    """Whether to accuse a suspect of chance ``low`` or more now, against a rival ``first``."""
+    return low >= needed(first)
 
 
 def sure(view: OpponentView) -> str:

@@ -43,7 +43,7 @@ from deduce.errors import DeduceError, InconsistentLog
 from deduce.games.abbey.advice.advisor import Advice, Option, estimated_advice
 from deduce.games.abbey.advice.decisions import REVEAL_AT
 from deduce.games.abbey.advice.exact import exact_advice
-from deduce.games.abbey.advice.race import opponents_table, rival, worth_accusing
+from deduce.games.abbey.advice.race import needed, opponents_table, rival, worth_accusing
 from deduce.games.abbey.advice.situation import Situation, advise, parse_situation, told_by
 from deduce.games.abbey.solver.opponents import Race, race, views_after
 from deduce.games.abbey.solver.sat.cnf import Warm
@@ -192,7 +192,8 @@ def accusation_advice(solution: AbbeySolution, pile: int, views: Race | None) ->
     The suspect, its chance, the expected points, whether to make it now,
     whether the chance is exact or an estimate (with its bound), and the
     race (module docstring): the chance that someone accuses first, at
-    least, and each opponent's chance of being sure.
+    least, the chance the accusation needs against it, and each
+    opponent's chance of being sure.
     """
     order = solution.candidates
     card = order[0]
@@ -214,6 +215,7 @@ def accusation_advice(solution: AbbeySolution, pile: int, views: Race | None) ->
         "error": round(error, 6),
         "tied": tied,
         "first": round(first, 6),
+        "needed": round(needed(first), 6),
         "opponents": {} if views is None else {p: v.to_json() for p, v in views.views.items()},
     }
 
@@ -332,8 +334,16 @@ def _tables(
     first = accusation["first"]
     accuse = Table(
         "Accusation" + (f" (someone may accuse first: {percent(first)} at least)" if first else ""),
-        ["suspect", "chance", "expected points", "advice"],
-        [[suspect, _chance(accusation), _points(accusation), verdict]],
+        ["suspect", "chance", "expected points", "chance needed", "advice"],
+        [
+            [
+                suspect,
+                _chance(accusation),
+                _points(accusation),
+                percent(accusation["needed"]),
+                verdict,
+            ]
+        ],
     )
     reveal = Table(
         "Revelation (the culprit's likeliest trait per group; skip one already revealed)",
