@@ -1,0 +1,294 @@
+"""Why the six-player chances of being sure run high: three checks on the measured positions.
+
+The positions are those of an ``opponents.py --one-per-game`` results file
+(``--results``) in its first ``--games`` games, simulated again (the same
+seed gives the same games):
+
+- ``views``: the view of the *true* history (each player's hand at every
+  epoch, read from their own log) against the opponent's own closure, for
+  every opponent: equal, or how many candidates more or fewer;
+- ``drift``: at the positions from transfer 60 with a chance of 10% or
+  more, each chain's histories (``--samples`` a chain) cut in halves: the
+  share of sure views in the first half against the second (a start the
+  chains have not left would show as a difference);
+- ``questions``: at the same positions (``--positions`` of them), each
+  history weighed by the chance of every question in the log (has, lacks,
+  count) under a notepad asker (:mod:`deduce.games.abbey.sim.bots`),
+  averaged over the possible askers (everyone but the one asked), or any
+  question at all with chance ``--other``; prints the effective number of
+  histories, and how many questions of the games no notepad asker would
+  have asked.
+
+    python benchmarks/opponents_law.py views --games 200
+    python benchmarks/opponents_law.py drift --games 200 --samples 48
+    python benchmarks/opponents_law.py questions --games 200 --positions 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import tempfile
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from chances import simulated
+from opponents import before_transfer
+
+from deduce.games.abbey.sim.bots import crossed_out
+from deduce.games.abbey.solver import opponents
+from deduce.games.abbey.solver.chains import CHAINS, plan_chains
+from deduce.games.abbey.solver.gibbs import Layout
+from deduce.games.abbey.solver.model import build_model
+from deduce.games.abbey.solver.propagate import propagate
+from deduce.games.abbey.solver.sat.cnf import sat_model
+from deduce.games.abbey.solver.timeline import TRANSFERS, AbbeyPosition
+from deduce.logs.formats.abbey import GROUP_OF, Deck
+from deduce.logs.io import read_log
+from deduce.logs.model import Event
+
+#: Questions and their askers' sheets: the traits a count may ask about, in the bots' order.
+TRAITS = sorted(GROUP_OF)
+#: The measured positions, by default.
+RESULTS = Path("benchmarks/results/opponents-6p.jsonl")
+#: Positions for ``drift`` and ``questions``: from this transfer, with a chance this high.
+LATE, LIKELY = 60, 0.1
+
+
+def positions(results: Path, games: int) -> dict[tuple[str, int], list[dict[str, Any]]]:
+    """The measured rows of the first ``games`` games, by (game, transfer)."""
+    found: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    for line in results.read_text().splitlines():
+        row = json.loads(line)
+        if int(row["game"].removeprefix("game-")) <= games:
+            found.setdefault((row["game"], row["transfer"]), []).append(row)
+    return found
+
+
+def late(found: dict[tuple[str, int], list[dict[str, Any]]]) -> list[tuple[str, int]]:
+    """The positions from transfer ``LATE`` where some opponent's chance is ``LIKELY`` or more."""
+    return sorted(
+        key
+        for key, rows in found.items()
+        if key[1] >= LATE and max(r["certain"] for r in rows) >= LIKELY
+    )
+
+
+def position_of(folder: Path, n: int) -> tuple[AbbeyPosition, list[str], dict[str, Any]]:
+    """The first player's position before transfer ``n``, the players, and the game's truth."""
+    truth = json.loads((folder / "truth.json").read_text())
+    log = read_log(folder / f"{truth['players'][0]}.jsonl")
+    position = AbbeyPosition.of_log(log).with_events(before_transfer(log.events, n))
+    return position, truth["players"], truth
+
+
+def true_history(folder: Path, n: int, position: AbbeyPosition) -> np.ndarray:
+    """Each card's holder at every epoch before transfer ``n``, from every player's own log."""
+    truth = json.loads((folder / "truth.json").read_text())
+    holders = position.timeline.holders
+    ids = position.setup.deck.ids
+    epochs = position.timeline.last_epoch + 1
+    history = np.full((len(ids), epochs), holders.index("pile"), dtype=np.int8)
+    history[ids.index(truth["culprit"]), :] = holders.index("culprit")
+    for player in truth["players"]:
+        for epoch, hand in enumerate(hands(read_log(folder / f"{player}.jsonl").events, n, player)):
+            for card in hand:
+                history[ids.index(card), epoch] = holders.index(player)
+    return history
+
+
+def hands(events: Iterable[Event], n: int, player: str) -> list[set[str]]:
+    """``player``'s hand at every epoch before transfer ``n``, from their own log's events."""
+    hand: set[str] = set()
+    found: list[set[str]] = []
+    for event in before_transfer(tuple(events), n):
+        if event.type == "hand" and event.get("player") == player:
+            hand = set(event.get("cards"))
+            found = [set(hand)]
+        elif event.type in TRANSFERS:
+            card = event.get("card") if "card" in event.fields else None
+            if event.type == "mass":
+                hand = (hand - set(event.get("gave") or ())) | set(event.get("got") or ())
+            elif event.get("player") == player and card:
+                hand = hand | {card}
+            elif event.type == "take" and event.get("from") == player and card:
+                hand = hand - {card}
+            found.append(set(hand))
+    return found
+
+
+def check_views(folders: Path, found: dict[tuple[str, int], list[dict[str, Any]]]) -> None:
+    """The view of the true history against each opponent's own closure (module docstring)."""
+    differences: Counter[int] = Counter()
+    for (game, n), rows in sorted(found.items()):
+        position, _, _ = position_of(folders / game, n)
+        history = true_history(folders / game, n, position)
+        views = opponents.Views(position)
+        for row in rows:
+            sight = views.sight(history, row["opponent"], random.Random(1))
+            differences[len(views.candidates(sight)) - row["true_candidates"]] += 1
+    print("view's candidates minus their own closure's:", dict(sorted(differences.items())))
+
+
+def check_drift(
+    folders: Path, found: dict[tuple[str, int], list[dict[str, Any]]], samples: int
+) -> None:
+    """The share of sure views in each chain's first half of histories against its second."""
+    caught: list[list[list[float]]] = []
+    estimate = opponents.estimate
+
+    def keep(readings: Sequence[Sequence[float]]) -> tuple[float, float]:
+        caught.append([list(r) for r in readings])
+        return estimate(readings)
+
+    opponents.estimate = keep
+    halves = []
+    for game, n in late(found):
+        position, _, _ = position_of(folders / game, n)
+        sat, possible, model = _models(position)
+        caught.clear()
+        opponents.opponent_views(position, sat, possible, model, math.inf, 1, samples)
+        for readings in caught:
+            first = np.mean([np.mean(r[: len(r) // 2]) for r in readings])
+            second = np.mean([np.mean(r[len(r) // 2 :]) for r in readings])
+            if (first + second) / 2 >= LIKELY:
+                halves.append((first, second))
+    opponents.estimate = estimate
+    first, second = np.array(halves).T
+    gap = second - first
+    print(
+        f"{len(late(found))} positions, {len(halves)} chances of {100 * LIKELY:.0f}% or more: "
+        f"first halves {100 * first.mean():.1f}% sure, second {100 * second.mean():.1f}% "
+        f"(difference {100 * gap.mean():+.1f} ± {200 * gap.std(ddof=1) / np.sqrt(len(gap)):.1f})"
+    )
+
+
+def _models(position: AbbeyPosition) -> tuple[Any, list[set[int]], Any]:
+    """The position's SAT model, closure and propagated model."""
+    sat = sat_model(position)
+    possible = sat.closure()
+    model = build_model(position)
+    assert possible is not None and propagate(model)
+    return sat, possible, model
+
+
+def notepad_chance(kind: str, what: object, sheet: set[int], deck: Deck) -> float:
+    """The chance the notepad bot asks this question, its sheet being ``sheet`` (card indices)."""
+    n = len(sheet)
+    if kind != "count":
+        return 0.5 / n if n > 1 and what in sheet else 0.0
+    cards = [deck.card(c) for c in deck.ids]
+    imbalance = {t: abs(2 * sum(cards[c].has_traits((t,)) for c in sheet) - n) for t in TRAITS}
+    best = min(imbalance.values())
+    tied = [t for t in TRAITS if imbalance[t] == best]
+    return (0.5 if n > 1 else 1.0) * (what in tied) / len(tied)
+
+
+def questions_of(position: AbbeyPosition) -> list[tuple[int, str, str, object, set[int], set[int]]]:
+    """Each question of the log: epoch, who was asked, kind, card or trait, cards everybody
+    has crossed out by then (a "has", a wrong accusation), the observer's sheet then."""
+    ids = position.setup.deck.ids
+    public: set[int] = set()
+    seen: list[dict[str, Any]] = []
+    found = []
+    for event in position.events:
+        kind = event.type
+        single = kind != "count" or len(event.get("traits")) == 1
+        if kind in ("has", "lacks", "count") and single:
+            what = ids.index(event.get("card")) if kind != "count" else event.get("traits")[0]
+            mine = {ids.index(c) for c in crossed_out(ids, seen)}
+            epoch = position.timeline.epoch_of[event.line]
+            found.append((epoch, event.get("player"), kind, what, set(public), mine))
+        if kind == "has" or (kind == "accuse" and not event.get("correct")):
+            public.add(ids.index(event.get("card")))
+        seen.append({"type": kind, **event.fields})
+    return found
+
+
+def check_questions(
+    folders: Path, found: dict[tuple[str, int], list[dict[str, Any]]], most: int, other: float
+) -> None:
+    """The effective number of histories once weighed by the questions (module docstring)."""
+    for game, n in late(found)[:most]:
+        position, players, _ = position_of(folders / game, n)
+        setup = position.setup
+        deck = setup.deck
+        asked = questions_of(position)
+        views = opponents.Views(position)
+        sat, possible, model = _models(position)
+        plan = plan_chains(Layout(model), sat, possible, 1, CHAINS)
+        chains = [plan.chain(r) for r in range(len(plan.starts))]
+        rng = random.Random(1)
+        weights = []
+        for _, history in opponents._histories(chains, math.inf, opponents.MOST_SAMPLES):
+            seen = {p: views.sight(history, p, rng).seen for p in views.opponents}
+            log_weight = 0.0
+            for epoch, target, kind, what, public, mine in asked:
+                askers = [p for p in players if p != target]
+                chance = 0.0
+                for asker in askers:
+                    sheet = (
+                        mine
+                        if asker == setup.me
+                        else set(range(len(deck.ids)))
+                        - {c for c, e, _ in seen[asker] if e <= epoch}
+                        - public
+                    )
+                    anything = 0.5 / (len(deck.ids) if kind != "count" else len(TRAITS))
+                    chance += (1 - other) * notepad_chance(kind, what, sheet, deck)
+                    chance += other * anything
+                log_weight += math.log(chance / len(askers))
+            weights.append(log_weight)
+        w = np.exp(np.array(weights) - max(weights))
+        print(
+            f"{game} before transfer {n}: {w.sum() ** 2 / (w**2).sum():.1f} effective of {len(w)}"
+        )
+    unasked = total = 0
+    for folder in sorted(folders.glob("game-*"))[:40]:
+        truth = json.loads((folder / "truth.json").read_text())
+        sheets = {}
+        for player in truth["players"]:
+            log = read_log(folder / f"{player}.jsonl")
+            position = AbbeyPosition.of_log(log)
+            sheets[player] = [q[5] for q in questions_of(position)]
+            deck = position.setup.deck
+        first = AbbeyPosition.of_log(read_log(folder / f"{truth['players'][0]}.jsonl"))
+        for i, (_, target, kind, what, _, _) in enumerate(questions_of(first)):
+            total += 1
+            askers = [p for p in truth["players"] if p != target]
+            unasked += not any(notepad_chance(kind, what, sheets[a][i], deck) for a in askers)
+    print(f"questions no notepad asker would have asked (first 40 games): {unasked} of {total}")
+
+
+def main() -> None:
+    """Simulate the games again and run one check."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("check", choices=["views", "drift", "questions"])
+    parser.add_argument(
+        "--results", type=Path, default=Path("benchmarks/results/opponents-6p.jsonl")
+    )
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--samples", type=int, default=48)
+    parser.add_argument("--positions", type=int, default=3)
+    parser.add_argument("--other", type=float, default=0.2)
+    args = parser.parse_args()
+    found = positions(args.results, args.games)
+    with tempfile.TemporaryDirectory() as folder:
+        simulated(6, args.games, args.seed, Path(folder))
+        games = Path(folder) / "6p"
+        if args.check == "views":
+            check_views(games, found)
+        elif args.check == "drift":
+            check_drift(games, found, args.samples)
+        else:
+            check_questions(games, found, args.positions, args.other)
+
+
+if __name__ == "__main__":
+    main()
