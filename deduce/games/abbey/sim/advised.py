@@ -60,7 +60,7 @@ from deduce.games.abbey.rules.engine import (
 from deduce.games.abbey.sim.bots import Bot, Decider, SolverBot
 from deduce.games.abbey.solver.count.estimate import Estimate
 from deduce.games.abbey.solver.model import build_model
-from deduce.games.abbey.solver.opponents import Race, opponent_views
+from deduce.games.abbey.solver.opponents import race_of
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.timeline import CULPRIT
 
@@ -261,7 +261,7 @@ class RacingBot(AdvisedBot):
 
     With the pile empty and 2 to ``ACCUSE_AMONG`` candidates, it estimates
     what the others know on ``RACE_SAMPLES`` histories of each of the
-    chains of :func:`~deduce.games.abbey.solver.opponents.opponent_views`
+    chains of :func:`~deduce.games.abbey.solver.opponents.race_of`
     (no time limit, so that a seed gives the same game): ``r``, the lower
     bound of the chance that some opponent is sure
     (:func:`~deduce.games.abbey.advice.race.rival`), and, from every move
@@ -297,24 +297,14 @@ class RacingBot(AdvisedBot):
         model = build_model(position)
         propagate(model)
         chances: list[Estimate] = []
-        anyone: list[tuple[float, float]] = []
-        views = opponent_views(
-            position,
-            self._warm.model,
-            possible,
-            model,
-            math.inf,
-            seen,
-            self.RACE_SAMPLES,
-            chances,
-            anyone,
+        raced = race_of(
+            position, self._warm.model, possible, model, math.inf, seen, self.RACE_SAMPLES, chances
         )
-        if views is None or not chances:
+        if raced is None or not chances:
             return None
         culprit = [row.get(CULPRIT, 0.0) for row in chances[0].probabilities]
         card = max(range(len(culprit)), key=culprit.__getitem__)
         low = culprit[card] - chances[0].culprit_error
-        raced = Race(views, anyone=anyone[0] if anyone else None)
         return self.game.deck.ids[card] if worth_accusing(low, rival(raced)) else None
 
 

@@ -154,9 +154,27 @@ def race(
     models = _models(position, sat)
     if models is None:
         return Race({}, consistent=False)
+    return race_of(position, *models, start + seconds, seed) or Race({})
+
+
+def race_of(
+    position: AbbeyPosition,
+    sat: SatModel,
+    possible: Sequence[set[int]],
+    model: Model,
+    deadline: float,
+    seed: int = 0,
+    most: int = MOST_SAMPLES,
+    chances: list[Estimate] | None = None,
+) -> Race | None:
+    """Every opponent's view and the chance that anyone is sure (:attr:`Race.anyone`).
+
+    The arguments are :func:`opponent_views`'s; None when too few histories
+    came in time.
+    """
     anyone: list[tuple[float, float]] = []
-    views = opponent_views(position, *models, start + seconds, seed, anyone=anyone)
-    return Race(views or {}, anyone=anyone[0] if views and anyone else None)
+    views = opponent_views(position, sat, possible, model, deadline, seed, most, chances, anyone)
+    return None if views is None else Race(views, anyone=anyone[0] if anyone else None)
 
 
 def _models(
