@@ -40,20 +40,15 @@ import numpy as np
 from chances import simulated
 from opponents import before_transfer
 
-from deduce.games.abbey.sim.bots import crossed_out
+from deduce.games.abbey.sim.bots import ASKED_TRAITS, crossed_out, imbalance
 from deduce.games.abbey.solver import opponents
 from deduce.games.abbey.solver.chains import CHAINS, plan_chains
 from deduce.games.abbey.solver.gibbs import Layout
-from deduce.games.abbey.solver.model import build_model
-from deduce.games.abbey.solver.propagate import propagate
-from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.timeline import TRANSFERS, AbbeyPosition
-from deduce.logs.formats.abbey import GROUP_OF, Deck
+from deduce.logs.formats.abbey import Deck
 from deduce.logs.io import read_log
 from deduce.logs.model import Event
 
-#: Questions and their askers' sheets: the traits a count may ask about, in the bots' order.
-TRAITS = sorted(GROUP_OF)
 #: The measured positions, by default.
 RESULTS = Path("benchmarks/results/opponents-6p.jsonl")
 #: Positions for ``drift`` and ``questions``: from this transfer, with a chance this high.
@@ -79,12 +74,12 @@ def late(found: dict[tuple[str, int], list[dict[str, Any]]]) -> list[tuple[str, 
     )
 
 
-def position_of(folder: Path, n: int) -> tuple[AbbeyPosition, list[str], dict[str, Any]]:
-    """The first player's position before transfer ``n``, the players, and the game's truth."""
+def position_of(folder: Path, n: int) -> tuple[AbbeyPosition, list[str]]:
+    """The first player's position before transfer ``n``, and the players."""
     truth = json.loads((folder / "truth.json").read_text())
     log = read_log(folder / f"{truth['players'][0]}.jsonl")
     position = AbbeyPosition.of_log(log).with_events(before_transfer(log.events, n))
-    return position, truth["players"], truth
+    return position, truth["players"]
 
 
 def true_history(folder: Path, n: int, position: AbbeyPosition) -> np.ndarray:
@@ -126,7 +121,7 @@ def check_views(folders: Path, found: dict[tuple[str, int], list[dict[str, Any]]
     """The view of the true history against each opponent's own closure (module docstring)."""
     differences: Counter[int] = Counter()
     for (game, n), rows in sorted(found.items()):
-        position, _, _ = position_of(folders / game, n)
+        position, _ = position_of(folders / game, n)
         history = true_history(folders / game, n, position)
         views = opponents.Views(position)
         for row in rows:
@@ -149,7 +144,7 @@ def check_drift(
     opponents.estimate = keep
     halves = []
     for game, n in late(found):
-        position, _, _ = position_of(folders / game, n)
+        position, _ = position_of(folders / game, n)
         sat, possible, model = _models(position)
         caught.clear()
         opponents.opponent_views(position, sat, possible, model, math.inf, 1, samples)
@@ -169,23 +164,25 @@ def check_drift(
 
 
 def _models(position: AbbeyPosition) -> tuple[Any, list[set[int]], Any]:
-    """The position's SAT model, closure and propagated model."""
-    sat = sat_model(position)
-    possible = sat.closure()
-    model = build_model(position)
-    assert possible is not None and propagate(model)
-    return sat, possible, model
+    """The position's SAT model, closure and propagated model (it has histories)."""
+    models = opponents._models(position)
+    assert models is not None
+    return models
 
 
 def notepad_chance(kind: str, what: object, sheet: set[int], deck: Deck) -> float:
-    """The chance the notepad bot asks this question, its sheet being ``sheet`` (card indices)."""
+    """The chance the notepad bot asks this question, its sheet being ``sheet`` (card indices).
+
+    Half its questions are "has" one card of its sheet, half the count of
+    the trait that best splits it (:func:`~deduce.games.abbey.sim.bots.imbalance`,
+    ties alike); with one card left, only counts.
+    """
     n = len(sheet)
     if kind != "count":
         return 0.5 / n if n > 1 and what in sheet else 0.0
-    cards = [deck.card(c) for c in deck.ids]
-    imbalance = {t: abs(2 * sum(cards[c].has_traits((t,)) for c in sheet) - n) for t in TRAITS}
-    best = min(imbalance.values())
-    tied = [t for t in TRAITS if imbalance[t] == best]
+    cards = [deck.ids[c] for c in sheet]
+    off = {t: imbalance(deck, cards, t) for t in ASKED_TRAITS}
+    tied = [t for t in ASKED_TRAITS if off[t] == min(off.values())]
     return (0.5 if n > 1 else 1.0) * (what in tied) / len(tied)
 
 
@@ -215,7 +212,7 @@ def check_questions(
 ) -> None:
     """The effective number of histories once weighed by the questions (module docstring)."""
     for game, n in late(found)[:most]:
-        position, players, _ = position_of(folders / game, n)
+        position, players = position_of(folders / game, n)
         setup = position.setup
         deck = setup.deck
         asked = questions_of(position)
@@ -239,7 +236,7 @@ def check_questions(
                         - {c for c, e, _ in seen[asker] if e <= epoch}
                         - public
                     )
-                    anything = 0.5 / (len(deck.ids) if kind != "count" else len(TRAITS))
+                    anything = 0.5 / (len(deck.ids) if kind != "count" else len(ASKED_TRAITS))
                     chance += (1 - other) * notepad_chance(kind, what, sheet, deck)
                     chance += other * anything
                 log_weight += math.log(chance / len(askers))

@@ -39,7 +39,7 @@ from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sample import sample_histories
 from deduce.games.abbey.solver.sat.cnf import Warm
 from deduce.games.abbey.solver.timeline import CULPRIT, AbbeyPosition
-from deduce.logs.formats.abbey import GROUP_OF
+from deduce.logs.formats.abbey import GROUP_OF, Deck
 from deduce.logs.jsonl import parse_jsonl
 
 Bot = Callable[[Observation, Sequence[Action], Random], Action]
@@ -77,6 +77,15 @@ def crossed_out(deck: Sequence[str], log: Iterable[Mapping[str, Any]]) -> list[s
         elif kind == "has" or (kind == "accuse" and not event["correct"]):
             seen.add(event["card"])
     return [c for c in deck if c not in seen]
+
+
+#: The traits a bot may ask a count of, in the order it weighs them.
+ASKED_TRAITS = sorted(GROUP_OF)
+
+
+def imbalance(deck: Deck, sheet: Sequence[str], trait: str) -> int:
+    """How far ``trait`` is from splitting ``sheet`` in half: |with - without|."""
+    return abs(2 * sum(deck.card(c).has_traits((trait,)) for c in sheet) - len(sheet))
 
 
 class Notepad:
@@ -154,16 +163,9 @@ class Notepad:
         return ("ask", target, ("count", (self._splitting_trait(sheet, rng),)))
 
     def _splitting_trait(self, sheet: Sequence[str], rng: Random) -> str:
-        """The trait closest to splitting the remaining suspects in half."""
+        """The trait closest to splitting the remaining suspects in half (ties at random)."""
         deck = self.game.deck
-        traits = sorted(GROUP_OF)
-        return min(
-            traits,
-            key=lambda t: (
-                abs(2 * sum(deck.card(c).has_traits((t,)) for c in sheet) - len(sheet)),
-                rng.random(),
-            ),
-        )
+        return min(ASKED_TRAITS, key=lambda t: (imbalance(deck, sheet, t), rng.random()))
 
     def _reply(self, obs: Observation, legal: Sequence[ReplyAction], rng: Random) -> ReplyAction:
         return ("answer",)
