@@ -11,6 +11,7 @@ name drawn uniformly among their cards with the traits asked for.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 from fractions import Fraction
@@ -40,6 +41,7 @@ from deduce.games.abbey.solver.opponents import (
 )
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
+from deduce.games.abbey.solver.silence import Silence
 from deduce.games.abbey.solver.solve import AbbeySolution
 from deduce.games.abbey.solver.timeline import TRANSFERS, AbbeyPosition, build_timeline
 from deduce.logs.io import parse_log
@@ -194,12 +196,20 @@ def test_certainty_asked_card_by_card_when_one_query_runs_out_of_conflicts(monke
     assert answers == {True, False}
 
 
-def _brute_certain(position, opponent):
+def _weighed(position, silence):
+    """The observer's histories with their weights: by the others' silence too (``silence``)."""
+    law = Silence(position)
+    for weight, states in _mine(position):
+        tilt = math.exp(law.log_likelihood(_array(position, states))) if silence else 1
+        yield weight * Fraction(tilt), states
+
+
+def _brute_certain(position, opponent, silence=True):
     """The exact chance that ``opponent`` is certain: histories weighted, shows averaged."""
     public = _by_hands(position)
     total = Fraction(0)
     certain = Fraction(0)
-    for weight, states in _mine(position):
+    for weight, states in _weighed(position, silence):
         choices = _choices(position, opponent, states)
         total += weight
         sure = sum(len(_brute_candidates(public, opponent, states, c)) == 1 for c in choices)
@@ -207,34 +217,36 @@ def _brute_certain(position, opponent):
     return certain / total
 
 
-def _estimated(position, seed):
+def _estimated(position, seed, silence=True):
     """The views of a position, and the chance that some opponent is sure with its bound."""
     sat = sat_model(position)
     possible = sat.closure()
     model = build_model(position)
     assert possible is not None and propagate(model)
     anyone: list[tuple[float, float]] = []
-    views = opponent_views(position, sat, possible, model, perf_counter() + 60, seed, anyone=anyone)
+    views = opponent_views(
+        position, sat, possible, model, perf_counter() + 60, seed, anyone=anyone, silence=silence
+    )
     assert views is not None
     return views, anyone[0]
 
 
-def _within_bound(position, seed):
+def _within_bound(position, seed, silence=True):
     """Each opponent's estimated certainty and the exact chance: (estimate, bound, exact)."""
-    views, _ = _estimated(position, seed)
+    views, _ = _estimated(position, seed, silence)
     return {
-        opponent: (view.certain, view.error, _brute_certain(position, opponent))
+        opponent: (view.certain, view.error, _brute_certain(position, opponent, silence))
         for opponent, view in views.items()
     }
 
 
-def _brute_anyone(position):
+def _brute_anyone(position, silence=True):
     """The exact chance that some opponent is certain (each one's shows chosen on their own)."""
     public = _by_hands(position)
     others = [p for p in position.setup.players if p != position.setup.me]
     total = Fraction(0)
     anyone = Fraction(0)
-    for weight, states in _mine(position):
+    for weight, states in _weighed(position, silence):
         total += weight
         unsure = Fraction(1)
         for opponent in others:
@@ -245,22 +257,25 @@ def _brute_anyone(position):
     return anyone / total
 
 
-def test_the_chance_of_certainty_is_within_its_bound_of_brute_force():
+@pytest.mark.parametrize("silence", [True, False])
+def test_the_chance_of_certainty_is_within_its_bound_of_brute_force(silence):
     """The chains' estimates of each opponent's certainty, and of anyone's, cover the exact chance.
 
-    Someone is sure in the histories in which one is: at least as often as
-    any one of them.
+    The exact chance weighs each history by the others' silence
+    (``silence``), or not. Someone is sure in the histories in which one is: at least as
+    often as any one of them.
     """
     compared = 0
     for seed in range(200, 230):
         position = _game(seed)
         if position is None or sat_model(position).closure() is None:
             continue
-        views, (anyone, bound) = _estimated(position, seed)
+        views, (anyone, bound) = _estimated(position, seed, silence)
         for opponent, view in views.items():
-            assert abs(view.certain - float(_brute_certain(position, opponent))) <= view.error
+            exact = float(_brute_certain(position, opponent, silence))
+            assert abs(view.certain - exact) <= view.error
             compared += 1
-        assert abs(anyone - float(_brute_anyone(position))) <= bound
+        assert abs(anyone - float(_brute_anyone(position, silence))) <= bound
         assert anyone >= max(view.certain for view in views.values())
     assert compared >= 10
 
@@ -271,13 +286,14 @@ def test_a_chance_between_zero_and_one_is_within_its_bound():
     Cai holds one benedictine and one franciscan, and showed bob the
     franciscan; bob saw ana's two templars. The two cards bob has not seen
     are cai's benedictine and the culprit: bob can tell them apart when the
-    culprit is the other franciscan, a third of the histories.
+    culprit is the other franciscan, a third of the histories (under the
+    uniform law: the silence is not weighed).
     """
     log = parse_log(LOG_SHOWN, "race.log")
     position = AbbeyPosition.of_log(log)
     found = {}
     for seed in range(3):
-        found = _within_bound(position, seed)
+        found = _within_bound(position, seed, silence=False)
         estimate, bound, exact = found["bob"]
         assert exact == Fraction(1, 3)
         assert abs(estimate - 1 / 3) <= bound < 0.2

@@ -266,7 +266,9 @@ class RacingBot(AdvisedBot):
     bound of the chance that some opponent is sure
     (:func:`~deduce.games.abbey.advice.race.rival`), and, from every move
     of the same chains, the culprit's chances with their bound (as a
-    solve estimates them). It accuses the favourite when ``suggest``
+    solve estimates them, so on the uniform law: ``silence=False``; the
+    race then reads its histories without the others' silence, as it was
+    measured). It accuses the favourite when ``suggest``
     would (:func:`~deduce.games.abbey.advice.race.worth_accusing`): when
     even the low end of its chance reaches 80% with no rival, down to 50%
     with a sure one. These chances replace the solver bot's draws, whose
@@ -298,7 +300,15 @@ class RacingBot(AdvisedBot):
         propagate(model)
         chances: list[Estimate] = []
         raced = race_of(
-            position, self._warm.model, possible, model, math.inf, seen, self.RACE_SAMPLES, chances
+            position,
+            self._warm.model,
+            possible,
+            model,
+            math.inf,
+            seen,
+            self.RACE_SAMPLES,
+            chances,
+            silence=False,
         )
         if raced is None or not chances:
             return None

@@ -54,6 +54,7 @@ from deduce.games.abbey.solver.gibbs import Blocks, Compiled, Layout, Walk, walk
 from deduce.games.abbey.solver.model import History, Path
 from deduce.games.abbey.solver.sat.changes import changing_sets, nearest
 from deduce.games.abbey.solver.sat.cnf import SatModel
+from deduce.games.abbey.solver.silence import Tilted
 from deduce.games.abbey.solver.timeline import CULPRIT
 from deduce.processes import context, follow_parent, lower_priority
 
@@ -131,7 +132,7 @@ class Batches:
 class Chain:
     """One chain at work: its walk and its batches (moves, sums) so far."""
 
-    walk: Walk | Compiled
+    walk: Walk | Compiled | Tilted
     batches: Batches
 
     def run(self, moves: int) -> Batch:
@@ -155,11 +156,14 @@ class Plan:
     seeds: tuple[float, ...]
     pool: tuple[frozenset[int], ...]
 
+    def start_walk(self, r: int) -> Walk | Compiled:
+        """Chain ``r``'s walk, at its start."""
+        blocks = Blocks(self.layout.free, self.pool)
+        return walk(self.layout, self.starts[r], random.Random(self.seeds[r]), blocks)
+
     def chain(self, r: int) -> Chain:
         """Chain ``r``, at its start."""
-        blocks = Blocks(self.layout.free, self.pool)
-        rng = random.Random(self.seeds[r])
-        return Chain(walk(self.layout, self.starts[r], rng, blocks), Batches())
+        return Chain(self.start_walk(r), Batches())
 
 
 def plan_chains(

@@ -355,6 +355,15 @@ class Walk:
         """The current history, as an array of holders (card, epoch)."""
         return np.array(self.paths, dtype=np.int8)
 
+    def save(self) -> tuple[list[Path], list[int], list[list[int]], int]:
+        """The current history and tallies, for :meth:`restore` (the sums are not kept)."""
+        return list(self.paths), list(self.value), list(self.moves), self.culprit
+
+    def restore(self, saved: tuple[list[Path], list[int], list[list[int]], int]) -> None:
+        """Go back to a history :meth:`save` gave."""
+        paths, value, moves, self.culprit = saved
+        self.paths, self.value, self.moves = list(paths), list(value), list(moves)
+
     def take(self) -> list[list[float]]:
         """The sums since the last take (card by card, holder by holder), and start anew.
 
@@ -550,6 +559,17 @@ class Compiled:
     def history(self) -> np.ndarray:
         """As :meth:`Walk.history`."""
         return self.paths.copy()
+
+    def save(self) -> tuple[np.ndarray, np.ndarray, int]:
+        """As :meth:`Walk.save`."""
+        return self.paths.copy(), self.value.copy(), int(self.stats[2])
+
+    def restore(self, saved: tuple[np.ndarray, np.ndarray, int]) -> None:
+        """As :meth:`Walk.restore` (in place: the kernel holds the arrays)."""
+        paths, value, culprit = saved
+        self.paths[:] = paths
+        self.value[:] = value
+        self.stats[2] = culprit
 
     def take(self) -> list[list[float]]:
         """As :meth:`Walk.take`."""

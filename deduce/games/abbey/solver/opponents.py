@@ -31,8 +31,18 @@ certain
     events, with the sight's holder literals assumed) has one candidate.
     The history's own culprit is one, so a single query usually settles
     it: is there a history of the view with another culprit?
+silence
+    The histories' law: the uniform law on the log's histories (as for
+    the chances), weighed by the chance that the others have not accused
+    yet (:mod:`silence`: a player whose paper sheet is down to one card
+    accuses within a few questions). Under the uniform law alone, late
+    six-player chances of certainty ran high: it keeps histories in which
+    a player sure on paper has waited for many questions
+    (``docs/opponents.md``). ``silence=False`` keeps the uniform law (and
+    the chances on the way).
 
-The histories come from the block Gibbs chains of :mod:`chains`; each
+The histories come from the block Gibbs chains of :mod:`chains` (weighed
+by Metropolis steps, :class:`~silence.Tilted`); each
 chain's share of certain views is one reading, and the estimate is the
 mean of the chains' readings, with Student's bound from their spread
 (:func:`estimate`). When the public events alone leave one candidate,
@@ -49,12 +59,21 @@ from typing import Any
 
 import numpy as np
 
-from deduce.games.abbey.solver.chains import BATCH, CHAINS, Chain, plan_chains, pooled, student
+from deduce.games.abbey.solver.chains import (
+    BATCH,
+    CHAINS,
+    Batches,
+    Chain,
+    plan_chains,
+    pooled,
+    student,
+)
 from deduce.games.abbey.solver.count.estimate import Estimate
 from deduce.games.abbey.solver.gibbs import Layout
 from deduce.games.abbey.solver.model import Model, build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import SatModel, sat_model
+from deduce.games.abbey.solver.silence import Silence, Tilted
 from deduce.games.abbey.solver.timeline import CULPRIT, AbbeyPosition
 from deduce.logs.model import Event
 
@@ -166,6 +185,7 @@ def race_of(
     seed: int = 0,
     most: int = MOST_SAMPLES,
     chances: list[Estimate] | None = None,
+    silence: bool = True,
 ) -> Race | None:
     """Every opponent's view and the chance that anyone is sure (:attr:`Race.anyone`).
 
@@ -173,7 +193,9 @@ def race_of(
     came in time.
     """
     anyone: list[tuple[float, float]] = []
-    views = opponent_views(position, sat, possible, model, deadline, seed, most, chances, anyone)
+    views = opponent_views(
+        position, sat, possible, model, deadline, seed, most, chances, anyone, silence
+    )
     return None if views is None else Race(views, anyone=anyone[0] if anyone else None)
 
 
@@ -358,6 +380,7 @@ def opponent_views(
     most: int = MOST_SAMPLES,
     chances: list[Estimate] | None = None,
     anyone: list[tuple[float, float]] | None = None,
+    silence: bool = True,
 ) -> dict[str, OpponentView] | None:
     """Every opponent's view (module docstring), estimated until ``deadline``.
 
@@ -370,6 +393,9 @@ def opponent_views(
     when they have made enough moves for one. ``anyone``, when given, gets
     the chance that at least one opponent is sure, with its bound: the
     share of histories in which one is, estimated as each opponent's is.
+    ``silence``: the histories weighed by the others' silence (module
+    glossary); the chances on the way then follow another law than the
+    solve's, so ``chances`` gets none.
     """
     views = Views(position)
     if not views.opponents:
@@ -379,7 +405,9 @@ def opponent_views(
             anyone.append((1.0, 0.0))
         return {p: OpponentView(1.0, 0.0, 1.0) for p in views.opponents}
     readers = [(views, p) for p in views.opponents]
-    found = _estimates(sat, possible, model, readers, deadline, seed, most, chances, anyone)
+    found = _estimates(
+        sat, possible, model, readers, deadline, seed, most, chances, anyone, silence
+    )
     return None if found is None else dict(zip(views.opponents, found, strict=True))
 
 
@@ -423,6 +451,7 @@ def _estimates(
     most: int = MOST_SAMPLES,
     chances: list[Estimate] | None = None,
     anyone: list[tuple[float, float]] | None = None,
+    silence: bool = True,
 ) -> list[OpponentView] | None:
     """One estimate per reader: the views of a log, and the opponent whose they read.
 
@@ -431,11 +460,23 @@ def _estimates(
     (module docstring); None when a chain gave fewer than
     :data:`LEAST_SAMPLES` in time. ``chances``, ``anyone``: as for
     :func:`opponent_views` (``anyone``: some reader sure, of the histories
-    every reader read).
+    every reader read), as is ``silence`` (read from the first reader's
+    log).
     """
     rng = random.Random(seed)
     plan = plan_chains(Layout(model), sat, possible, seed, CHAINS, deadline=deadline)
-    chains = [plan.chain(r) for r in range(len(plan.starts))]
+    law = Silence(readers[0][0].position) if silence else None
+    chains = [
+        Chain(
+            plan.start_walk(r)
+            if law is None
+            else Tilted(plan.start_walk(r), law, random.Random(rng.random())),
+            Batches(),
+        )
+        for r in range(len(plan.starts))
+    ]
+    if law is not None:
+        chances = None  # the chains' law is not the solve's
     certain: list[list[list[float]]] = [[[] for _ in chains] for _ in readers]
     left: list[list[int]] = [[] for _ in readers]
     some: list[list[float]] = [[] for _ in chains]
