@@ -11,7 +11,9 @@ Positions where the culprit is public (everybody is certain, exactly) are
 left out. ``--one-per-game`` measures one of a game's positions, drawn
 uniformly (seeded by the game), instead of all: the positions of one game
 hang together, so one position from each of many games tells more than
-every position of a few, for the same time. Each position is one JSON
+every position of a few, for the same time. The histories are weighed by
+the others' silence, as ``solve`` weighs them; ``--uniform`` measures the
+uniform law instead (the record before the silence). Each position is one JSON
 line of ``--out``; ``--report FILE`` prints the scores: the Brier score of
 the chances against that of the base rate (the share of opponents
 certain, the same for every one), and the reliability by tenths of the chance.
@@ -21,6 +23,8 @@ certain, the same for every one), and the reliability by tenths of the chance.
     python benchmarks/opponents.py --players 6 --games 1000 --one-per-game \\
         --out benchmarks/results/opponents-6p.jsonl
     python benchmarks/opponents.py --report benchmarks/results/opponents.jsonl
+    python benchmarks/opponents.py --players 6 --games 1000 --one-per-game --uniform \\
+        --out benchmarks/results/opponents-6p-uniform.jsonl
 """
 
 from __future__ import annotations
@@ -61,8 +65,13 @@ def before_transfer(events: tuple[Event, ...], n: int) -> list[Event]:
     return found
 
 
-def measure_game(folder: str, every: int, seed: int, one: bool = False) -> list[dict[str, Any]]:
-    """Every measured position of one simulated game (its folder of logs); ``one``: one of them."""
+def measure_game(
+    folder: str, every: int, seed: int, one: bool = False, silence: bool = True
+) -> list[dict[str, Any]]:
+    """Every measured position of one simulated game (its folder of logs); ``one``: one of them.
+
+    ``silence``: the histories weighed by the others' silence (False: the uniform law).
+    """
     game = Path(folder)
     players = json.loads((game / "truth.json").read_text())["players"]
     logs = {p: read_log(game / f"{p}.jsonl") for p in players}
@@ -80,7 +89,9 @@ def measure_game(folder: str, every: int, seed: int, one: bool = False) -> list[
         if possible is None or not propagate(model):
             continue
         start = perf_counter()
-        views = opponent_views(position, sat, possible, model, start + SECONDS, seed)
+        views = opponent_views(
+            position, sat, possible, model, start + SECONDS, seed, silence=silence
+        )
         if views is None or all(v.error == 0 for v in views.values()):
             continue
         seconds = perf_counter() - start
@@ -152,6 +163,9 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=10)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--one-per-game", action="store_true")
+    parser.add_argument(
+        "--uniform", action="store_true", help="histories not weighed by the others' silence"
+    )
     parser.add_argument("--out")
     parser.add_argument("--report")
     args = parser.parse_args()
@@ -164,7 +178,9 @@ def main() -> None:
             games = sorted(str(g) for g in (Path(folder) / f"{players}p").glob("game-*"))
             with ProcessPoolExecutor(args.workers) as pool:
                 jobs = [
-                    pool.submit(measure_game, g, args.every, args.seed, args.one_per_game)
+                    pool.submit(
+                        measure_game, g, args.every, args.seed, args.one_per_game, not args.uniform
+                    )
                     for g in games
                 ]
                 for job in jobs:

@@ -1,4 +1,4 @@
-"""Why the six-player chances of being sure run high: three checks on the measured positions.
+"""Why the six-player chances of being sure ran high: checks on the measured positions.
 
 The positions are those of an ``opponents.py --one-per-game`` results file
 (``--results``) in its first ``--games`` games, simulated again (the same
@@ -17,11 +17,22 @@ seed gives the same games):
   averaged over the possible askers (everyone but the one asked), or any
   question at all with chance ``--other``; prints the effective number of
   histories, and how many questions of the games no notepad asker would
-  have asked.
+  have asked;
+- ``silence``: at the same positions, the chances of the uniform law and
+  of the silence law (:mod:`deduce.games.abbey.solver.silence`) against
+  what came true: the sum of squared errors (Brier) of each, and their
+  mean chances;
+- ``wait``: how long a notepad bot down to one card on its sheet waits
+  before it accuses, in questions of the log, over ``--games`` new games
+  (``--players``, seed ``--seed``): the share still waiting after each
+  question, against ``(1 - WAIT) ** k``, and the constant chance a
+  question that fits best by likelihood.
 
     python benchmarks/opponents_law.py views --games 200
     python benchmarks/opponents_law.py drift --games 200 --samples 48
     python benchmarks/opponents_law.py questions --games 200 --positions 3
+    python benchmarks/opponents_law.py silence --games 200
+    python benchmarks/opponents_law.py wait --players 6 --games 400 --seed 2
 """
 
 from __future__ import annotations
@@ -44,13 +55,14 @@ from deduce.games.abbey.sim.bots import ASKED_TRAITS, crossed_out, imbalance
 from deduce.games.abbey.solver import opponents
 from deduce.games.abbey.solver.chains import CHAINS, plan_chains
 from deduce.games.abbey.solver.gibbs import Layout
+from deduce.games.abbey.solver.silence import QUESTIONS, WAIT
 from deduce.games.abbey.solver.timeline import TRANSFERS, AbbeyPosition
 from deduce.logs.formats.abbey import Deck
 from deduce.logs.io import read_log
 from deduce.logs.model import Event
 
-#: The measured positions, by default.
-RESULTS = Path("benchmarks/results/opponents-6p.jsonl")
+#: The measured positions, by default: the record of the uniform law (before the silence).
+RESULTS = Path("benchmarks/results/opponents-6p-uniform.jsonl")
 #: Positions for ``drift`` and ``questions``: from this transfer, with a chance this high.
 LATE, LIKELY = 60, 0.1
 
@@ -262,19 +274,87 @@ def check_questions(
     print(f"questions no notepad asker would have asked (first 40 games): {unasked} of {total}")
 
 
+def check_silence(folders: Path, found: dict[tuple[str, int], list[dict[str, Any]]]) -> None:
+    """The Brier sums of the uniform law's chances and the silence law's, at the late positions."""
+    said: dict[bool, list[float]] = {False: [], True: []}
+    truth = []
+    positions = late(found)
+    for game, n in positions:
+        position, _ = position_of(folders / game, n)
+        models = _models(position)
+        for silence, chances in said.items():
+            views = opponents.opponent_views(position, *models, math.inf, 1, silence=silence)
+            assert views is not None
+            chances.extend(views[row["opponent"]].certain for row in found[(game, n)])
+        truth.extend(float(row["true_candidates"] == 1) for row in found[(game, n)])
+    came = np.array(truth)
+    print(f"{len(positions)} positions, {len(came)} predictions, {100 * came.mean():.1f}% sure")
+    for silence, chances in said.items():
+        chance = np.array(chances)
+        print(
+            f"{'silence' if silence else 'uniform'}: Brier sum {((chance - came) ** 2).sum():.2f}, "
+            f"mean chance {100 * chance.mean():.1f}%"
+        )
+
+
+def check_wait(players: int, games: int, seed: int) -> None:
+    """How many questions a notepad bot with one card left waits before accusing."""
+    accused: Counter[int] = Counter()  # after k questions of waiting
+    waited: Counter[int] = Counter()  # reached k questions of waiting, still silent
+    with tempfile.TemporaryDirectory() as folder:
+        simulated(players, games, seed, Path(folder))
+        for game in sorted((Path(folder) / f"{players}p").glob("game-*")):
+            for player in json.loads((game / "truth.json").read_text())["players"]:
+                log = read_log(game / f"{player}.jsonl")
+                waiting = _waiting(log.events, player, AbbeyPosition.of_log(log).setup.deck.ids)
+                if waiting is None:
+                    continue
+                k, accuses = waiting
+                for step in range(k + 1):
+                    waited[step] += 1
+                accused[k] += accuses
+    left, rows = 1.0, []
+    for k in range(max(waited) + 1):
+        left *= 1 - accused[k] / waited[k]
+        rows.append(f"{k + 1}: {100 * left:.0f}% ({100 * (1 - WAIT) ** (k + 1):.0f}%)")
+    print(f"still waiting after k questions (with WAIT = {WAIT}): " + ", ".join(rows[:8]))
+    fitted = sum(accused.values()) / sum(waited.values())
+    print(f"constant chance a question, by likelihood: {fitted:.3f}")
+
+
+def _waiting(events: Iterable[Event], player: str, ids: Sequence[str]) -> tuple[int, bool] | None:
+    """Questions ``player`` waited with one card on the sheet, and whether they then accused.
+
+    None when their sheet never came down to one card.
+    """
+    seen: list[dict[str, Any]] = []
+    waited = None
+    for event in events:
+        seen.append({"type": event.type, **event.fields})
+        if event.type == "accuse" and event.get("player") == player:
+            return None if waited is None else (waited, True)
+        if waited is not None and event.type in QUESTIONS:
+            waited += 1
+        if waited is None and len(crossed_out(ids, seen)) == 1:
+            waited = 0
+    return None if waited is None else (waited, False)
+
+
 def main() -> None:
     """Simulate the games again and run one check."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("check", choices=["views", "drift", "questions"])
-    parser.add_argument(
-        "--results", type=Path, default=Path("benchmarks/results/opponents-6p.jsonl")
-    )
+    parser.add_argument("check", choices=["views", "drift", "questions", "silence", "wait"])
+    parser.add_argument("--players", type=int, default=6)
+    parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--samples", type=int, default=48)
     parser.add_argument("--positions", type=int, default=3)
     parser.add_argument("--other", type=float, default=0.2)
     args = parser.parse_args()
+    if args.check == "wait":
+        check_wait(args.players, args.games, args.seed)
+        return
     found = positions(args.results, args.games)
     with tempfile.TemporaryDirectory() as folder:
         simulated(6, args.games, args.seed, Path(folder))
@@ -283,6 +363,8 @@ def main() -> None:
             check_views(games, found)
         elif args.check == "drift":
             check_drift(games, found, args.samples)
+        elif args.check == "silence":
+            check_silence(games, found)
         else:
             check_questions(games, found, args.positions, args.other)
 
