@@ -35,8 +35,8 @@ from deduce.games.abbey.solver.opponents import (
     Race,
     Views,
     could_be_sure,
-    opponent_views,
     public_events,
+    race_of,
     views_after,
 )
 from deduce.games.abbey.solver.propagate import propagate
@@ -223,12 +223,9 @@ def _estimated(position, seed, silence=True):
     possible = sat.closure()
     model = build_model(position)
     assert possible is not None and propagate(model)
-    anyone: list[tuple[float, float]] = []
-    views = opponent_views(
-        position, sat, possible, model, perf_counter() + 60, seed, anyone=anyone, silence=silence
-    )
-    assert views is not None
-    return views, anyone[0]
+    raced = race_of(position, sat, possible, model, perf_counter() + 60, seed, silence=silence)
+    assert raced is not None and raced.anyone is not None
+    return raced.views, raced.anyone
 
 
 def _within_bound(position, seed, silence=True):

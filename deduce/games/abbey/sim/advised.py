@@ -58,7 +58,6 @@ from deduce.games.abbey.rules.engine import (
     TargetAction,
 )
 from deduce.games.abbey.sim.bots import Bot, Decider, SolverBot
-from deduce.games.abbey.solver.count.estimate import Estimate
 from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.opponents import race_of
 from deduce.games.abbey.solver.propagate import propagate
@@ -298,7 +297,6 @@ class RacingBot(AdvisedBot):
         seen, position, possible = self._position
         model = build_model(position)
         propagate(model)
-        chances: list[Estimate] = []
         raced = race_of(
             position,
             self._warm.model,
@@ -307,14 +305,13 @@ class RacingBot(AdvisedBot):
             math.inf,
             seen,
             self.RACE_SAMPLES,
-            chances,
             silence=False,
         )
-        if raced is None or not chances:
+        if raced is None or raced.chances is None:
             return None
-        culprit = [row.get(CULPRIT, 0.0) for row in chances[0].probabilities]
+        culprit = [row.get(CULPRIT, 0.0) for row in raced.chances.probabilities]
         card = max(range(len(culprit)), key=culprit.__getitem__)
-        low = culprit[card] - chances[0].culprit_error
+        low = culprit[card] - raced.chances.culprit_error
         return self.game.deck.ids[card] if worth_accusing(low, rival(raced)) else None
 
 

@@ -133,6 +133,9 @@ class Race:
     #: The chance that at least one of them is sure, and its bound, from the same
     #: histories (None: not estimated).
     anyone: tuple[float, float] | None = None
+    #: The culprit's chances the chains made on the way, under the uniform law only
+    #: (every move pooled, as :func:`~chains.pooled` estimates a solve's; None: not made).
+    chances: Estimate | None = None
 
     def to_json(self) -> dict[str, Any]:
         """``exact``, ``error`` (the widest bound; 1 without an estimate) and ``opponents``."""
@@ -184,19 +187,32 @@ def race_of(
     deadline: float,
     seed: int = 0,
     most: int = MOST_SAMPLES,
-    chances: list[Estimate] | None = None,
     silence: bool = True,
 ) -> Race | None:
-    """Every opponent's view and the chance that anyone is sure (:attr:`Race.anyone`).
+    """Every opponent's view (module docstring), estimated until ``deadline``, as a :class:`Race`.
 
-    The arguments are :func:`opponent_views`'s; None when too few histories
-    came in time.
+    ``sat``, ``possible`` and ``model`` are the position's SAT model, its
+    closure and its propagated model (as :func:`~solve.solve_position`
+    has them); ``most``: the histories of a chain, at most. None when the
+    chains gave too few histories in time. The race also has the chance
+    that at least one opponent is sure, with its bound (the share of
+    histories in which one is, estimated as each opponent's is), and,
+    without the silence (``silence=False``: the uniform law), the chances
+    those chains made on the way, when they made enough moves for them.
+    ``silence``: the histories weighed by the others' silence (module
+    glossary).
     """
-    anyone: list[tuple[float, float]] = []
-    views = opponent_views(
-        position, sat, possible, model, deadline, seed, most, chances, anyone, silence
-    )
-    return None if views is None else Race(views, anyone=anyone[0] if anyone else None)
+    views = Views(position)
+    if not views.opponents:
+        return Race({})
+    if views.everybody_certain():
+        return Race({p: OpponentView(1.0, 0.0, 1.0) for p in views.opponents}, anyone=(1.0, 0.0))
+    readers = [(views, p) for p in views.opponents]
+    found = _estimates(sat, possible, model, readers, deadline, seed, most, silence)
+    if found is None:
+        return None
+    estimates, anyone, chances = found
+    return Race(dict(zip(views.opponents, estimates, strict=True)), anyone=anyone, chances=chances)
 
 
 def _models(
@@ -378,37 +394,11 @@ def opponent_views(
     deadline: float,
     seed: int = 0,
     most: int = MOST_SAMPLES,
-    chances: list[Estimate] | None = None,
-    anyone: list[tuple[float, float]] | None = None,
     silence: bool = True,
 ) -> dict[str, OpponentView] | None:
-    """Every opponent's view (module docstring), estimated until ``deadline``.
-
-    ``sat``, ``possible`` and ``model`` are the position's SAT model, its
-    closure and its propagated model (as :func:`~solve.solve_position`
-    has them); ``most``: the histories of a chain, at most. None when the
-    chains gave too few histories in time. ``chances``, when given, gets
-    the chances those chains make on the way (their every move pooled, as
-    :func:`~chains.pooled` estimates the chances of a solve, with its bound),
-    when they have made enough moves for one. ``anyone``, when given, gets
-    the chance that at least one opponent is sure, with its bound: the
-    share of histories in which one is, estimated as each opponent's is.
-    ``silence``: the histories weighed by the others' silence (module
-    glossary); the chances on the way then follow another law than the
-    solve's, so ``chances`` gets none.
-    """
-    views = Views(position)
-    if not views.opponents:
-        return {}
-    if views.everybody_certain():
-        if anyone is not None:
-            anyone.append((1.0, 0.0))
-        return {p: OpponentView(1.0, 0.0, 1.0) for p in views.opponents}
-    readers = [(views, p) for p in views.opponents]
-    found = _estimates(
-        sat, possible, model, readers, deadline, seed, most, chances, anyone, silence
-    )
-    return None if found is None else dict(zip(views.opponents, found, strict=True))
+    """Every opponent's view: :func:`race_of`'s, without the rest of the race."""
+    raced = race_of(position, sat, possible, model, deadline, seed, most, silence)
+    return None if raced is None else raced.views
 
 
 def views_after(
@@ -438,7 +428,12 @@ def views_after(
     }
     readers = [(v, opponent) for v in views.values()]
     found = _estimates(*models, readers, deadline, seed)
-    return None if found is None else dict(zip(views, found, strict=True))
+    return None if found is None else dict(zip(views, found[0], strict=True))
+
+
+#: What the chains of :func:`_estimates` give: one view per reader, the chance that some
+#: reader is sure (None: too few histories read by all), and the chances on the way.
+Readings = tuple[list[OpponentView], tuple[float, float] | None, Estimate | None]
 
 
 def _estimates(
@@ -449,19 +444,17 @@ def _estimates(
     deadline: float,
     seed: int,
     most: int = MOST_SAMPLES,
-    chances: list[Estimate] | None = None,
-    anyone: list[tuple[float, float]] | None = None,
     silence: bool = True,
-) -> list[OpponentView] | None:
-    """One estimate per reader: the views of a log, and the opponent whose they read.
+) -> Readings | None:
+    """One estimate per reader (the views of a log, and the opponent whose they read), and more.
 
     The histories come from the chains of the position (its SAT model,
     closure and propagated model), each read by every reader in turn
     (module docstring); None when a chain gave fewer than
-    :data:`LEAST_SAMPLES` in time. ``chances``, ``anyone``: as for
-    :func:`opponent_views` (``anyone``: some reader sure, of the histories
-    every reader read), as is ``silence`` (read from the first reader's
-    log).
+    :data:`LEAST_SAMPLES` in time. Besides the views, as :func:`race_of`
+    says: the chance that some reader is sure (of the histories every
+    reader read), and the chances on the way (None with the ``silence``,
+    read from the first reader's log: the chains' law is not the solve's).
     """
     rng = random.Random(seed)
     plan = plan_chains(Layout(model), sat, possible, seed, CHAINS, deadline=deadline)
@@ -475,8 +468,6 @@ def _estimates(
         )
         for r in range(len(plan.starts))
     ]
-    if law is not None:
-        chances = None  # the chains' law is not the solve's
     certain: list[list[list[float]]] = [[[] for _ in chains] for _ in readers]
     left: list[list[int]] = [[] for _ in readers]
     some: list[list[float]] = [[] for _ in chains]
@@ -494,17 +485,15 @@ def _estimates(
                 left[i].append(1 if sure else len(views.candidates(sight)))
         if len(read) == len(readers):
             some[r].append(float(any(read)))
-    if chances is not None and (made := pooled([chain.batches for chain in chains])) is not None:
-        chances.append(made)
     if any(len(r) < LEAST_SAMPLES for readings in certain for r in readings):
         return None
-    if anyone is not None and all(len(r) >= LEAST_SAMPLES for r in some):
-        anyone.append(estimate(some))
+    anyone = estimate(some) if all(len(r) >= LEAST_SAMPLES for r in some) else None
+    chances = None if law is not None else pooled([chain.batches for chain in chains])
     found = []
     for readings, counts in zip(certain, left, strict=True):
         share, bound = estimate(readings)
         found.append(OpponentView(share, bound, float(np.mean(counts))))
-    return found
+    return found, anyone, chances
 
 
 def _histories(
