@@ -71,5 +71,8 @@ def opponents_table(views: Mapping[str, OpponentView]) -> Table:
     if not views:
         title += f" ({NO_TIME} it; give a longer --budget)"
     elif any(view.error for view in views.values()):
-        title += " (estimated from the histories of your log; ± points at 95% confidence)"
+        title += (
+            " (estimated from the histories of your log, weighed by who has not accused;"
+            " ± points at 95% confidence)"
+        )
     return Table(title, ["player", "sure of the culprit", "candidates left"], rows)
