@@ -2,7 +2,7 @@
 
 For each player count of ``--players``, ``--games`` simulated games (the
 engine's notepad bots, seed ``--seed``), seen by their first player: just
-before every ``--every``-th transfer, ``opponent_views`` (its chains'
+before every ``--every``-th transfer, ``race_of`` (its chains'
 histories, :data:`~deduce.games.abbey.solver.opponents.MOST_SAMPLES` a
 chain) gives each other player's chance of being certain of the culprit;
 the truth is that player's own log at the same moment (the same events,
@@ -42,7 +42,7 @@ from chances import simulated
 from tabulate import tabulate
 
 from deduce.games.abbey.solver.model import build_model
-from deduce.games.abbey.solver.opponents import opponent_views
+from deduce.games.abbey.solver.opponents import race_of
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.timeline import TRANSFERS, AbbeyPosition
@@ -89,11 +89,10 @@ def measure_game(
         if possible is None or not propagate(model):
             continue
         start = perf_counter()
-        views = opponent_views(
-            position, sat, possible, model, start + SECONDS, seed, silence=silence
-        )
-        if views is None or all(v.error == 0 for v in views.values()):
+        raced = race_of(position, sat, possible, model, start + SECONDS, seed, silence=silence)
+        if raced is None or all(v.error == 0 for v in raced.views.values()):
             continue
+        views = raced.views
         seconds = perf_counter() - start
         for other in players[1:]:
             theirs = AbbeyPosition.of_log(logs[other])

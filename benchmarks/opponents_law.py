@@ -159,7 +159,7 @@ def check_drift(
         position, _ = position_of(folders / game, n)
         sat, possible, model = _models(position)
         caught.clear()
-        opponents.opponent_views(position, sat, possible, model, math.inf, 1, samples)
+        opponents.race_of(position, sat, possible, model, math.inf, 1, samples)
         for readings in caught:
             first = np.mean([np.mean(r[: len(r) // 2]) for r in readings])
             second = np.mean([np.mean(r[len(r) // 2 :]) for r in readings])
@@ -283,9 +283,9 @@ def check_silence(folders: Path, found: dict[tuple[str, int], list[dict[str, Any
         position, _ = position_of(folders / game, n)
         models = _models(position)
         for silence, chances in said.items():
-            views = opponents.opponent_views(position, *models, math.inf, 1, silence=silence)
-            assert views is not None
-            chances.extend(views[row["opponent"]].certain for row in found[(game, n)])
+            raced = opponents.race_of(position, *models, math.inf, 1, silence=silence)
+            assert raced is not None
+            chances.extend(raced.views[row["opponent"]].certain for row in found[(game, n)])
         truth.extend(float(row["true_candidates"] == 1) for row in found[(game, n)])
     came = np.array(truth)
     print(f"{len(positions)} positions, {len(came)} predictions, {100 * came.mean():.1f}% sure")

@@ -20,6 +20,7 @@ from deduce.games.abbey.sim.simulate import record_game
 from deduce.games.abbey.solver.chains import plan_chains
 from deduce.games.abbey.solver.gibbs import Blocks, Compiled, Layout, Walk, compiled
 from deduce.games.abbey.solver.model import build_model
+from deduce.games.abbey.solver.opponents import culprit_of
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.silence import WAIT, Silence, Tilted
@@ -163,7 +164,7 @@ def _walks(position):
 
 @pytest.mark.parametrize("seed", range(3, 9))
 def test_a_restored_walk_is_back_at_its_saved_history(seed):
-    """After :meth:`restore`, a walk's history is the saved one, and it walks on from there."""
+    """After :meth:`restore`, a walk's history and tallies are the saved ones; it walks on."""
     position = _game(seed)
     if position is None or sat_model(position).closure() is None:
         pytest.skip("no history")
@@ -174,8 +175,19 @@ def test_a_restored_walk_is_back_at_its_saved_history(seed):
             walk.advance(3)
         walk.restore(saved)
         assert np.array_equal(walk.history(), before)
+        assert _kept(walk)
         walk.advance(20)
-        assert walk.history().shape == before.shape
+        assert _kept(walk)
+
+
+def _kept(walk):
+    """Whether a walk's tallies (its observations' counts, its culprit) are its history's."""
+    history = walk.history()
+    counts = [
+        sum(int(history[c, seen.time] == seen.holder) for c in seen.cards)
+        for seen in walk.layout.observations
+    ]
+    return [int(v) for v in walk.value] == counts and walk.culprit == culprit_of(history)
 
 
 def test_the_tilted_walk_draws_histories_in_proportion_to_prior_times_silence():

@@ -386,21 +386,6 @@ def estimate(readings: Sequence[Sequence[float]]) -> tuple[float, float]:
     return float(means.mean()), float(min(1.0, max(spread, 3.0 / total) + SLACK))
 
 
-def opponent_views(
-    position: AbbeyPosition,
-    sat: SatModel,
-    possible: Sequence[set[int]],
-    model: Model,
-    deadline: float,
-    seed: int = 0,
-    most: int = MOST_SAMPLES,
-    silence: bool = True,
-) -> dict[str, OpponentView] | None:
-    """Every opponent's view: :func:`race_of`'s, without the rest of the race."""
-    raced = race_of(position, sat, possible, model, deadline, seed, most, silence)
-    return None if raced is None else raced.views
-
-
 def views_after(
     position: AbbeyPosition,
     opponent: str,

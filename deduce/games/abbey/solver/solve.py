@@ -43,7 +43,7 @@ from deduce.games.abbey.solver.count.turns import each_in_turns
 from deduce.games.abbey.solver.explain import explain_conflict
 from deduce.games.abbey.solver.gibbs import Layout
 from deduce.games.abbey.solver.model import Model, build_model
-from deduce.games.abbey.solver.opponents import OpponentView, opponent_views
+from deduce.games.abbey.solver.opponents import OpponentView, Race, race_of
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import SatModel, Warm
 from deduce.games.abbey.solver.sat.conflict import find_clash, minimal_conflict
@@ -233,9 +233,8 @@ def solve_position(
     if not opponents:
         return solution
     deadline = perf_counter() + OPPONENTS_SECONDS if budget is None else start + budget
-    return replace(
-        solution, opponents=opponent_views(position, sat, possible, model, deadline, seed) or {}
-    )
+    raced = race_of(position, sat, possible, model, deadline, seed) or Race({})
+    return replace(solution, opponents=raced.views)
 
 
 def _probabilities(
