@@ -11,17 +11,16 @@ seed gives the same games):
   more, each chain's histories (``--samples`` a chain) cut in halves: the
   share of sure views in the first half against the second (a start the
   chains have not left would show as a difference);
-- ``questions``: at the same positions (``--positions`` of them), each
-  history weighed by the chance of every question in the log (has, lacks,
-  count) under a notepad asker (:mod:`deduce.games.abbey.sim.bots`),
-  averaged over the possible askers (everyone but the one asked), or any
-  question at all with chance ``--other``; prints the effective number of
-  histories, and how many questions of the games no notepad asker would
-  have asked;
-- ``silence``: at the same positions, the chances of the uniform law and
-  of the silence law (:mod:`deduce.games.abbey.solver.silence`) against
-  what came true: the sum of squared errors (Brier) of each, and their
-  mean chances;
+- ``asking``: the questions whose asker the log tells (pairs of answers,
+  :func:`~deduce.games.abbey.solver.silence.askers`) against the engine's
+  own record of who asked, in the first 40 games; and of those asked by an
+  opponent, how many a notepad bot would not have asked from its sheet as
+  the log tells it, in the true history (the positions' histories);
+- ``silence``: at the same positions, the chances of the uniform law, of
+  the silence alone (the questions weigh nothing) and of the silence law
+  with the questions (:mod:`deduce.games.abbey.solver.silence`; any
+  question at all with chance ``--other``) against what came true: the
+  sum of squared errors (Brier) of each, and their mean chances;
 - ``wait``: how long a notepad bot down to one card on its sheet waits
   before it accuses, in questions of the log, over ``--games`` new games
   (``--players``, seed ``--seed``): the share still waiting after each
@@ -30,7 +29,7 @@ seed gives the same games):
 
     python benchmarks/opponents_law.py views --games 200
     python benchmarks/opponents_law.py drift --games 200 --samples 48
-    python benchmarks/opponents_law.py questions --games 200 --positions 3
+    python benchmarks/opponents_law.py asking --games 200
     python benchmarks/opponents_law.py silence --games 200
     python benchmarks/opponents_law.py wait --players 6 --games 400 --seed 2
 """
@@ -51,19 +50,19 @@ import numpy as np
 from chances import simulated
 from opponents import before_transfer
 
-from deduce.games.abbey.sim.bots import ASKED_TRAITS, crossed_out, imbalance
+from deduce.games.abbey.rules.engine import AbbeyGame
+from deduce.games.abbey.rules.observe import observe
+from deduce.games.abbey.sim.bots import crossed_out
+from deduce.games.abbey.sim.simulate import play
 from deduce.games.abbey.solver import opponents
-from deduce.games.abbey.solver.chains import CHAINS, plan_chains
-from deduce.games.abbey.solver.gibbs import Layout
-from deduce.games.abbey.solver.silence import QUESTIONS, WAIT
+from deduce.games.abbey.solver.silence import ANY, QUESTIONS, WAIT, Silence, askers
 from deduce.games.abbey.solver.timeline import TRANSFERS, AbbeyPosition
-from deduce.logs.formats.abbey import Deck
 from deduce.logs.io import read_log
 from deduce.logs.model import Event
 
 #: The measured positions, by default: the record of the uniform law (before the silence).
 RESULTS = Path("benchmarks/results/opponents-6p-uniform.jsonl")
-#: Positions for ``drift`` and ``questions``: from this transfer, with a chance this high.
+#: Positions for ``drift`` and ``silence``: from this transfer, with a chance this high.
 LATE, LIKELY = 60, 0.1
 
 
@@ -182,117 +181,72 @@ def _models(position: AbbeyPosition) -> tuple[Any, list[set[int]], Any]:
     return models
 
 
-def notepad_chance(kind: str, what: object, sheet: set[int], deck: Deck) -> float:
-    """The chance the notepad bot asks this question, its sheet being ``sheet`` (card indices).
+class _Seen:
+    """A log event from the engine, as :func:`askers` reads it."""
 
-    Half its questions are "has" one card of its sheet, half the count of
-    the trait that best splits it (:func:`~deduce.games.abbey.sim.bots.imbalance`,
-    ties alike); with one card left, only counts.
-    """
-    n = len(sheet)
-    if kind != "count":
-        return 0.5 / n if n > 1 and what in sheet else 0.0
-    cards = [deck.ids[c] for c in sheet]
-    off = {t: imbalance(deck, cards, t) for t in ASKED_TRAITS}
-    tied = [t for t in ASKED_TRAITS if off[t] == min(off.values())]
-    return (0.5 if n > 1 else 1.0) * (what in tied) / len(tied)
+    def __init__(self, fields: dict[str, Any]) -> None:
+        self.type, self.fields = fields["type"], fields
 
 
-def questions_of(position: AbbeyPosition) -> list[tuple[int, str, str, object, set[int], set[int]]]:
-    """Each question of the log: epoch, who was asked, kind, card or trait, cards everybody
-    has crossed out by then (a "has", a wrong accusation), the observer's sheet then."""
-    ids = position.setup.deck.ids
-    public: set[int] = set()
-    seen: list[dict[str, Any]] = []
-    found = []
-    for event in position.events:
-        kind = event.type
-        single = kind != "count" or len(event.get("traits")) == 1
-        if kind in ("has", "lacks", "count") and single:
-            what = ids.index(event.get("card")) if kind != "count" else event.get("traits")[0]
-            mine = {ids.index(c) for c in crossed_out(ids, seen)}
-            epoch = position.timeline.epoch_of[event.line]
-            found.append((epoch, event.get("player"), kind, what, set(public), mine))
-        if kind == "has" or (kind == "accuse" and not event.get("correct")):
-            public.add(ids.index(event.get("card")))
-        seen.append({"type": kind, **event.fields})
-    return found
-
-
-def check_questions(
-    folders: Path, found: dict[tuple[str, int], list[dict[str, Any]]], most: int, other: float
-) -> None:
-    """The effective number of histories once weighed by the questions (module docstring)."""
-    for game, n in late(found)[:most]:
-        position, players = position_of(folders / game, n)
-        setup = position.setup
-        deck = setup.deck
-        asked = questions_of(position)
-        views = opponents.Views(position)
-        sat, possible, model = _models(position)
-        plan = plan_chains(Layout(model), sat, possible, 1, CHAINS)
-        chains = [plan.chain(r) for r in range(len(plan.starts))]
-        rng = random.Random(1)
-        weights = []
-        for _, history in opponents._histories(chains, math.inf, opponents.MOST_SAMPLES):
-            seen = {p: views.sight(history, p, rng).seen for p in views.opponents}
-            log_weight = 0.0
-            for epoch, target, kind, what, public, mine in asked:
-                askers = [p for p in players if p != target]
-                chance = 0.0
-                for asker in askers:
-                    sheet = (
-                        mine
-                        if asker == setup.me
-                        else set(range(len(deck.ids)))
-                        - {c for c, e, _ in seen[asker] if e <= epoch}
-                        - public
-                    )
-                    anything = 0.5 / (len(deck.ids) if kind != "count" else len(ASKED_TRAITS))
-                    chance += (1 - other) * notepad_chance(kind, what, sheet, deck)
-                    chance += other * anything
-                log_weight += math.log(chance / len(askers))
-            weights.append(log_weight)
-        w = np.exp(np.array(weights) - max(weights))
-        print(
-            f"{game} before transfer {n}: {w.sum() ** 2 / (w**2).sum():.1f} effective of {len(w)}"
-        )
-    unasked = total = 0
+def check_asking(folders: Path, found: dict[tuple[str, int], list[dict[str, Any]]]) -> None:
+    """The askers the log tells against the engine's; the opponents' questions in the truth."""
+    told = right = answers = 0
+    game = AbbeyGame.create(6)
     for folder in sorted(folders.glob("game-*"))[:40]:
         truth = json.loads((folder / "truth.json").read_text())
-        sheets = {}
-        for player in truth["players"]:
-            log = read_log(folder / f"{player}.jsonl")
-            position = AbbeyPosition.of_log(log)
-            sheets[player] = [q[5] for q in questions_of(position)]
-            deck = position.setup.deck
-        first = AbbeyPosition.of_log(read_log(folder / f"{truth['players'][0]}.jsonl"))
-        for i, (_, target, kind, what, _, _) in enumerate(questions_of(first)):
-            total += 1
-            askers = [p for p in truth["players"] if p != target]
-            unasked += not any(notepad_chance(kind, what, sheets[a][i], deck) for a in askers)
-    print(f"questions no notepad asker would have asked (first 40 games): {unasked} of {total}")
+        state = play(game, truth["index"], truth["seed"], list(truth["bots"].values()))
+        log, asked, question = [], [], None
+        for event in state.events:
+            if event["type"] == "question":
+                question = event
+                continue
+            for seen in observe(event, game.players[0], game.players):
+                asked.append(question["player"] if question and seen["type"] in QUESTIONS else None)
+                log.append(_Seen(seen))
+        found_askers = askers(log)
+        told += len(found_askers)
+        right += sum(asked[i] == p for i, p in found_askers.items())
+        answers += sum(a is not None for a in asked)
+    print(f"askers told (first 40 games): {told} of {answers} answers, {right} right")
+    unasked = total = 0
+    for game_name, n in sorted(found):
+        position, _ = position_of(folders / game_name, n)
+        law = Silence(position, 0.0)
+        chances = law.asking_chances(law.sheets(true_history(folders / game_name, n, position)))
+        total += len(chances)
+        unasked += int((chances == 0).sum())
+    print(f"opponents' questions no notepad would have asked, in the truth: {unasked} of {total}")
 
 
-def check_silence(folders: Path, found: dict[tuple[str, int], list[dict[str, Any]]]) -> None:
-    """The Brier sums of the uniform law's chances and the silence law's, at the late positions."""
-    said: dict[bool, list[float]] = {False: [], True: []}
+def check_silence(
+    folders: Path, found: dict[tuple[str, int], list[dict[str, Any]]], other: float
+) -> None:
+    """The Brier sums of the uniform law's chances, the silence's alone, and with the questions,
+    at the late positions."""
+    laws = {
+        "uniform": (False, 1.0),
+        "silence alone": (True, 1.0),
+        "silence and questions": (True, other),
+    }
+    said: dict[str, list[float]] = {name: [] for name in laws}
     truth = []
     positions = late(found)
     for game, n in positions:
         position, _ = position_of(folders / game, n)
         models = _models(position)
-        for silence, chances in said.items():
-            raced = opponents.race_of(position, *models, math.inf, 1, silence=silence)
+        for name, (silence, anything) in laws.items():
+            raced = opponents.race_of(
+                position, *models, math.inf, 1, silence=silence, anything=anything
+            )
             assert raced is not None
-            chances.extend(raced.views[row["opponent"]].certain for row in found[(game, n)])
+            said[name].extend(raced.views[row["opponent"]].certain for row in found[(game, n)])
         truth.extend(float(row["true_candidates"] == 1) for row in found[(game, n)])
     came = np.array(truth)
     print(f"{len(positions)} positions, {len(came)} predictions, {100 * came.mean():.1f}% sure")
-    for silence, chances in said.items():
+    for name, chances in said.items():
         chance = np.array(chances)
         print(
-            f"{'silence' if silence else 'uniform'}: Brier sum {((chance - came) ** 2).sum():.2f}, "
+            f"{name}: Brier sum {((chance - came) ** 2).sum():.2f}, "
             f"mean chance {100 * chance.mean():.1f}%"
         )
 
@@ -343,14 +297,13 @@ def _waiting(events: Iterable[Event], player: str, ids: Sequence[str]) -> tuple[
 def main() -> None:
     """Simulate the games again and run one check."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("check", choices=["views", "drift", "questions", "silence", "wait"])
+    parser.add_argument("check", choices=["views", "drift", "asking", "silence", "wait"])
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--samples", type=int, default=48)
-    parser.add_argument("--positions", type=int, default=3)
-    parser.add_argument("--other", type=float, default=0.2)
+    parser.add_argument("--other", type=float, default=ANY)
     args = parser.parse_args()
     if args.check == "wait":
         check_wait(args.players, args.games, args.seed)
@@ -364,9 +317,9 @@ def main() -> None:
         elif args.check == "drift":
             check_drift(games, found, args.samples)
         elif args.check == "silence":
-            check_silence(games, found)
+            check_silence(games, found, args.other)
         else:
-            check_questions(games, found, args.positions, args.other)
+            check_asking(games, found)
 
 
 if __name__ == "__main__":

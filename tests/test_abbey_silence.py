@@ -1,9 +1,11 @@
-"""The others' silence: the likelihood of histories, against a paper-sheet reference.
+"""The others' silence and questions: the likelihood of histories, against a paper-sheet reference.
 
 The reference reads each opponent's sheet card by card from a brute-force
 history, as the notepad bot crosses cards out (its hands, the cards shown
-to it by name, "has" answers and wrong accusations), and counts the
-questions asked while a sheet that has not accused holds one card.
+to it by name, "has" answers and wrong accusations), counts the questions
+asked while a sheet that has not accused holds one card, and gives the
+chance of each question whose asker the log tells, as the notepad bot
+asks, from that sheet.
 """
 
 from __future__ import annotations
@@ -16,29 +18,33 @@ import pytest
 from test_abbey_opponents import _array, _game, _mine, _within_bound
 
 from deduce.games.abbey.rules.engine import AbbeyGame
-from deduce.games.abbey.sim.simulate import record_game
+from deduce.games.abbey.rules.observe import observe
+from deduce.games.abbey.sim.bots import ASKED_TRAITS, imbalance
+from deduce.games.abbey.sim.simulate import play, record_game
 from deduce.games.abbey.solver.chains import plan_chains
 from deduce.games.abbey.solver.gibbs import Blocks, Compiled, Layout, Walk, compiled
 from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.opponents import culprit_of
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
-from deduce.games.abbey.solver.silence import WAIT, Silence, Tilted
+from deduce.games.abbey.solver.silence import ANY, WAIT, Silence, Tilted, askers, weighable
 from deduce.games.abbey.solver.timeline import AbbeyPosition
 from deduce.logs.io import parse_log
 from deduce.logs.jsonl import parse_jsonl
 
 
 def _reference(position, history):
-    """The waiting questions of a history (each card's holder index at every epoch)."""
+    """The waiting questions of a history (each card's holder index at every epoch), and the
+    log of the chance of the questions whose askers the log tells."""
     setup, timeline = position.setup, position.timeline
     ids = setup.deck.ids
     opponents = [p for p in setup.players if p != setup.me]
+    asked = askers(list(position.events))
     public: set[str] = set()
     shown: set[tuple[str, str]] = set()  # (to, card)
     accused: set[str] = set()
-    waiting = 0
-    for event in position.events:
+    waiting, chances = 0, 0.0
+    for i, event in enumerate(position.events):
         epoch = timeline.epoch_of[event.line]
         if event.type in ("has", "lacks", "count"):
             for player in opponents:
@@ -51,13 +57,30 @@ def _reference(position, history):
                     and all(history[i, e] != mine for e in range(epoch + 1))
                 ]
                 waiting += len(sheet) == 1 and player not in accused
+                if asked.get(i) == player:
+                    chances += math.log(_asking(event, sheet, setup.deck))
         if event.type == "has" or (event.type == "accuse" and not event.get("correct")):
             public.add(event.get("card"))
         if event.type == "show" and "card" in event.fields:
             shown.add((event.get("to"), event.get("card")))
         if event.type == "accuse":
             accused.add(event.get("player"))
-    return waiting
+    return waiting, chances
+
+
+def _asking(event, sheet, deck):
+    """The chance of a question from a sheet: the notepad bot's, one time in ``1 / ANY`` any."""
+    if event.type == "count":
+        traits = event.get("traits")
+        offs = {t: imbalance(deck, sheet, t) for t in ASKED_TRAITS}
+        tied = [t for t in ASKED_TRAITS if offs[t] == min(offs.values())]
+        share = 0.5 if len(sheet) > 1 else 1.0
+        notepad = share * (len(traits) == 1 and traits[0] in tied) / len(tied)
+        anything = 0.5 / len(ASKED_TRAITS)
+    else:
+        notepad = 0.5 / len(sheet) if len(sheet) > 1 and event.get("card") in sheet else 0.0
+        anything = 0.5 / len(deck.ids)
+    return (1 - ANY) * notepad + ANY * anything
 
 
 def _histories():
@@ -80,17 +103,68 @@ def _histories():
             yield position, [np.array(h, dtype=np.int8) for h in found]
 
 
-def test_the_waiting_questions_match_a_paper_sheet_reference():
-    """In every history checked, the vectorised count is the reference's."""
-    counts = []
+def test_the_waiting_questions_and_the_asking_match_a_paper_sheet_reference():
+    """In every history checked, the vectorised count and chances are the reference's."""
+    counts, asking = [], []
     for position, histories in _histories():
         law = Silence(position)
         for history in histories:
-            waiting = law.waiting(history)
-            assert waiting == _reference(position, history)
-            assert law.log_likelihood(history) == pytest.approx(waiting * math.log(1 - WAIT))
+            waiting, chances = _reference(position, history)
+            assert law.waiting(history) == waiting
+            expected = waiting * math.log(1 - WAIT) + chances
+            assert law.log_likelihood(history) == pytest.approx(expected)
             counts.append(waiting)
+            asking.append(chances)
     assert len(counts) > 300 and sum(c > 0 for c in counts) > 10
+    assert sum(c < 0 for c in asking) > 50
+
+
+def _truth_asked(players, index):
+    """The first player's log of a six-player notepad game, and who asked each of its answers."""
+    game = AbbeyGame.create(players)
+    state = play(game, index, 3, ("notepad",) * players)
+    log, asked, question = [], [], None
+    for event in state.events:
+        if event["type"] == "question":
+            question = event
+            continue
+        for seen in observe(event, game.players[0], game.players):
+            answer = seen["type"] in ("has", "lacks", "count")
+            asked.append(question["player"] if answer and question else None)
+            log.append(seen)
+    return log, asked
+
+
+def test_the_askers_the_log_tells_are_the_engines():
+    """Pairs of answers name the askers of the questions met on a move, as the engine played."""
+
+    class Seen:
+        def __init__(self, fields):
+            self.type, self.fields = fields["type"], fields
+
+    told = answers = 0
+    for index in range(1, 4):
+        log, asked = _truth_asked(6, index)
+        found = askers([Seen(e) for e in log])
+        assert all(asked[i] == player for i, player in found.items())
+        told += len(found)
+        answers += sum(a is not None for a in asked)
+    assert told > 0.4 * answers
+
+
+def test_only_runs_of_pairs_by_two_players_tell_askers():
+    """The first answer of each pair was asked by the second's player; other runs tell nothing."""
+    text = LOG.replace(
+        "count ana templar 0\ncount ana franciscan 0\ncount ana thin 1\n",
+        "lacks cai c3\ncount bob templar 0\ncount ana templar 0\ncount cai thin 1\n"
+        "take cai from bob\ncount ana franciscan 0\n"
+        "take bob from cai\ncount ana thin 1\ncount ana fat 1\n",
+    )
+    events = list(AbbeyPosition.of_log(parse_log(text, "pairs.log")).events)
+    told = {(events[i].line, p) for i, p in askers(events).items()}
+    line = text.splitlines().index("lacks cai c3") + 1
+    # cai was asked by bob, ana by cai; a lone answer and two by one player tell nothing
+    assert told == {(line, "bob"), (line + 2, "cai")}
 
 
 #: Ana watches. Bob saw her two cards and cai's c2, then took one of cai's two cards.
@@ -221,3 +295,19 @@ def test_bob_is_less_likely_sure_for_having_waited():
         estimate, bound, brute = _within_bound(position, 1, silence)["bob"]
         assert float(brute) == pytest.approx(exact)
         assert abs(estimate - exact) <= bound < 0.2
+
+
+def test_a_deck_of_more_than_64_cards_keeps_the_uniform_law():
+    """A sheet is one 64-bit word: with a bigger deck, the histories are not weighed."""
+    traits = LOG.splitlines()[4].split()[2:]
+
+    def position(cards):
+        lines = ["game abbey", "players ana bob cai", "me ana"]
+        lines += [f"card c{i} {' '.join(traits)}" for i in range(cards)]
+        size = (cards - 1) // 3
+        lines += [f"pile {cards - 1 - 3 * size}", f"hand {size}"]
+        lines.append("hand ana " + " ".join(f"c{i}" for i in range(size)))
+        return AbbeyPosition.of_log(parse_log("\n".join(lines) + "\n", "big.log"))
+
+    assert weighable(position(64))
+    assert not weighable(position(65))

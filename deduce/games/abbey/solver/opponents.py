@@ -73,7 +73,7 @@ from deduce.games.abbey.solver.gibbs import Layout
 from deduce.games.abbey.solver.model import Model, build_model
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import SatModel, sat_model
-from deduce.games.abbey.solver.silence import Silence, Tilted
+from deduce.games.abbey.solver.silence import ANY, Silence, Tilted, weighable
 from deduce.games.abbey.solver.timeline import CULPRIT, AbbeyPosition
 from deduce.logs.model import Event
 
@@ -188,6 +188,7 @@ def race_of(
     seed: int = 0,
     most: int = MOST_SAMPLES,
     silence: bool = True,
+    anything: float = ANY,
 ) -> Race | None:
     """Every opponent's view (module docstring), estimated until ``deadline``, as a :class:`Race`.
 
@@ -199,8 +200,10 @@ def race_of(
     histories in which one is, estimated as each opponent's is), and,
     without the silence (``silence=False``: the uniform law), the chances
     those chains made on the way, when they made enough moves for them.
-    ``silence``: the histories weighed by the others' silence (module
-    glossary).
+    ``silence``: the histories weighed by the others' silence and
+    questions (module glossary); ``anything``: the law's chance that an
+    opponent's question is any question at all (:data:`~silence.ANY`; 1:
+    their questions weigh nothing).
     """
     views = Views(position)
     if not views.opponents:
@@ -208,7 +211,7 @@ def race_of(
     if views.everybody_certain():
         return Race({p: OpponentView(1.0, 0.0, 1.0) for p in views.opponents}, anyone=(1.0, 0.0))
     readers = [(views, p) for p in views.opponents]
-    found = _estimates(sat, possible, model, readers, deadline, seed, most, silence)
+    found = _estimates(sat, possible, model, readers, deadline, seed, most, silence, anything)
     if found is None:
         return None
     estimates, anyone, chances = found
@@ -430,6 +433,7 @@ def _estimates(
     seed: int,
     most: int = MOST_SAMPLES,
     silence: bool = True,
+    anything: float = ANY,
 ) -> Readings | None:
     """One estimate per reader (the views of a log, and the opponent whose they read), and more.
 
@@ -440,10 +444,12 @@ def _estimates(
     says: the chance that some reader is sure (of the histories every
     reader read), and the chances on the way (None with the ``silence``,
     read from the first reader's log: the chains' law is not the solve's).
+    ``silence`` and ``anything``: as :func:`race_of`'s.
     """
     rng = random.Random(seed)
     plan = plan_chains(Layout(model), sat, possible, seed, CHAINS, deadline=deadline)
-    law = Silence(readers[0][0].position) if silence else None
+    position = readers[0][0].position
+    law = Silence(position, anything) if silence and weighable(position) else None
     chains = [
         Chain(
             plan.start_walk(r)

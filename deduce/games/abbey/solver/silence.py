@@ -1,12 +1,14 @@
-"""What the others' silence says: a player down to one suspect on paper soon accuses.
+"""What the others' silence and questions say about what they have seen.
 
 Under the uniform law on histories (the spec's prior, which the chances
-follow) nothing in the log says whether another player could have
-accused. At the table it does: a player whose sheet is down to one card
-heads for the chapter and accuses within a few turns, and every question
-logged since, with no accusation of theirs, makes that history less
-likely. The :mod:`opponents` race draws its histories from the uniform law
-weighed by this likelihood (:class:`Tilted`); the chances do not.
+follow) nothing in the log says what another player has seen beyond what
+it constrains. At the table their play does: a player whose sheet is down
+to one card heads for the chapter and accuses within a few turns, so every
+question logged since, with no accusation of theirs, makes that history
+less likely; and a player asks about what is still on their sheet, so the
+questions whose asker the log tells weigh the histories of that sheet.
+The :mod:`opponents` race draws its histories from the uniform law weighed
+by this likelihood (:class:`Tilted`); the chances do not.
 
 Glossary
 --------
@@ -20,16 +22,26 @@ sheet
 waiting
     A question of the log (``has``, ``lacks``, ``count``) asked while an
     opponent who has not accused has a sheet of one card.
+asker
+    Who asked a question, when the log tells (:func:`askers`): a question
+    met on a move is answered, and the one asked asks back, so two answers
+    in a row by two players are a question and its question back.
 silence law
     Before each question, an opponent with a sheet of one card accuses
     with chance :data:`WAIT`, on their own: a history's likelihood is
     ``(1 - WAIT) ** waiting``, its waiting questions summed over the
-    opponents. The observer's own sheet is known, so it weighs nothing.
+    opponents; times, for every question an opponent asked (not a
+    question back, which tells nothing of the asker's sheet), the chance
+    of that question from their sheet (:meth:`Silence.asking_chances`): as
+    a paper player asks, half the time whether someone has a card of
+    their sheet, else the count of the trait that best splits it (with one
+    card left, only counts), mixed with any question at all one time in
+    ``1 / ANY``. The observer's own sheet is known, so it weighs nothing.
 
-The law, and :data:`WAIT`, are fitted to the engine's notepad bots
-(:mod:`deduce.games.abbey.sim.bots`), which accuse as soon as their sheet
-is one card and they reach the chapter; ``docs/opponents.md`` says how far
-that carries to a real table.
+The law, :data:`WAIT` and :data:`ANY` are fitted to the engine's notepad
+bots (:mod:`deduce.games.abbey.sim.bots`), which accuse as soon as their
+sheet is one card and they reach the chapter; ``docs/opponents.md`` says
+how far that carries to a real table.
 """
 
 from __future__ import annotations
@@ -41,19 +53,70 @@ from typing import Any, Protocol
 import numpy as np
 
 from deduce.games.abbey.solver.timeline import AbbeyPosition
+from deduce.logs.formats.abbey import GROUP_OF
+from deduce.logs.model import Event
 
 #: The chance that an opponent with one card left on their sheet accuses before the next
 #: question (``benchmarks/README.md``: fitted on 400 six-player games of notepad bots).
 WAIT = 0.27
 #: The kinds of events that answer one question: the log's clock.
 QUESTIONS = ("has", "lacks", "count")
+#: The traits a paper player asks a count of.
+TRAITS = sorted(GROUP_OF)
+#: The chance that an opponent's question is any question at all, not a paper player's
+#: (``benchmarks/README.md``).
+ANY = 0.05
+
+
+#: The most cards a deck may have for the law: a sheet is one 64-bit word.
+MOST_CARDS = 64
+
+
+def weighable(position: AbbeyPosition) -> bool:
+    """Whether the law can weigh the histories of ``position``.
+
+    A deck of :data:`MOST_CARDS` cards or fewer; with more, the histories
+    keep the uniform law.
+    """
+    return len(position.setup.deck) <= MOST_CARDS
+
+
+def askers(events: list[Event]) -> dict[int, str]:
+    """Who asked the questions the log can tell, by the index of their answer in ``events``.
+
+    A question met on a move is answered, then the one asked asks the asker
+    back, who answers: two answers in a row, by two players. In a run of
+    answers with nothing else logged between them, of an even length, in
+    which every pair is by two players, the first of each pair was asked by
+    the player who answers the second. The second (the question back) and
+    every other run tell nothing.
+    """
+    found: dict[int, str] = {}
+    run: list[int] = []
+    for i, event in enumerate([*events, None]):
+        if event is not None and event.type in QUESTIONS:
+            run.append(i)
+            continue
+        pairs = [(run[k], run[k + 1]) for k in range(0, len(run) - 1, 2)]
+        if len(run) % 2 == 0 and all(
+            events[a].fields["player"] != events[b].fields["player"] for a, b in pairs
+        ):
+            found.update((a, events[b].fields["player"]) for a, b in pairs)
+        run = []
+    return found
 
 
 class Silence:
     """The silence law of one position (module glossary), history by history."""
 
-    def __init__(self, position: AbbeyPosition) -> None:
+    def __init__(self, position: AbbeyPosition, anything: float = ANY) -> None:
+        """The law of ``position``.
+
+        ``anything``: the chance that an opponent's question is any question at
+        all (:data:`ANY`; 1: the questions weigh nothing).
+        """
         setup, timeline = position.setup, position.timeline
+        self.anything = anything
         ids = setup.deck.ids
         index = {card: i for i, card in enumerate(ids)}
         self.bits = np.left_shift(np.uint64(1), np.arange(len(ids), dtype=np.uint64))
@@ -64,9 +127,21 @@ class Silence:
         shown = np.zeros(len(opponents), dtype=np.uint64)
         silent = np.ones(len(opponents), dtype=bool)
         rows: list[tuple[int, np.uint64, np.ndarray, np.ndarray]] = []
-        for event in position.events:
+        #: Each trait's cards, as a mask.
+        self.traits = np.array(
+            [
+                sum(int(self.bits[i]) for i, c in enumerate(setup.deck.cards) if t in c.traits)
+                for t in TRAITS
+            ],
+            dtype=np.uint64,
+        )
+        asked = askers(list(position.events))
+        known: list[tuple[int, int, int, int]] = []
+        for i, event in enumerate(position.events):
             kind, fields = event.type, event.fields
             if kind in QUESTIONS:
+                if asked.get(i) in opponents:
+                    known.append((len(rows), opponents.index(asked[i]), *_question(event, index)))
                 rows.append((timeline.epoch_of[event.line], crossed, shown.copy(), silent.copy()))
             if kind == "has" or (kind == "accuse" and not fields["correct"]):
                 crossed |= self.bits[index[fields["card"]]]
@@ -80,6 +155,11 @@ class Silence:
         self.crossed = np.array([r[1] for r in rows], dtype=np.uint64)
         self.shown = np.array([r[2] for r in rows], dtype=np.uint64).reshape(-1, len(opponents))
         self.silent = np.array([r[3] for r in rows], dtype=bool).reshape(-1, len(opponents))
+        #: The opponents' questions the log tells: the question's index, the asker's (among
+        #: the opponents), and the card asked about or the trait counted (the other: -1).
+        self.asked_q, self.asked_by, self.asked_card, self.asked_trait = (
+            np.array(known, dtype=np.int64).reshape(-1, 4).T
+        )
 
     def sheets(self, history: np.ndarray) -> np.ndarray:
         """Every opponent's sheet at every question of ``history`` (question, opponent): masks."""
@@ -95,7 +175,41 @@ class Silence:
 
     def log_likelihood(self, history: np.ndarray) -> float:
         """The log of the chance of the others' silence in ``history`` (module glossary)."""
-        return self.waiting(history) * math.log(1 - WAIT)
+        if not len(self.epoch):
+            return 0.0
+        sheets = self.sheets(history)
+        waiting = int(((np.bitwise_count(sheets) == 1) & self.silent).sum())
+        value = waiting * math.log(1 - WAIT)
+        if len(self.asked_q):
+            value += float(np.log(self.asking_chances(sheets)).sum())
+        return value
+
+    def asking_chances(self, sheets: np.ndarray) -> np.ndarray:
+        """The chance of each question of an opponent's the log can tell, from their sheet."""
+        mask = sheets[self.asked_q, self.asked_by]
+        size = np.bitwise_count(mask).astype(np.int64)
+        many = size > 1
+        card = np.maximum(self.asked_card, 0).astype(np.uint64)
+        inside = ((mask >> card) & np.uint64(1)).astype(bool)
+        has = np.where(many & inside, 0.5 / np.maximum(size, 1), 0.0)
+        with_trait = np.bitwise_count(mask[:, None] & self.traits[None, :]).astype(np.int64)
+        off = np.abs(2 * with_trait - size[:, None])
+        tied = off == off.min(axis=1, keepdims=True)
+        trait = np.maximum(self.asked_trait, 0)
+        picked = tied[np.arange(len(trait)), trait] / tied.sum(axis=1)
+        count = np.where(many, 0.5, 1.0) * picked
+        count = np.where(self.asked_trait >= 0, count, 0.0)
+        notepad = np.where(self.asked_card >= 0, has, count)
+        anything = np.where(self.asked_card >= 0, 0.5 / len(self.bits), 0.5 / len(TRAITS))
+        return (1 - self.anything) * notepad + self.anything * anything
+
+
+def _question(event: Event, index: dict[str, int]) -> tuple[int, int]:
+    """A question's card index and trait index (the other -1; both for a count of two traits)."""
+    if event.type != "count":
+        return index[event.fields["card"]], -1
+    traits = event.fields["traits"]
+    return -1, TRAITS.index(traits[0]) if len(traits) == 1 else -1
 
 
 class Movable(Protocol):
