@@ -72,7 +72,8 @@ def opponents_table(views: Mapping[str, OpponentView]) -> Table:
         title += f" ({NO_TIME} it; give a longer --budget)"
     elif any(view.error for view in views.values()):
         title += (
-            " (estimated from the histories of your log, weighed by who has not accused;"
+            " (estimated from the histories of your log, weighed by who has not accused"
+            " and what they asked;"
             " ± points at 95% confidence)"
         )
     return Table(title, ["player", "sure of the culprit", "candidates left"], rows)

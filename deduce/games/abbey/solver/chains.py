@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from time import perf_counter
+from typing import Protocol
 
 import numpy as np
 
@@ -54,7 +55,6 @@ from deduce.games.abbey.solver.gibbs import Blocks, Compiled, Layout, Walk, walk
 from deduce.games.abbey.solver.model import History, Path
 from deduce.games.abbey.solver.sat.changes import changing_sets, nearest
 from deduce.games.abbey.solver.sat.cnf import SatModel
-from deduce.games.abbey.solver.silence import Tilted
 from deduce.games.abbey.solver.timeline import CULPRIT
 from deduce.processes import context, follow_parent, lower_priority
 
@@ -128,11 +128,32 @@ class Batches:
         return len(self.done) + (self.pending is not None)
 
 
+class Walking(Protocol):
+    """What a chain needs of its walk.
+
+    A :class:`~gibbs.Walk`, a :class:`~gibbs.Compiled`, or a
+    :class:`~silence.Tilted` over one of them.
+    """
+
+    @property
+    def made(self) -> int:
+        """Moves since the last :meth:`take`."""
+
+    def advance(self, moves: int) -> None:
+        """Make ``moves`` moves."""
+
+    def take(self) -> list[list[float]]:
+        """The sums of holder laws since the last take."""
+
+    def history(self) -> np.ndarray:
+        """The current history (card, epoch)."""
+
+
 @dataclass
 class Chain:
     """One chain at work: its walk and its batches (moves, sums) so far."""
 
-    walk: Walk | Compiled | Tilted
+    walk: Walking
     batches: Batches
 
     def run(self, moves: int) -> Batch:

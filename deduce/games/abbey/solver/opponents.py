@@ -35,11 +35,12 @@ silence
     The histories' law: the uniform law on the log's histories (as for
     the chances), weighed by the chance that the others have not accused
     yet (:mod:`silence`: a player whose paper sheet is down to one card
-    accuses within a few questions). Under the uniform law alone, late
-    six-player chances of certainty ran high: it keeps histories in which
-    a player sure on paper has waited for many questions
-    (``docs/opponents.md``). ``silence=False`` keeps the uniform law (and
-    the chances on the way).
+    accuses within a few questions), and by the chance of the questions
+    whose asker the log tells (a paper player asks about their sheet).
+    Under the uniform law alone, late six-player chances of certainty ran
+    high: it keeps histories in which a player sure on paper has waited
+    for many questions (``docs/opponents.md``). ``silence=False`` keeps
+    the uniform law (and the chances on the way).
 
 The histories come from the block Gibbs chains of :mod:`chains` (weighed
 by Metropolis steps, :class:`~silence.Tilted`); each

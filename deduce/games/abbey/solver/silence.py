@@ -52,6 +52,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from deduce.games.abbey.solver.chains import Walking
 from deduce.games.abbey.solver.timeline import AbbeyPosition
 from deduce.logs.formats.abbey import GROUP_OF
 from deduce.logs.model import Event
@@ -66,8 +67,6 @@ TRAITS = sorted(GROUP_OF)
 #: The chance that an opponent's question is any question at all, not a paper player's
 #: (``benchmarks/README.md``).
 ANY = 0.05
-
-
 #: The most cards a deck may have for the law: a sheet is one 64-bit word.
 MOST_CARDS = 64
 
@@ -169,23 +168,26 @@ class Silence:
 
     def waiting(self, history: np.ndarray) -> int:
         """The waiting questions of ``history``, summed over the opponents (module glossary)."""
-        if not len(self.epoch):
-            return 0
-        return int(((np.bitwise_count(self.sheets(history)) == 1) & self.silent).sum())
+        return self._waiting(self.sheets(history)) if len(self.epoch) else 0
+
+    def _waiting(self, sheets: np.ndarray) -> int:
+        return int(((np.bitwise_count(sheets) == 1) & self.silent).sum())
 
     def log_likelihood(self, history: np.ndarray) -> float:
-        """The log of the chance of the others' silence in ``history`` (module glossary)."""
+        """The log of the chance of the others' silence and questions in ``history``."""
         if not len(self.epoch):
             return 0.0
         sheets = self.sheets(history)
-        waiting = int(((np.bitwise_count(sheets) == 1) & self.silent).sum())
-        value = waiting * math.log(1 - WAIT)
+        value = self._waiting(sheets) * math.log(1 - WAIT)
         if len(self.asked_q):
             value += float(np.log(self.asking_chances(sheets)).sum())
         return value
 
     def asking_chances(self, sheets: np.ndarray) -> np.ndarray:
-        """The chance of each question of an opponent's the log can tell, from their sheet."""
+        """The chance of each opponent's question whose asker the log tells (module glossary).
+
+        ``sheets``: a history's :meth:`sheets`.
+        """
         mask = sheets[self.asked_q, self.asked_by]
         size = np.bitwise_count(mask).astype(np.int64)
         many = size > 1
@@ -212,27 +214,14 @@ def _question(event: Event, index: dict[str, int]) -> tuple[int, int]:
     return -1, TRAITS.index(traits[0]) if len(traits) == 1 else -1
 
 
-class Movable(Protocol):
+class Movable(Walking, Protocol):
     """A walk whose moves can be undone (:class:`~deduce.games.abbey.solver.gibbs.Walk`)."""
-
-    @property
-    def made(self) -> int:
-        """Moves since the last :meth:`take`."""
-
-    def advance(self, moves: int) -> None:
-        """Make ``moves`` moves."""
-
-    def history(self) -> np.ndarray:
-        """The current history (card, epoch)."""
 
     def save(self) -> Any:
         """What :meth:`restore` needs to come back to the current history."""
 
     def restore(self, saved: Any) -> None:
         """Come back to the history of a :meth:`save`."""
-
-    def take(self) -> list[list[float]]:
-        """The sums of holder laws since the last take."""
 
 
 class Tilted:
