@@ -24,7 +24,7 @@ seed gives the same games):
 - ``wait``: how long a notepad bot down to one card on its sheet waits
   before it accuses, in questions of the log, over ``--games`` new games
   (``--players``, seed ``--seed``): the share still waiting after each
-  question, against ``(1 - WAIT) ** k``, and the constant chance a
+  question, against ``(1 - WAIT) ** k`` (``WAITS`` at that table size), and the constant chance a
   question that fits best by likelihood.
 
     python benchmarks/opponents_law.py views --games 200
@@ -55,7 +55,7 @@ from deduce.games.abbey.rules.observe import observe
 from deduce.games.abbey.sim.bots import crossed_out
 from deduce.games.abbey.sim.simulate import play
 from deduce.games.abbey.solver import opponents
-from deduce.games.abbey.solver.silence import ANY, QUESTIONS, WAIT, Silence, askers
+from deduce.games.abbey.solver.silence import ANY, QUESTIONS, Silence, askers, wait_of
 from deduce.games.abbey.solver.timeline import TRANSFERS, AbbeyPosition
 from deduce.logs.io import read_log
 from deduce.logs.model import Event
@@ -255,6 +255,7 @@ def check_wait(players: int, games: int, seed: int) -> None:
     """How many questions a notepad bot with one card left waits before accusing."""
     accused: Counter[int] = Counter()  # after k questions of waiting
     waited: Counter[int] = Counter()  # reached k questions of waiting, still silent
+    wait = wait_of(players)
     with tempfile.TemporaryDirectory() as folder:
         simulated(players, games, seed, Path(folder))
         for game in sorted((Path(folder) / f"{players}p").glob("game-*")):
@@ -270,8 +271,8 @@ def check_wait(players: int, games: int, seed: int) -> None:
     left, rows = 1.0, []
     for k in range(max(waited) + 1):
         left *= 1 - accused[k] / waited[k]
-        rows.append(f"{k + 1}: {100 * left:.0f}% ({100 * (1 - WAIT) ** (k + 1):.0f}%)")
-    print(f"still waiting after k questions (with WAIT = {WAIT}): " + ", ".join(rows[:8]))
+        rows.append(f"{k + 1}: {100 * left:.0f}% ({100 * (1 - wait) ** (k + 1):.0f}%)")
+    print(f"still waiting after k questions (with WAIT = {wait}): " + ", ".join(rows[:8]))
     fitted = sum(accused.values()) / sum(waited.values())
     print(f"constant chance a question, by likelihood: {fitted:.3f}")
 

@@ -27,7 +27,7 @@ from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.opponents import culprit_of
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
-from deduce.games.abbey.solver.silence import ANY, WAIT, Silence, Tilted, askers, weighable
+from deduce.games.abbey.solver.silence import ANY, Silence, Tilted, askers, wait_of, weighable
 from deduce.games.abbey.solver.timeline import AbbeyPosition
 from deduce.logs.io import parse_log
 from deduce.logs.jsonl import parse_jsonl
@@ -111,7 +111,7 @@ def test_the_waiting_questions_and_the_asking_match_a_paper_sheet_reference():
         for history in histories:
             waiting, chances = _reference(position, history)
             assert law.waiting(history) == waiting
-            expected = waiting * math.log(1 - WAIT) + chances
+            expected = waiting * math.log(1 - law.wait) + chances
             assert law.log_likelihood(history) == pytest.approx(expected)
             counts.append(waiting)
             asking.append(chances)
@@ -218,7 +218,7 @@ def test_a_player_sure_on_paper_who_waits_makes_that_history_less_likely():
     assert {law.waiting(_array(position, s)) for _, s in _mine(position)} == {0, 3}
     plain, silent = _weights(position)
     assert plain["bob"] == pytest.approx(plain["cai"])
-    assert silent["cai"] / silent["bob"] == pytest.approx((1 - WAIT) ** 3)
+    assert silent["cai"] / silent["bob"] == pytest.approx((1 - wait_of(3)) ** 3)
 
 
 def _walks(position):
@@ -290,7 +290,7 @@ def test_bob_is_less_likely_sure_for_having_waited():
     half without it.
     """
     position = AbbeyPosition.of_log(parse_log(LOG, "silence.log"))
-    weight = (1 - WAIT) ** 3
+    weight = (1 - wait_of(3)) ** 3
     for silence, exact in ((True, weight / (1 + weight)), (False, 0.5)):
         estimate, bound, brute = _within_bound(position, 1, silence)["bob"]
         assert float(brute) == pytest.approx(exact)

@@ -28,7 +28,8 @@ asker
     in a row by two players are a question and its question back.
 silence law
     Before each question, an opponent with a sheet of one card accuses
-    with chance :data:`WAIT`, on their own: a history's likelihood is
+    with chance ``WAIT`` (:data:`WAITS`, by the number of players), on
+    their own: a history's likelihood is
     ``(1 - WAIT) ** waiting``, its waiting questions summed over the
     opponents; times, for every question an opponent asked (not a
     question back, which tells nothing of the asker's sheet), the chance
@@ -38,7 +39,7 @@ silence law
     card left, only counts), mixed with any question at all one time in
     ``1 / ANY``. The observer's own sheet is known, so it weighs nothing.
 
-The law, :data:`WAIT` and :data:`ANY` are fitted to the engine's notepad
+The law, :data:`WAITS` and :data:`ANY` are fitted to the engine's notepad
 bots (:mod:`deduce.games.abbey.sim.bots`), which accuse as soon as their
 sheet is one card and they reach the chapter; ``docs/opponents.md`` says
 how far that carries to a real table.
@@ -58,8 +59,17 @@ from deduce.logs.formats.abbey import GROUP_OF
 from deduce.logs.model import Event
 
 #: The chance that an opponent with one card left on their sheet accuses before the next
-#: question (``benchmarks/README.md``: fitted on 400 six-player games of notepad bots).
-WAIT = 0.27
+#: question, by the number of players (``benchmarks/README.md``: fitted on 400 games of
+#: notepad bots at each table size; by likelihood, but at six players, read off the share
+#: still waiting after two to four questions, 0.29 by likelihood).
+WAITS = {3: 0.38, 4: 0.24, 5: 0.15, 6: 0.27}
+
+
+def wait_of(players: int) -> float:
+    """The :data:`WAITS` chance at a table of ``players`` (the nearest size fitted)."""
+    return WAITS[min(max(players, min(WAITS)), max(WAITS))]
+
+
 #: The kinds of events that answer one question: the log's clock.
 QUESTIONS = ("has", "lacks", "count")
 #: The traits a paper player asks a count of.
@@ -116,6 +126,8 @@ class Silence:
         """
         setup, timeline = position.setup, position.timeline
         self.anything = anything
+        #: The chance that a sure opponent accuses before the next question.
+        self.wait = wait_of(len(setup.players))
         ids = setup.deck.ids
         index = {card: i for i, card in enumerate(ids)}
         self.bits = np.left_shift(np.uint64(1), np.arange(len(ids), dtype=np.uint64))
@@ -178,7 +190,7 @@ class Silence:
         if not len(self.epoch):
             return 0.0
         sheets = self.sheets(history)
-        value = self._waiting(sheets) * math.log(1 - WAIT)
+        value = self._waiting(sheets) * math.log(1 - self.wait)
         if len(self.asked_q):
             value += float(np.log(self.asking_chances(sheets)).sum())
         return value
