@@ -51,7 +51,7 @@ from chances import simulated
 from opponents import before_transfer
 
 from deduce.games.abbey.rules.engine import AbbeyGame
-from deduce.games.abbey.rules.observe import observe
+from deduce.games.abbey.rules.observe import asked_log
 from deduce.games.abbey.sim.bots import crossed_out
 from deduce.games.abbey.sim.simulate import play
 from deduce.games.abbey.solver import opponents
@@ -181,13 +181,6 @@ def _models(position: AbbeyPosition) -> tuple[Any, list[set[int]], Any]:
     return models
 
 
-class _Seen:
-    """A log event from the engine, as :func:`askers` reads it."""
-
-    def __init__(self, fields: dict[str, Any]) -> None:
-        self.type, self.fields = fields["type"], fields
-
-
 def check_asking(folders: Path, found: dict[tuple[str, int], list[dict[str, Any]]]) -> None:
     """The askers the log tells against the engine's; the opponents' questions in the truth."""
     told = right = answers = 0
@@ -195,15 +188,9 @@ def check_asking(folders: Path, found: dict[tuple[str, int], list[dict[str, Any]
     for folder in sorted(folders.glob("game-*"))[:40]:
         truth = json.loads((folder / "truth.json").read_text())
         state = play(game, truth["index"], truth["seed"], list(truth["bots"].values()))
-        log, asked, question = [], [], None
-        for event in state.events:
-            if event["type"] == "question":
-                question = event
-                continue
-            for seen in observe(event, game.players[0], game.players):
-                asked.append(question["player"] if question and seen["type"] in QUESTIONS else None)
-                log.append(_Seen(seen))
-        found_askers = askers(log)
+        lines = asked_log(state.events, game.players[0], game.players)
+        asked = [a for _, a in lines]
+        found_askers = askers([Event(e["type"], e, i) for i, (e, _) in enumerate(lines)])
         told += len(found_askers)
         right += sum(asked[i] == p for i, p in found_askers.items())
         answers += sum(a is not None for a in asked)

@@ -18,7 +18,7 @@ import pytest
 from test_abbey_opponents import _array, _game, _mine, _within_bound
 
 from deduce.games.abbey.rules.engine import AbbeyGame
-from deduce.games.abbey.rules.observe import observe
+from deduce.games.abbey.rules.observe import asked_log
 from deduce.games.abbey.sim.bots import ASKED_TRAITS, imbalance
 from deduce.games.abbey.sim.simulate import play, record_game
 from deduce.games.abbey.solver.chains import plan_chains
@@ -31,6 +31,7 @@ from deduce.games.abbey.solver.silence import ANY, Silence, Tilted, askers, wait
 from deduce.games.abbey.solver.timeline import AbbeyPosition
 from deduce.logs.io import parse_log
 from deduce.logs.jsonl import parse_jsonl
+from deduce.logs.model import Event
 
 
 def _reference(position, history):
@@ -119,36 +120,17 @@ def test_the_waiting_questions_and_the_asking_match_a_paper_sheet_reference():
     assert sum(c < 0 for c in asking) > 50
 
 
-def _truth_asked(players, index):
-    """The first player's log of a six-player notepad game, and who asked each of its answers."""
-    game = AbbeyGame.create(players)
-    state = play(game, index, 3, ("notepad",) * players)
-    log, asked, question = [], [], None
-    for event in state.events:
-        if event["type"] == "question":
-            question = event
-            continue
-        for seen in observe(event, game.players[0], game.players):
-            answer = seen["type"] in ("has", "lacks", "count")
-            asked.append(question["player"] if answer and question else None)
-            log.append(seen)
-    return log, asked
-
-
 def test_the_askers_the_log_tells_are_the_engines():
     """Pairs of answers name the askers of the questions met on a move, as the engine played."""
-
-    class Seen:
-        def __init__(self, fields):
-            self.type, self.fields = fields["type"], fields
-
     told = answers = 0
+    game = AbbeyGame.create(6)
     for index in range(1, 4):
-        log, asked = _truth_asked(6, index)
-        found = askers([Seen(e) for e in log])
-        assert all(asked[i] == player for i, player in found.items())
+        state = play(game, index, 3, ("notepad",) * 6)
+        lines = asked_log(state.events, game.players[0], game.players)
+        found = askers([Event(e["type"], e, i) for i, (e, _) in enumerate(lines)])
+        assert all(lines[i][1] == player for i, player in found.items())
         told += len(found)
-        answers += sum(a is not None for a in asked)
+        answers += sum(a is not None for _, a in lines)
     assert told > 0.4 * answers
 
 

@@ -69,3 +69,23 @@ def _show(event: LogEvent, player: str) -> list[LogEvent]:
     if event.get("traits"):
         return [{**base, "traits": list(event["traits"])}]
     return []
+
+
+def asked_log(
+    events: Sequence[LogEvent], player: str, players: Sequence[str]
+) -> list[tuple[LogEvent, str | None]]:
+    """The log ``player`` writes for a game's truth ``events``, each line with its asker.
+
+    The asker is who asked the question a line answers (None for any
+    other line): what the log leaves out, for checks of what it tells.
+    """
+    found: list[tuple[LogEvent, str | None]] = []
+    question: LogEvent | None = None
+    for event in events:
+        if event["type"] == "question":
+            question = event
+            continue
+        for seen in observe(event, player, players):
+            answers = question is not None and seen["type"] in ("count", "has", "lacks")
+            found.append((seen, question["player"] if answers and question else None))
+    return found
