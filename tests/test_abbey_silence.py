@@ -52,10 +52,10 @@ def _reference(position, history):
                 mine = timeline.holder(player)
                 sheet = [
                     c
-                    for i, c in enumerate(ids)
+                    for k, c in enumerate(ids)
                     if c not in public
                     and (player, c) not in shown
-                    and all(history[i, e] != mine for e in range(epoch + 1))
+                    and all(history[k, e] != mine for e in range(epoch + 1))
                 ]
                 waiting += len(sheet) == 1 and player not in accused
                 if asked.get(i) == player:
@@ -279,8 +279,8 @@ def test_bob_is_less_likely_sure_for_having_waited():
         assert abs(estimate - exact) <= bound < 0.2
 
 
-def test_a_deck_of_more_than_64_cards_keeps_the_uniform_law():
-    """A sheet is one 64-bit word: with a bigger deck, the histories are not weighed."""
+def test_a_deck_of_more_than_64_cards_is_not_weighable():
+    """A sheet is one 64-bit word: a bigger deck is not weighable (its race is not weighed)."""
     traits = LOG.splitlines()[4].split()[2:]
 
     def position(cards):

@@ -28,6 +28,8 @@ LogEvent = dict[str, Any]
 
 #: Truth events everybody logs exactly as they are.
 PUBLIC = ("count", "has", "lacks", "accuse", "culprit")
+#: Truth events that answer a question.
+ANSWERS = ("count", "has", "lacks")
 
 
 def observe(event: LogEvent, player: str, players: Sequence[str]) -> list[LogEvent]:
@@ -85,7 +87,9 @@ def asked_log(
         if event["type"] == "question":
             question = event
             continue
-        for seen in observe(event, player, players):
-            answers = question is not None and seen["type"] in ("count", "has", "lacks")
-            found.append((seen, question["player"] if answers and question else None))
+        answer = event["type"] in ANSWERS
+        asker = question["player"] if answer and question is not None else None
+        if answer:  # a question has one answer; a count with none (a "show me" unmet) has no asker
+            question = None
+        found.extend((seen, asker) for seen in observe(event, player, players))
     return found
