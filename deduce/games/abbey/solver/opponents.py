@@ -283,10 +283,15 @@ Place = tuple[int, int, int]
 
 @dataclass(frozen=True)
 class Sight:
-    """What one opponent saw in one history: where cards were, and where they were not."""
+    """What one opponent saw in one history: where cards were.
+
+    Where they were not follows: the SAT model tallies every holder's hand
+    at every epoch, so their own cards at an epoch rule every other card
+    out of their hand there (by unit propagation, more cheaply than as
+    assumptions of their own).
+    """
 
     seen: list[Place]
-    unseen: list[Place]
 
 
 @dataclass(frozen=True)
@@ -345,13 +350,11 @@ class Views:
         """What ``opponent`` saw in ``history`` (module glossary).
 
         ``history`` holds each card's holder at every epoch (card, epoch).
-        The opponent knows their hand at every epoch: which cards it held,
-        and which it did not.
+        The opponent knows their hand at every epoch: which cards it held
+        (and so, its size being public, which it did not).
         """
         me = self.holders.index(opponent)
-        mine = history == me
-        seen = [(int(c), int(e), me) for c, e in zip(*np.nonzero(mine), strict=True)]
-        unseen = [(int(c), int(e), me) for c, e in zip(*np.nonzero(~mine), strict=True)]
+        seen = [(int(c), int(e), me) for c, e in zip(*np.nonzero(history == me), strict=True)]
         for show in self.shows:
             if show.to != me:
                 continue
@@ -360,15 +363,15 @@ class Views:
                 held = np.nonzero(history[:, show.epoch] == show.by)[0]
                 card = rng.choice([int(c) for c in held if self.traits[c].has_traits(show.traits)])
             seen.append((card, show.epoch, show.by))
-        return Sight(seen, unseen)
+        return Sight(seen)
 
     def candidates(self, sight: Sight) -> list[int]:
         """The culprit candidates of the view with ``sight``."""
-        return self.sat.culprits(sight.seen, sight.unseen, among=self.suspects)
+        return self.sat.culprits(sight.seen, among=self.suspects)
 
     def sure(self, sight: Sight, history: np.ndarray) -> bool:
         """Whether the view with ``sight``, seen in ``history``, leaves one candidate."""
-        return self.sat.alone(culprit_of(history), sight.seen, sight.unseen, among=self.suspects)
+        return self.sat.alone(culprit_of(history), sight.seen, among=self.suspects)
 
 
 def culprit_of(history: np.ndarray) -> int:
