@@ -17,6 +17,9 @@ uniform law instead (the record before the silence). Each position is one JSON
 line of ``--out``; ``--report FILE`` prints the scores: the Brier score of
 the chances against that of the base rate (the share of opponents
 certain, the same for every one), and the reliability by tenths of the chance.
+``--resume`` skips the games that ``--out`` has rows of already, so that a
+long measurement (every tenth of 1,000 six-player games takes some ten
+hours on two cores) can be stopped and taken up again.
 
     python benchmarks/opponents.py --players 4 6 --games 100 --every 10 \\
         --out benchmarks/results/opponents.jsonl
@@ -115,6 +118,25 @@ def measure_game(
     return rows
 
 
+def resumed(path: str) -> set[tuple[int, str]]:
+    """The (players, game) pairs that the results file ``path`` holds whole (none if absent).
+
+    Games are written one after another, so only the last one can have been
+    cut short: its rows (and a line cut in the middle) are dropped from the
+    file, to be measured again.
+    """
+    file = Path(path)
+    if not file.exists():
+        return set()
+    # a line without its newline was cut
+    lines = [line for line in file.read_text().split("\n")[:-1] if line.strip()]
+    rows = [json.loads(line) for line in lines]
+    last = (rows[-1]["players"], rows[-1]["game"]) if rows else None
+    kept = [line for line, r in zip(lines, rows) if (r["players"], r["game"]) != last]
+    file.write_text("".join(line + "\n" for line in kept))
+    return {(r["players"], r["game"]) for r in rows} - {last}
+
+
 def report(path: str) -> None:
     """The Brier scores and the reliability of a results file, by player count."""
     rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
@@ -166,15 +188,21 @@ def main() -> None:
         "--uniform", action="store_true", help="histories not weighed by the others' silence"
     )
     parser.add_argument("--out")
+    parser.add_argument(
+        "--resume", action="store_true", help="skip the games --out has rows of already"
+    )
     parser.add_argument("--report")
     args = parser.parse_args()
     if args.report:
         report(args.report)
         return
+    done = resumed(args.out) if args.resume else set()
     with tempfile.TemporaryDirectory() as folder, open(args.out, "a") as out:
         for players in args.players:
             simulated(players, args.games, args.seed, Path(folder))
             games = sorted(str(g) for g in (Path(folder) / f"{players}p").glob("game-*"))
+            if args.resume:
+                games = [g for g in games if (players, Path(g).name) not in done]
             with ProcessPoolExecutor(args.workers) as pool:
                 jobs = [
                     pool.submit(
@@ -183,8 +211,7 @@ def main() -> None:
                     for g in games
                 ]
                 for job in jobs:
-                    for row in job.result():
-                        out.write(json.dumps(row) + "\n")
+                    out.write("".join(json.dumps(row) + "\n" for row in job.result()))
                     out.flush()
 
 
