@@ -41,6 +41,7 @@ from pathlib import Path
 from time import perf_counter
 from typing import Any
 
+import numpy as np
 from chances import simulated
 from tabulate import tabulate
 
@@ -137,15 +138,31 @@ def resumed(path: str) -> set[tuple[int, str]]:
     return {(r["players"], r["game"]) for r in rows} - {last}
 
 
+#: Draws of the outcomes, each as its chance says, for what calibrated chances would show.
+DRAWS = 10_000
+#: The target: every tenth with this many predictions or more within ``WITHIN`` of the truth.
+FEWEST, WITHIN = 30, 0.10
+
+
 def report(path: str) -> None:
-    """The Brier scores and the reliability of a results file, by player count."""
+    """The Brier scores and the reliability of a results file, by player count.
+
+    Beside each tenth, where its share of sure opponents would fall (95%) if
+    the chances were calibrated: the outcomes drawn :data:`DRAWS` times,
+    each sure with its own chance; and the share of those draws in which
+    every tenth of :data:`FEWEST` predictions or more is within
+    :data:`WITHIN` of its mean chance. A tenth outside its band is off by
+    more than chance explains.
+    """
     rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+    rng = np.random.default_rng(0)
     for players in sorted({r["players"] for r in rows}):
         mine = [r for r in rows if r["players"] == players]
-        truth = [float(r["true_candidates"] == 1) for r in mine]
-        base = sum(truth) / len(truth)
-        brier = sum((r["certain"] - t) ** 2 for r, t in zip(mine, truth)) / len(mine)
-        base_brier = sum((base - t) ** 2 for t in truth) / len(truth)
+        chances = np.array([r["certain"] for r in mine])
+        truth = np.array([float(r["true_candidates"] == 1) for r in mine])
+        base = truth.mean()
+        brier = float(((chances - truth) ** 2).mean())
+        base_brier = float(((base - truth) ** 2).mean())
         print(
             f"{players} players: {len(mine)} predictions at "
             f"{len({(r['game'], r['transfer']) for r in mine})} positions; "
@@ -153,26 +170,31 @@ def report(path: str) -> None:
             f"(ratio {brier / base_brier if base_brier else float('nan'):.2f}); "
             f"mean bound {sum(r['error'] for r in mine) / len(mine):.3f}"
         )
-        table = []
-        for tenth in range(10):
-            inside = [
-                (r["certain"], t)
-                for r, t in zip(mine, truth)
-                if min(int(r["certain"] * 10), 9) == tenth
-            ]
-            if inside:
-                said = sum(c for c, _ in inside) / len(inside)
-                were = sum(t for _, t in inside) / len(inside)
-                table.append(
-                    [
-                        f"{10 * tenth}-{10 * tenth + 10}%",
-                        len(inside),
-                        f"{100 * said:.1f}%",
-                        f"{100 * were:.1f}%",
-                    ]
-                )
-        print(tabulate(table, headers=["chance", "predictions", "mean chance", "were certain"]))
-        print()
+        tenths = np.minimum((chances * 10).astype(int), 9)
+        drawn = rng.random((DRAWS, len(mine))) < chances
+        table, passes = [], np.ones(DRAWS, dtype=bool)
+        for tenth in sorted(set(tenths.tolist())):
+            inside = tenths == tenth
+            said, were = chances[inside].mean(), truth[inside].mean()
+            shares = drawn[:, inside].mean(axis=1)
+            low, high = np.percentile(shares, [2.5, 97.5])
+            if inside.sum() >= FEWEST:
+                passes &= np.abs(shares - said) <= WITHIN
+            table.append(
+                [
+                    f"{10 * tenth}-{10 * tenth + 10}%",
+                    int(inside.sum()),
+                    f"{100 * said:.1f}%",
+                    f"{100 * were:.1f}%",
+                    f"{100 * low:.0f}-{100 * high:.0f}%",
+                ]
+            )
+        headers = ["chance", "predictions", "mean chance", "were certain", "if calibrated (95%)"]
+        print(tabulate(table, headers=headers))
+        print(
+            f"Were the chances calibrated, every tenth of {FEWEST} predictions or more would be "
+            f"within {100 * WITHIN:.0f} points in {100 * passes.mean():.0f}% of draws.\n"
+        )
 
 
 def main() -> None:
