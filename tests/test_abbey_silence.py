@@ -27,7 +27,15 @@ from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.opponents import culprit_of
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
-from deduce.games.abbey.solver.silence import ANY, Silence, Tilted, askers, wait_of, weighable
+from deduce.games.abbey.solver.silence import (
+    ANY,
+    Silence,
+    Tilted,
+    askers,
+    wait_of,
+    weighable,
+)
+from deduce.games.abbey.solver.silence import compiled as silence_compiled
 from deduce.games.abbey.solver.timeline import AbbeyPosition
 from deduce.logs.io import parse_log
 from deduce.logs.jsonl import parse_jsonl
@@ -104,8 +112,11 @@ def _histories():
             yield position, [np.array(h, dtype=np.int8) for h in found]
 
 
-def test_the_waiting_questions_and_the_asking_match_a_paper_sheet_reference():
-    """In every history checked, the vectorised count and chances are the reference's."""
+@pytest.mark.parametrize("kernel", ["numpy", "compiled"])
+def test_the_waiting_questions_and_the_asking_match_a_paper_sheet_reference(kernel):
+    """In every history checked, the numpy and the compiled sums are the reference's."""
+    if kernel == "compiled" and not silence_compiled():
+        pytest.skip("the compiled kernel was not built here")
     counts, asking = [], []
     for position, histories in _histories():
         law = Silence(position)
@@ -113,7 +124,8 @@ def test_the_waiting_questions_and_the_asking_match_a_paper_sheet_reference():
             waiting, chances = _reference(position, history)
             assert law.waiting(history) == waiting
             expected = waiting * math.log(1 - law.wait) + chances
-            assert law.log_likelihood(history) == pytest.approx(expected)
+            found = law.log_likelihood(history, compiled=kernel == "compiled")
+            assert found == pytest.approx(expected)
             counts.append(waiting)
             asking.append(chances)
     assert len(counts) > 300 and sum(c > 0 for c in counts) > 10

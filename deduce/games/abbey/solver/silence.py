@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import math
 import random
+from types import ModuleType
 from typing import Any, Protocol
 
 import numpy as np
@@ -57,6 +58,12 @@ from deduce.games.abbey.solver.chains import Walking
 from deduce.games.abbey.solver.timeline import AbbeyPosition
 from deduce.logs.formats.abbey import GROUP_OF
 from deduce.logs.model import Event
+
+_silence: ModuleType | None
+try:  # built at install where a compiler is found (pyproject.toml)
+    from deduce.games.abbey.solver import _silence
+except ImportError:  # pragma: no cover - the numpy sum stands in
+    _silence = None
 
 #: The chance that an opponent with one card left on their sheet accuses before the next
 #: question, by the number of players (``benchmarks/README.md``: fitted on 400 games of
@@ -77,8 +84,16 @@ TRAITS = sorted(GROUP_OF)
 #: The chance that an opponent's question is any question at all, not a paper player's
 #: (``benchmarks/README.md``).
 ANY = 0.05
+#: Log-likelihoods this close are equal, but for the order of a sum: a move between them is
+#: kept without a draw, so the compiled and the numpy sums walk the same histories.
+ROUNDING = 1e-9
 #: The most cards a deck may have for the law: a sheet is one 64-bit word.
 MOST_CARDS = 64
+
+
+def compiled() -> bool:
+    """Whether the compiled sum (``_silence.c``) was built with this installation."""
+    return _silence is not None
 
 
 def weighable(position: AbbeyPosition) -> bool:
@@ -169,7 +184,26 @@ class Silence:
         #: The opponents' questions the log tells: the question's index, the asker's (among
         #: the opponents), and the card asked about or the trait counted (the other: -1).
         self.asked_q, self.asked_by, self.asked_card, self.asked_trait = (
-            np.array(known, dtype=np.int64).reshape(-1, 4).T
+            np.ascontiguousarray(a) for a in np.array(known, dtype=np.int64).reshape(-1, 4).T
+        )
+        self.compiled = compiled() and len(opponents) <= 8
+
+    def arrays(self, history: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The compiled sum's arrays for ``history`` (``_silence.c`` says their layout)."""
+        sizes = (len(self.players), len(self.epoch), len(self.asked_q), len(self.traits))
+        return (
+            np.array([*history.shape, *sizes], dtype=np.int32),
+            np.ascontiguousarray(history, dtype=np.int8),
+            self.players,
+            self.epoch,
+            self.crossed,
+            self.shown,
+            self.silent,
+            self.asked_q,
+            self.asked_by,
+            self.asked_card,
+            self.asked_trait,
+            self.traits,
         )
 
     def sheets(self, history: np.ndarray) -> np.ndarray:
@@ -185,10 +219,19 @@ class Silence:
     def _waiting(self, sheets: np.ndarray) -> int:
         return int(((np.bitwise_count(sheets) == 1) & self.silent).sum())
 
-    def log_likelihood(self, history: np.ndarray) -> float:
-        """The log of the chance of the others' silence and questions in ``history``."""
+    def log_likelihood(self, history: np.ndarray, compiled: bool = True) -> float:
+        """The log of the chance of the others' silence and questions in ``history``.
+
+        Summed by the compiled kernel where it was built (``compiled``: where
+        it may be used), else by numpy; both give the same sum.
+        """
         if not len(self.epoch):
             return 0.0
+        if compiled and self.compiled:
+            assert _silence is not None
+            return _silence.log_likelihood(
+                self.arrays(history), math.log(1 - self.wait), self.anything
+            )
         sheets = self.sheets(history)
         value = self._waiting(sheets) * math.log(1 - self.wait)
         if len(self.asked_q):
@@ -275,7 +318,7 @@ class Tilted:
                 continue
             value = self.law.log_likelihood(history)
             gain = value - self.log_likelihood
-            if gain >= 0 or self.rng.random() < math.exp(gain):
+            if gain >= -ROUNDING or self.rng.random() < math.exp(gain):
                 self.current, self.log_likelihood = history, value
             else:
                 self.walk.restore(saved)
