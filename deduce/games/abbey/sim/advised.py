@@ -275,8 +275,9 @@ class RacingBot(AdvisedBot):
     favourite of two candidates is then a coin flip).
     """
 
-    #: Histories of each chain behind the race.
-    RACE_SAMPLES = 4
+    #: Histories of each chain behind the race, and its chains (under the uniform law, as
+    #: its win shares were measured: ``benchmarks/README.md``).
+    RACE_SAMPLES, RACE_CHAINS = 4, 8
 
     def __init__(self, game: AbbeyGame, seat: int) -> None:
         super().__init__(game, seat)
@@ -306,6 +307,7 @@ class RacingBot(AdvisedBot):
             seen,
             self.RACE_SAMPLES,
             silence=False,
+            chains=self.RACE_CHAINS,
         )
         if raced is None or raced.chances is None:
             return None

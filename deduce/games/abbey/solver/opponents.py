@@ -62,7 +62,6 @@ import numpy as np
 
 from deduce.games.abbey.solver.chains import (
     BATCH,
-    CHAINS,
     Batches,
     Chain,
     plan_chains,
@@ -80,8 +79,12 @@ from deduce.logs.model import Event
 
 #: Batches of moves a chain makes before its first history, and between two.
 BURN_BATCHES, SPACING = 10, 10
+#: The race's chains. Weighed by the silence and questions, a chain leaves its start
+#: slowly, and the chains' spread is most of the error: 16 chains of 8 histories err a
+#: fifth less than 8 of 16, for the same histories (``benchmarks/README.md``).
+CHAINS = 16
 #: Histories a chain gives, at most: the estimate stops there (or at its deadline).
-MOST_SAMPLES = 16
+MOST_SAMPLES = 8
 #: The fewest histories of every chain before any estimate.
 LEAST_SAMPLES = 2
 #: Added to every bound (as the chances' ``chains.SLACK``).
@@ -190,12 +193,13 @@ def race_of(
     most: int = MOST_SAMPLES,
     silence: bool = True,
     anything: float = ANY,
+    chains: int = CHAINS,
 ) -> Race | None:
     """Every opponent's view (module docstring), estimated until ``deadline``, as a :class:`Race`.
 
     ``sat``, ``possible`` and ``model`` are the position's SAT model, its
     closure and its propagated model (as :func:`~solve.solve_position`
-    has them); ``most``: the histories of a chain, at most. None when the
+    has them); ``most``: the histories of a chain, at most, of ``chains``. None when the
     chains gave too few histories in time. The race also has the chance
     that at least one opponent is sure, with its bound (the share of
     histories in which one is, estimated as each opponent's is), and,
@@ -212,7 +216,9 @@ def race_of(
     if views.everybody_certain():
         return Race({p: OpponentView(1.0, 0.0, 1.0) for p in views.opponents}, anyone=(1.0, 0.0))
     readers = [(views, p) for p in views.opponents]
-    found = _estimates(sat, possible, model, readers, deadline, seed, most, silence, anything)
+    found = _estimates(
+        sat, possible, model, readers, deadline, seed, most, silence, anything, chains
+    )
     if found is None:
         return None
     estimates, anyone, chances = found
@@ -438,6 +444,7 @@ def _estimates(
     most: int = MOST_SAMPLES,
     silence: bool = True,
     anything: float = ANY,
+    chains: int = CHAINS,
 ) -> Readings | None:
     """One estimate per reader (the views of a log, and the opponent whose they read), and more.
 
@@ -448,13 +455,13 @@ def _estimates(
     says: the chance that some reader is sure (of the histories every
     reader read), and the chances on the way (None with the ``silence``,
     read from the first reader's log: the chains' law is not the solve's).
-    ``silence`` and ``anything``: as :func:`race_of`'s.
+    ``silence``, ``anything`` and ``chains``: as :func:`race_of`'s.
     """
     rng = random.Random(seed)
-    plan = plan_chains(Layout(model), sat, possible, seed, CHAINS, deadline=deadline)
+    plan = plan_chains(Layout(model), sat, possible, seed, chains, deadline=deadline)
     position = readers[0][0].position
     law = Silence(position, anything) if silence and weighable(position) else None
-    chains = [
+    walking = [
         Chain(
             plan.start_walk(r)
             if law is None
@@ -463,10 +470,10 @@ def _estimates(
         )
         for r in range(len(plan.starts))
     ]
-    certain: list[list[list[float]]] = [[[] for _ in chains] for _ in readers]
+    certain: list[list[list[float]]] = [[[] for _ in walking] for _ in readers]
     left: list[list[int]] = [[] for _ in readers]
-    some: list[list[float]] = [[] for _ in chains]
-    for r, history in _histories(chains, deadline, most):
+    some: list[list[float]] = [[] for _ in walking]
+    for r, history in _histories(walking, deadline, most):
         counted = len(certain[0][r]) % COUNT_EVERY == 0
         read = []
         for i, (views, opponent) in enumerate(readers):
@@ -483,7 +490,7 @@ def _estimates(
     if any(len(r) < LEAST_SAMPLES for readings in certain for r in readings):
         return None
     anyone = estimate(some) if all(len(r) >= LEAST_SAMPLES for r in some) else None
-    chances = None if law is not None else pooled([chain.batches for chain in chains])
+    chances = None if law is not None else pooled([chain.batches for chain in walking])
     found = []
     for readings, counts in zip(certain, left, strict=True):
         share, bound = estimate(readings)
