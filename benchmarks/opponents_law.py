@@ -21,6 +21,12 @@ seed gives the same games):
   with the questions (:mod:`deduce.games.abbey.solver.silence`; any
   question at all with chance ``--other``) against what came true: the
   sum of squared errors (Brier) of each, and their mean chances;
+- ``chains``: at the first ``--positions`` positions with some chance
+  between 10% and 90%, the race with 8 chains of 16 histories, 16 of 8,
+  32 of 4 and 64 of 2 (the same histories in all) against a reference of
+  64 chains of 16: the time, and for the chances of 5% or more the mean
+  bound, the root mean square difference from the reference (whose own
+  error is in it) and the share the bound covers;
 - ``wait``: how long a notepad bot down to one card on its sheet waits
   before it accuses, in questions of the log, over ``--games`` new games
   (``--players``, seed ``--seed``): the share still waiting after each
@@ -31,6 +37,8 @@ seed gives the same games):
     python benchmarks/opponents_law.py drift --games 200 --samples 48
     python benchmarks/opponents_law.py asking --games 200
     python benchmarks/opponents_law.py silence --games 200
+    python benchmarks/opponents_law.py chains --games 200 \
+        --results benchmarks/results/opponents-6p-eight-chains.jsonl
     python benchmarks/opponents_law.py wait --players 6 --games 400 --seed 2
 """
 
@@ -44,6 +52,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from time import perf_counter
 from typing import Any
 
 import numpy as np
@@ -216,7 +225,7 @@ def check_silence(
         "silence and questions": (True, other),
     }
     said: dict[str, list[float]] = {name: [] for name in laws}
-    truth = []
+    truth: list[float] = []
     positions = late(found)
     for game, n in positions:
         position, _ = position_of(folders / game, n)
@@ -282,16 +291,60 @@ def _waiting(events: Iterable[Event], player: str, ids: Sequence[str]) -> tuple[
     return None if waited is None else (waited, False)
 
 
+#: The race's shapes ``chains`` compares (chains, histories of each), and its reference.
+SHAPES, REFERENCE = ((8, 16), (16, 8), (32, 4), (64, 2)), (64, 16)
+
+
+def check_chains(
+    folders: Path, found: dict[tuple[str, int], list[dict[str, Any]]], count: int
+) -> None:
+    """Each shape of the race against the reference, at positions with middling chances."""
+    keys = sorted(
+        key for key, rows in found.items() if any(LIKELY <= r["certain"] < 1 - LIKELY for r in rows)
+    )[:count]
+    said: dict[tuple[int, int], list[tuple[float, float]]] = {}
+    seconds: dict[tuple[int, int], float] = {}
+    for chains, most in (*SHAPES, REFERENCE):
+        said[(chains, most)], seconds[(chains, most)] = [], 0.0
+        for game, n in keys:
+            position, _ = position_of(folders / game, n)
+            models = _models(position)
+            start = perf_counter()
+            seed = 7 if (chains, most) == REFERENCE else 1
+            raced = opponents.race_of(position, *models, math.inf, seed, most, chains=chains)
+            seconds[(chains, most)] += perf_counter() - start
+            assert raced is not None
+            said[(chains, most)].extend(
+                (v.certain, v.error) for _, v in sorted(raced.views.items())
+            )
+    reference = np.array([c for c, _ in said[REFERENCE]])
+    print(
+        f"{len(keys)} positions; reference {REFERENCE[0]} chains of {REFERENCE[1]}: "
+        f"{seconds[REFERENCE]:.0f} s"
+    )
+    for shape in SHAPES:
+        chance, bound = np.array(said[shape]).T
+        some = (chance >= 0.05) | (reference >= 0.05)
+        off = chance[some] - reference[some]
+        print(
+            f"{shape[0]} chains of {shape[1]}: {seconds[shape]:.0f} s; {some.sum()} chances: "
+            f"mean bound {bound[some].mean():.3f}, off the reference by "
+            f"{np.sqrt((off**2).mean()):.3f} (root mean square), "
+            f"covered {100 * (np.abs(off) <= bound[some]).mean():.0f}%"
+        )
+
+
 def main() -> None:
     """Simulate the games again and run one check."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("check", choices=["views", "drift", "asking", "silence", "wait"])
+    parser.add_argument("check", choices=["views", "drift", "asking", "silence", "chains", "wait"])
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--samples", type=int, default=48)
     parser.add_argument("--other", type=float, default=ANY)
+    parser.add_argument("--positions", type=int, default=16)
     args = parser.parse_args()
     if args.check == "wait":
         check_wait(args.players, args.games, args.seed)
@@ -306,6 +359,8 @@ def main() -> None:
             check_drift(games, found, args.samples)
         elif args.check == "silence":
             check_silence(games, found, args.other)
+        elif args.check == "chains":
+            check_chains(games, found, args.positions)
         else:
             check_asking(games, found)
 

@@ -142,3 +142,21 @@ def test_the_kept_logs_of_a_run_are_read_back_one_per_player(tmp_path):
     assert whole[0] == f"game-0001.json:{player}:{len(lines) - 1}"
     assert len(half[2]) < len(three_quarters[2]) < len(whole[2]) == len(lines) - 1
     assert whole[1].me == player
+
+
+def test_a_resumed_measurement_measures_the_last_game_and_a_cut_line_again(tmp_path):
+    import json
+
+    from opponents import resumed
+
+    out = tmp_path / "run.jsonl"
+    assert resumed(str(out)) == set()
+    rows = [
+        {"players": 6, "game": game, "transfer": t}
+        for game, t in (("game-0001", 10), ("game-0001", 20), ("game-0002", 10), ("game-0003", 10))
+    ]
+    text = "".join(json.dumps(r) + "\n" for r in rows)
+    out.write_text(text + text.splitlines()[0][:15])  # a line cut in the middle
+    assert resumed(str(out)) == {(6, "game-0001"), (6, "game-0002")}
+    assert out.read_text() == "".join(json.dumps(r) + "\n" for r in rows[:3])
+    assert resumed(str(out)) == {(6, "game-0001")}  # game-0002 is now the last
