@@ -17,6 +17,7 @@ uniform law instead (the record before the silence). Each position is one JSON
 line of ``--out``; ``--report FILE`` prints the scores: the Brier score of
 the chances against that of the base rate (the share of opponents
 certain, the same for every one), and the reliability by tenths of the chance.
+``--observer K`` sees the games by seat ``K`` instead of the first.
 ``--resume`` skips the games that ``--out`` has rows of already, so that a
 long measurement (every tenth of 1,000 six-player games takes some ten
 hours on two cores) can be stopped and taken up again.
@@ -70,16 +71,22 @@ def before_transfer(events: tuple[Event, ...], n: int) -> list[Event]:
 
 
 def measure_game(
-    folder: str, every: int, seed: int, one: bool = False, silence: bool = True
+    folder: str,
+    every: int,
+    seed: int,
+    one: bool = False,
+    silence: bool = True,
+    observer: int = 0,
 ) -> list[dict[str, Any]]:
     """Every measured position of one simulated game (its folder of logs); ``one``: one of them.
 
-    ``silence``: the histories weighed by the others' silence (False: the uniform law).
+    ``silence``: the histories weighed by the others' silence (False: the uniform law);
+    ``observer``: the seat whose log is seen (0: the first player's).
     """
     game = Path(folder)
     players = json.loads((game / "truth.json").read_text())["players"]
     logs = {p: read_log(game / f"{p}.jsonl") for p in players}
-    me = players[0]
+    me = players[observer]
     transfers = sum(e.type in TRANSFERS for e in logs[me].events)
     tenths = list(range(every, transfers + 1, every))
     if one and tenths:
@@ -98,7 +105,7 @@ def measure_game(
             continue
         views = raced.views
         seconds = perf_counter() - start
-        for other in players[1:]:
+        for other in (p for p in players if p != me):
             theirs = AbbeyPosition.of_log(logs[other])
             theirs = theirs.with_events(before_transfer(logs[other].events, n))
             truth = len(sat_model(theirs).culprits())
@@ -106,6 +113,7 @@ def measure_game(
             rows.append(
                 {
                     "players": len(players),
+                    "observer": me,
                     "game": game.name,
                     "transfer": n,
                     "opponent": other,
@@ -209,6 +217,9 @@ def main() -> None:
     parser.add_argument(
         "--uniform", action="store_true", help="histories not weighed by the others' silence"
     )
+    parser.add_argument(
+        "--observer", type=int, default=0, help="the seat whose log is seen (0: the first)"
+    )
     parser.add_argument("--out")
     parser.add_argument(
         "--resume", action="store_true", help="skip the games --out has rows of already"
@@ -228,7 +239,13 @@ def main() -> None:
             with ProcessPoolExecutor(args.workers) as pool:
                 jobs = [
                     pool.submit(
-                        measure_game, g, args.every, args.seed, args.one_per_game, not args.uniform
+                        measure_game,
+                        g,
+                        args.every,
+                        args.seed,
+                        args.one_per_game,
+                        not args.uniform,
+                        args.observer,
                     )
                     for g in games
                 ]
