@@ -159,8 +159,9 @@ def report(path: str) -> None:
     the chances were calibrated: the outcomes drawn :data:`DRAWS` times,
     each sure with its own chance; and the share of those draws in which
     every tenth of :data:`FEWEST` predictions or more is within
-    :data:`WITHIN` of its mean chance. A tenth outside its band is off by
-    more than chance explains.
+    :data:`WITHIN` of its mean chance. Each outcome is drawn on its own,
+    while the opponents of one position hang together: the true spread is
+    wider than the bands, so a tenth just outside its band is weak evidence.
     """
     rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
     rng = np.random.default_rng(0)
