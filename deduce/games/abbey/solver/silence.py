@@ -89,6 +89,8 @@ ANY = 0.05
 ROUNDING = 1e-9
 #: The most cards a deck may have for the law: a sheet is one 64-bit word.
 MOST_CARDS = 64
+#: The most opponents the compiled sum keeps sheets for (``_silence.c``'s ``MAXO``).
+MOST_OPPONENTS = 8
 
 
 def compiled() -> bool:
@@ -186,14 +188,11 @@ class Silence:
         self.asked_q, self.asked_by, self.asked_card, self.asked_trait = (
             np.ascontiguousarray(a) for a in np.array(known, dtype=np.int64).reshape(-1, 4).T
         )
-        self.compiled = compiled() and len(opponents) <= 8
-
-    def arrays(self, history: np.ndarray) -> tuple[np.ndarray, ...]:
-        """The compiled sum's arrays for ``history`` (``_silence.c`` says their layout)."""
-        sizes = (len(self.players), len(self.epoch), len(self.asked_q), len(self.traits))
-        return (
-            np.array([*history.shape, *sizes], dtype=np.int32),
-            np.ascontiguousarray(history, dtype=np.int8),
+        self.compiled = compiled() and len(opponents) <= MOST_OPPONENTS
+        #: The log of the chance that a sure opponent waits one more question.
+        self.log_stay = math.log(1 - self.wait)
+        #: The compiled sum's arrays after the history's, the same for every history.
+        self._fixed = (
             self.players,
             self.epoch,
             self.crossed,
@@ -205,6 +204,12 @@ class Silence:
             self.asked_trait,
             self.traits,
         )
+        self._sizes = (len(self.players), len(self.epoch), len(self.asked_q), len(self.traits))
+
+    def arrays(self, history: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The compiled sum's arrays for ``history`` (``_silence.c`` says their layout)."""
+        shape = np.array([*history.shape, *self._sizes], dtype=np.int32)
+        return (shape, np.ascontiguousarray(history, dtype=np.int8), *self._fixed)
 
     def sheets(self, history: np.ndarray) -> np.ndarray:
         """Every opponent's sheet at every question of ``history`` (question, opponent): masks."""
@@ -229,11 +234,9 @@ class Silence:
             return 0.0
         if compiled and self.compiled:
             assert _silence is not None
-            return _silence.log_likelihood(
-                self.arrays(history), math.log(1 - self.wait), self.anything
-            )
+            return _silence.log_likelihood(self.arrays(history), self.log_stay, self.anything)
         sheets = self.sheets(history)
-        value = self._waiting(sheets) * math.log(1 - self.wait)
+        value = self._waiting(sheets) * self.log_stay
         if len(self.asked_q):
             value += float(np.log(self.asking_chances(sheets)).sum())
         return value
