@@ -148,20 +148,74 @@ def resumed(path: str) -> set[tuple[int, str]]:
 
 #: Draws of the outcomes, each as its chance says, for what calibrated chances would show.
 DRAWS = 10_000
+#: Resamples of the games, for how far each tenth's share swings with the games drawn.
+RESAMPLES = 2_000
 #: The target: every tenth with this many predictions or more within ``WITHIN`` of the truth.
 FEWEST, WITHIN = 30, 0.10
+
+
+def calibrated_bands(chances: np.ndarray, tenths: np.ndarray, rng: np.random.Generator) -> Bands:
+    """Where each tenth's share of sure opponents would fall (95%) if the chances were calibrated.
+
+    The outcomes drawn :data:`DRAWS` times, each sure with its own chance, on
+    its own; and the share of those draws in which the ten-point test
+    passes (:func:`passing`). The opponents of one position hang together,
+    so the true spread is wider than these bands.
+    """
+    drawn = (rng.random((DRAWS, len(chances))) < chances).astype(float)
+    ones = np.ones((DRAWS, len(chances)))
+    return _bands(ones * chances, drawn, ones, tenths)
+
+
+def resampled_bands(
+    chances: np.ndarray,
+    truth: np.ndarray,
+    tenths: np.ndarray,
+    games: np.ndarray,
+    rng: np.random.Generator,
+) -> Bands:
+    """Where each tenth's share of sure opponents falls (95%) over the games resampled.
+
+    The games drawn with replacement :data:`RESAMPLES` times (every
+    position and opponent of a game together, as they hang together); and
+    the share of those resamples in which the ten-point test passes
+    (:func:`passing`): how much the verdict owes to the games drawn.
+    """
+    names, index = np.unique(games, return_inverse=True)
+    weights = rng.multinomial(len(names), np.full(len(names), 1 / len(names)), RESAMPLES)
+    counts = weights[:, index].astype(float)
+    return _bands(counts * chances, counts * truth, counts, tenths)
+
+
+#: Each tenth's band, (tenth, low, high), and the share of draws that pass the whole test.
+Bands = tuple[dict[int, tuple[float, float]], float]
+
+
+def _bands(said: np.ndarray, were: np.ndarray, weights: np.ndarray, tenths: np.ndarray) -> Bands:
+    """Bands of each tenth's share from draws (rows) of weighed chances, outcomes and weights."""
+    found, passes = {}, np.ones(len(weights), dtype=bool)
+    for tenth in sorted(set(tenths.tolist())):
+        inside = tenths == tenth
+        n = weights[:, inside].sum(axis=1)
+        held = n > 0
+        shares = were[:, inside].sum(axis=1)[held] / n[held]
+        low, high = np.percentile(shares, [2.5, 97.5])
+        found[tenth] = (float(low), float(high))
+        mean = said[:, inside].sum(axis=1)[held] / n[held]
+        passes[held] &= (n[held] < FEWEST) | (np.abs(shares - mean) <= WITHIN)
+    return found, float(passes.mean())
 
 
 def report(path: str) -> None:
     """The Brier scores and the reliability of a results file, by player count.
 
-    Beside each tenth, where its share of sure opponents would fall (95%) if
-    the chances were calibrated: the outcomes drawn :data:`DRAWS` times,
-    each sure with its own chance; and the share of those draws in which
-    every tenth of :data:`FEWEST` predictions or more is within
-    :data:`WITHIN` of its mean chance. Each outcome is drawn on its own,
-    while the opponents of one position hang together: the true spread is
-    wider than the bands, so a tenth just outside its band is weak evidence.
+    Beside each tenth, two bands of its share of sure opponents (95%):
+    :func:`calibrated_bands` (if the chances were calibrated, each outcome
+    drawn on its own: too narrow, as the opponents of a position hang
+    together) and :func:`resampled_bands` (the games resampled: how far
+    the share swings with the games drawn); and, for each, the share of
+    draws in which every tenth of :data:`FEWEST` predictions or more is
+    within :data:`WITHIN` of its mean chance.
     """
     rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
     rng = np.random.default_rng(0)
@@ -169,40 +223,47 @@ def report(path: str) -> None:
         mine = [r for r in rows if r["players"] == players]
         chances = np.array([r["certain"] for r in mine])
         truth = np.array([float(r["true_candidates"] == 1) for r in mine])
+        games = np.array([r["game"] for r in mine])
         base = truth.mean()
         brier = float(((chances - truth) ** 2).mean())
         base_brier = float(((base - truth) ** 2).mean())
         print(
             f"{players} players: {len(mine)} predictions at "
-            f"{len({(r['game'], r['transfer']) for r in mine})} positions; "
+            f"{len({(r['game'], r['transfer']) for r in mine})} positions of "
+            f"{len(set(games.tolist()))} games; "
             f"certain {100 * base:.1f}%; Brier {brier:.4f}, base rate {base_brier:.4f} "
             f"(ratio {brier / base_brier if base_brier else float('nan'):.2f}); "
             f"mean bound {sum(r['error'] for r in mine) / len(mine):.3f}"
         )
         tenths = np.minimum((chances * 10).astype(int), 9)
-        drawn = rng.random((DRAWS, len(mine))) < chances
-        table, passes = [], np.ones(DRAWS, dtype=bool)
+        calibrated, calibrated_pass = calibrated_bands(chances, tenths, rng)
+        resampled, resampled_pass = resampled_bands(chances, truth, tenths, games, rng)
+        table = []
         for tenth in sorted(set(tenths.tolist())):
             inside = tenths == tenth
-            said, were = chances[inside].mean(), truth[inside].mean()
-            shares = drawn[:, inside].mean(axis=1)
-            low, high = np.percentile(shares, [2.5, 97.5])
-            if inside.sum() >= FEWEST:
-                passes &= np.abs(shares - said) <= WITHIN
             table.append(
                 [
                     f"{10 * tenth}-{10 * tenth + 10}%",
                     int(inside.sum()),
-                    f"{100 * said:.1f}%",
-                    f"{100 * were:.1f}%",
-                    f"{100 * low:.0f}-{100 * high:.0f}%",
+                    f"{100 * chances[inside].mean():.1f}%",
+                    f"{100 * truth[inside].mean():.1f}%",
+                    "{:.0f}-{:.0f}%".format(*(100 * b for b in calibrated[tenth])),
+                    "{:.0f}-{:.0f}%".format(*(100 * b for b in resampled[tenth])),
                 ]
             )
-        headers = ["chance", "predictions", "mean chance", "were certain", "if calibrated (95%)"]
+        headers = [
+            "chance",
+            "predictions",
+            "mean chance",
+            "were certain",
+            "if calibrated (95%)",
+            "games resampled (95%)",
+        ]
         print(tabulate(table, headers=headers))
         print(
-            f"Were the chances calibrated, every tenth of {FEWEST} predictions or more would be "
-            f"within {100 * WITHIN:.0f} points in {100 * passes.mean():.0f}% of draws.\n"
+            f"Every tenth of {FEWEST} predictions or more within {100 * WITHIN:.0f} points: "
+            f"in {100 * calibrated_pass:.0f}% of draws were the chances calibrated, "
+            f"in {100 * resampled_pass:.0f}% of the games resampled.\n"
         )
 
 

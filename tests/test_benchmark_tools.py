@@ -160,3 +160,35 @@ def test_a_resumed_measurement_measures_the_last_game_and_a_cut_line_again(tmp_p
     assert resumed(str(out)) == {(6, "game-0001"), (6, "game-0002")}
     assert out.read_text() == "".join(json.dumps(r) + "\n" for r in rows[:3])
     assert resumed(str(out)) == {(6, "game-0001")}  # game-0002 is now the last
+
+
+def test_resampling_games_moves_a_games_opponents_together_where_drawing_each_does_not():
+    import numpy as np
+    from opponents import calibrated_bands, resampled_bands
+
+    # two games of 40 predictions at 25% each: every opponent of one sure, none of the other
+    chances = np.full(80, 0.25)
+    truth = np.repeat([1.0, 0.0], 40)
+    games = np.repeat(["game-0001", "game-0002"], 40)
+    tenths = np.full(80, 2)
+    rng = np.random.default_rng(0)
+    low, high = resampled_bands(chances, truth, tenths, games, rng)[0][2]
+    assert (low, high) == (0.0, 1.0)  # a resample holds game 1 twice, or game 2 twice
+    drawn = calibrated_bands(chances, tenths, rng)[0][2]
+    assert 0.1 < drawn[0] < 0.25 < drawn[1] < 0.4  # each outcome on its own: a narrow band
+
+
+def test_chances_that_say_what_came_true_pass_the_ten_point_test_in_every_draw():
+    import numpy as np
+    from opponents import calibrated_bands, resampled_bands
+
+    truth = np.array([1.0, 0.0] * 30)
+    tenths = np.minimum((truth * 10).astype(int), 9)
+    games = np.array([f"game-{i // 6}" for i in range(60)])
+    rng = np.random.default_rng(0)
+    for bands, passing in (
+        calibrated_bands(truth, tenths, rng),
+        resampled_bands(truth, truth, tenths, games, rng),
+    ):
+        assert passing == 1.0
+        assert bands == {0: (0.0, 0.0), 9: (1.0, 1.0)}
