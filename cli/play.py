@@ -37,7 +37,6 @@ from deduce.assist.background import (
     ladder,
 )
 from deduce.assist.compact import (
-    chances_shown,
     compact_tables,
     computing,
     contradiction,
@@ -214,18 +213,21 @@ class Repl:
 
     def show_compact(
         self, solution: Solution | Inconsistent, hint: str = "", pending: bool = False
-    ) -> str:
+    ) -> tuple[str, bool]:
         """Print the short tables of a solution, or the one-line contradiction and ``hint``.
 
-        ``pending``: its chances are being computed. Returns what was printed.
+        ``pending``: its chances are being computed. Returns what was
+        printed, and whether the tables show their chances (none missing
+        for time; nothing to wait for in a contradiction).
         """
+        tables = compact_tables(solution)
         text = (
-            render(compact_tables(solution, pending))
+            render(computing(tables) if pending else tables)
             if solution.consistent
             else f"{contradiction(solution)}{hint}"
         )
         click.echo(text)
-        return text
+        return text, shows_chances(tables)
 
     def show_position(self, hint: str) -> None:
         """The short tables of the log as the file holds it now, after an event or a change.
@@ -246,10 +248,10 @@ class Repl:
             self.session.log, self.options, solution
         )
         self._since = time.monotonic()
-        self._shown = self.show_compact(solution, hint, pending)
+        self._shown, shown = self.show_compact(solution, hint, pending)
         self._warned = ""
         self._race_due = self.others is not None and solution.consistent
-        if not pending or chances_shown(solution):
+        if not pending or shown:
             self.race(self.session.log)
         elif self._race_due:
             self._race_timer = threading.Timer(OTHERS_AFTER, self._race_anyway, (self.session.log,))

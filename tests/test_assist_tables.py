@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from deduce.assist import live
-from deduce.assist.compact import chances_shown, compact_tables, contradiction
+from deduce.assist.compact import compact_tables, contradiction, shows_chances
 from deduce.assist.live import Inconsistent, solve_live
 from deduce.games.abbey.report import TOP_CANDIDATES
 from deduce.games.blackrose.report import TOP_PAIRS
@@ -116,7 +116,7 @@ def test_a_pending_table_says_for_how_long_its_chances_have_been_computed():
 def test_chances_show_when_exact_or_estimated_closely_enough():
     """What ``play`` waits for before it estimates what the others know."""
     solution = solve_log(read_log("examples/abbey-4p.log"))
-    assert chances_shown(solution)
-    assert chances_shown(replace(solution, exact=False, error=0.0123))
-    assert not chances_shown(replace(solution, exact=False, error=1.0))
-    assert chances_shown(Inconsistent())  # nothing to wait for
+    assert shows_chances(compact_tables(solution))
+    assert shows_chances(compact_tables(replace(solution, exact=False, error=0.0123)))
+    assert not shows_chances(compact_tables(replace(solution, exact=False, error=1.0)))
+    assert shows_chances(compact_tables(Inconsistent()))  # nothing to wait for

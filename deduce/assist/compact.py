@@ -46,11 +46,6 @@ def compact_tables(
     return computing(tables, seconds) if pending else tables
 
 
-def chances_shown(solution: Solution | Inconsistent) -> bool:
-    """Whether the short tables of ``solution`` show its chances (none missing for time)."""
-    return shows_chances(compact_tables(solution))
-
-
 def shows_chances(tables: list[Table]) -> bool:
     """Whether short tables show their chances: no title says they are missing for time."""
     return not any(NO_TIME in table.title for table in tables)
