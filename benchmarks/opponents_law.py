@@ -1,8 +1,8 @@
 """Why the six-player chances of being sure ran high: checks on the measured positions.
 
-The positions are those of an ``opponents.py --one-per-game`` results file
-(``--results``) in its first ``--games`` games, simulated again (the same
-seed gives the same games):
+The positions are those of an ``opponents.py`` results file (``--results``,
+of ``--players``: six unless said) in its first ``--games`` games, simulated
+again (the same seed gives the same games):
 
 - ``views``: the view of the *true* history (each player's hand at every
   epoch, read from their own log) against the opponent's own closure, for
@@ -351,8 +351,8 @@ def main() -> None:
         return
     found = positions(args.results, args.games)
     with tempfile.TemporaryDirectory() as folder:
-        simulated(6, args.games, args.seed, Path(folder))
-        games = Path(folder) / "6p"
+        simulated(args.players, args.games, args.seed, Path(folder))
+        games = Path(folder) / f"{args.players}p"
         if args.check == "views":
             check_views(games, found)
         elif args.check == "drift":
