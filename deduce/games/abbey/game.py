@@ -137,9 +137,14 @@ class Abbey:
         )
 
     def others(self, log: GameLog, options: SolveOptions) -> Race:
-        """Who may be sure of the culprit (:mod:`~deduce.games.abbey.solver.opponents`)."""
+        """Who may be sure of the culprit (:mod:`~deduce.games.abbey.solver.opponents`).
+
+        ``options.chances``: the culprit's chances, when a solve found them.
+        """
         position = AbbeyPosition.of_log(log, supplied_deck(options.deck))
-        return race(position, options.budget or OPPONENTS_SECONDS, options.seed)
+        return race(
+            position, options.budget or OPPONENTS_SECONDS, options.seed, chances=options.chances
+        )
 
     def could_be_sure(self, log: GameLog, options: SolveOptions) -> dict[str, bool]:
         """Who is sure of the culprit in some history (:func:`~opponents.could_be_sure`)."""
