@@ -22,8 +22,9 @@ race's chains start from the culprit's chances of a solve of
 ``--chances-budget`` seconds, as ``deduce solve``'s (0: spread evenly over
 the candidates, as before they did).
 ``--resume`` skips the games that ``--out`` has rows of already, so that a
-long measurement (every tenth of 1,000 six-player games takes some ten
-hours on two cores) can be stopped and taken up again.
+long measurement (every tenth of 1,000 four-player games took 80 minutes
+on two cores with the starts spread evenly; six players, with the solves
+that start the race, some thirteen hours) can be stopped and taken up again.
 
     python benchmarks/opponents.py --players 4 6 --games 100 --every 10 \\
         --out benchmarks/results/opponents.jsonl
