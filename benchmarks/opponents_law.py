@@ -96,6 +96,13 @@ def positions(results: Path, games: int) -> dict[tuple[str, int], list[dict[str,
     return found
 
 
+def middling(found: dict[tuple[str, int], list[dict[str, Any]]]) -> list[tuple[str, int]]:
+    """The positions where some opponent's chance is between ``LIKELY`` and its complement."""
+    return sorted(
+        key for key, rows in found.items() if any(LIKELY <= r["certain"] < 1 - LIKELY for r in rows)
+    )
+
+
 def late(found: dict[tuple[str, int], list[dict[str, Any]]]) -> list[tuple[str, int]]:
     """The positions from transfer ``LATE`` where some opponent's chance is ``LIKELY`` or more."""
     return sorted(
@@ -310,9 +317,7 @@ def check_chains(
     folders: Path, found: dict[tuple[str, int], list[dict[str, Any]]], count: int
 ) -> None:
     """Each shape of the race against the reference, at positions with middling chances."""
-    keys = sorted(
-        key for key, rows in found.items() if any(LIKELY <= r["certain"] < 1 - LIKELY for r in rows)
-    )[:count]
+    keys = middling(found)[:count]
     said: dict[tuple[int, int], list[tuple[float, float]]] = {}
     seconds: dict[tuple[int, int], float] = {}
     for chains, most in (*SHAPES, REFERENCE):
@@ -358,9 +363,7 @@ def check_starts(
     starts' culprits spread evenly over the candidates or drawn in
     proportion to the chances.
     """
-    keys = sorted(
-        key for key, rows in found.items() if any(LIKELY <= r["certain"] < 1 - LIKELY for r in rows)
-    )
+    keys = middling(found)
     apart: dict[str, list[float]] = {"even": [], "in proportion": []}
     said: dict[str, list[float]] = {"even": [], "in proportion": []}
     measured = 0
