@@ -17,14 +17,11 @@ uniform law instead (the record before the silence). Each position is one JSON
 line of ``--out``; ``--report FILE`` prints the scores: the Brier score of
 the chances against that of the base rate (the share of opponents
 certain, the same for every one), and the reliability by tenths of the chance.
-``--observer K`` sees the games by seat ``K`` instead of the first. The
-race's chains start from the culprit's chances of a solve of
-``--chances-budget`` seconds, as ``deduce solve``'s (0: spread evenly over
-the candidates, as before they did).
+``--observer K`` sees the games by seat ``K`` instead of the first.
 ``--resume`` skips the games that ``--out`` has rows of already, so that a
 long measurement (every tenth of 1,000 four-player games took 80 minutes
-on two cores with the starts spread evenly; six players, with the solves
-that start the race, some thirteen hours) can be stopped and taken up again.
+on two cores; six players take some six and a half hours) can be stopped
+and taken up again.
 
     python benchmarks/opponents.py --players 4 6 --games 100 --every 10 \\
         --out benchmarks/results/opponents.jsonl
@@ -54,16 +51,12 @@ from deduce.games.abbey.solver.model import build_model
 from deduce.games.abbey.solver.opponents import race_of
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
-from deduce.games.abbey.solver.solve import solve_position
 from deduce.games.abbey.solver.timeline import TRANSFERS, AbbeyPosition
 from deduce.logs.io import read_log
 from deduce.logs.model import Event
 
 #: No deadline to speak of: the chains stop at their number of histories.
 SECONDS = 600.0
-#: The chances that start the race's chains: those of ``deduce solve``'s default budget
-#: (5 s, of which the race takes the last fifth).
-CHANCES_BUDGET = 4.0
 
 
 def before_transfer(events: tuple[Event, ...], n: int) -> list[Event]:
@@ -85,14 +78,11 @@ def measure_game(
     one: bool = False,
     silence: bool = True,
     observer: int = 0,
-    chances_budget: float = CHANCES_BUDGET,
 ) -> list[dict[str, Any]]:
     """Every measured position of one simulated game (its folder of logs); ``one``: one of them.
 
     ``silence``: the histories weighed by the others' silence (False: the uniform law);
-    ``observer``: the seat whose log is seen (0: the first player's); ``chances_budget``:
-    the seconds of the solve whose culprit chances start the race's chains (0: none, the
-    starts spread evenly).
+    ``observer``: the seat whose log is seen (0: the first player's).
     """
     game = Path(folder)
     players = json.loads((game / "truth.json").read_text())["players"]
@@ -110,15 +100,8 @@ def measure_game(
         model = build_model(position)
         if possible is None or not propagate(model):
             continue
-        chances = (
-            solve_position(position, budget=chances_budget, seed=seed).known_chances
-            if chances_budget > 0
-            else None
-        )
         start = perf_counter()
-        raced = race_of(
-            position, sat, possible, model, start + SECONDS, seed, silence=silence, chances=chances
-        )
+        raced = race_of(position, sat, possible, model, start + SECONDS, seed, silence=silence)
         if raced is None or all(v.error == 0 for v in raced.views.values()):
             continue
         views = raced.views
@@ -300,12 +283,6 @@ def main() -> None:
     parser.add_argument(
         "--observer", type=int, default=0, help="the seat whose log is seen (0: the first)"
     )
-    parser.add_argument(
-        "--chances-budget",
-        type=float,
-        default=CHANCES_BUDGET,
-        help="seconds of the solve whose chances start the race (0: evenly)",
-    )
     parser.add_argument("--out")
     parser.add_argument(
         "--resume", action="store_true", help="skip the games --out has rows of already"
@@ -332,7 +309,6 @@ def main() -> None:
                         args.one_per_game,
                         not args.uniform,
                         args.observer,
-                        args.chances_budget,
                     )
                     for g in games
                 ]

@@ -27,12 +27,6 @@ again (the same seed gives the same games):
   64 chains of 16: the time, and for the chances of 5% or more the mean
   bound, the root mean square difference from the reference (whose own
   error is in it) and the share the bound covers;
-- ``starts``: at the first ``--positions`` positions with some chance
-  between 10% and 90% whose culprit chances a solve finds exactly, the
-  race under the uniform law with its chains' starts spread evenly over
-  the candidates and drawn in proportion to the chances: how far the
-  chains' culprit chances are from the exact ones, and how each
-  opponent's chance moves;
 - ``wait``: how long a notepad bot down to one card on its sheet waits
   before it accuses, in questions of the log, over ``--games`` new games
   (``--players``, seed ``--seed``): the share still waiting after each
@@ -45,8 +39,6 @@ again (the same seed gives the same games):
     python benchmarks/opponents_law.py silence --games 200
     python benchmarks/opponents_law.py chains --games 200 \
         --results benchmarks/results/opponents-6p-eight-chains.jsonl
-    python benchmarks/opponents_law.py starts --players 4 --games 200 --positions 60 \
-        --results benchmarks/results/opponents-4p.jsonl
     python benchmarks/opponents_law.py wait --players 6 --games 400 --seed 2
 """
 
@@ -73,8 +65,7 @@ from deduce.games.abbey.sim.bots import crossed_out
 from deduce.games.abbey.sim.simulate import play
 from deduce.games.abbey.solver import opponents
 from deduce.games.abbey.solver.silence import ANY, QUESTIONS, Silence, askers, wait_of
-from deduce.games.abbey.solver.solve import solve_position
-from deduce.games.abbey.solver.timeline import CULPRIT, TRANSFERS, AbbeyPosition
+from deduce.games.abbey.solver.timeline import TRANSFERS, AbbeyPosition
 from deduce.logs.io import read_log
 from deduce.logs.model import Event
 
@@ -82,8 +73,6 @@ from deduce.logs.model import Event
 RESULTS = Path("benchmarks/results/opponents-6p-uniform.jsonl")
 #: Positions for ``drift`` and ``silence``: from this transfer, with a chance this high.
 LATE, LIKELY = 60, 0.1
-#: The budget of ``starts``'s solve for the culprit's chances (a position is kept if exact).
-SOLVE_SECONDS = 5.0
 
 
 def positions(results: Path, games: int) -> dict[tuple[str, int], list[dict[str, Any]]]:
@@ -350,64 +339,10 @@ def check_chains(
         )
 
 
-def check_starts(
-    folders: Path, found: dict[tuple[str, int], list[dict[str, Any]]], count: int
-) -> None:
-    """The race's culprits against the exact chances, its chains started evenly or in proportion.
-
-    At the first ``count`` positions with middling chances whose culprit
-    chances are exact (a solve of :data:`SOLVE_SECONDS`), the race under
-    the uniform law, whose culprit law is those chances: the chains'
-    culprit chances on the way, against the exact ones (total variation:
-    half the sum of the differences), and each opponent's chance, with the
-    starts' culprits spread evenly over the candidates or drawn in
-    proportion to the chances.
-    """
-    keys = middling(found)
-    apart: dict[str, list[float]] = {"even": [], "in proportion": []}
-    said: dict[str, list[float]] = {"even": [], "in proportion": []}
-    measured = 0
-    for game, n in keys:
-        if measured == count:
-            break
-        position, _ = position_of(folders / game, n)
-        solution = solve_position(position, budget=SOLVE_SECONDS)
-        if not solution.culprit_exact:
-            continue
-        measured += 1
-        ids = position.setup.deck.ids
-        exact = {ids.index(c): float(p) for c, p in solution.culprit.items()}
-        models = _models(position)
-        for name, chances in (("even", None), ("in proportion", solution.known_chances)):
-            raced = opponents.race_of(
-                position, *models, math.inf, 1, silence=False, chances=chances
-            )
-            assert raced is not None and raced.chances is not None
-            race = {c: row.get(CULPRIT, 0.0) for c, row in enumerate(raced.chances.probabilities)}
-            apart[name].append(0.5 * sum(abs(race.get(c, 0.0) - exact.get(c, 0.0)) for c in race))
-            said[name].extend(v.certain for _, v in sorted(raced.views.items()))
-    print(f"{measured} positions with exact culprit chances")
-    for name, distances in apart.items():
-        far = np.array(distances)
-        print(
-            f"starts {name}: the race's culprit off the chances by {far.mean():.3f} "
-            f"(total variation; median {np.median(far):.3f}, most {far.max():.3f}, "
-            f"over 0.1 at {(far > 0.1).sum()}); mean chance of being sure "
-            f"{100 * np.mean(said[name]):.1f}%"
-        )
-    moved = np.array(said["in proportion"]) - np.array(said["even"])
-    print(
-        f"each opponent's chance moved by {np.abs(moved).mean():.3f} on average "
-        f"({moved.mean():+.3f} in all; {(np.abs(moved) > 0.1).sum()} of {len(moved)} by over 0.1)"
-    )
-
-
 def main() -> None:
     """Simulate the games again and run one check."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "check", choices=["views", "drift", "asking", "silence", "chains", "starts", "wait"]
-    )
+    parser.add_argument("check", choices=["views", "drift", "asking", "silence", "chains", "wait"])
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--games", type=int, default=200)
@@ -431,8 +366,6 @@ def main() -> None:
             check_silence(games, found, args.other)
         elif args.check == "chains":
             check_chains(games, found, args.positions)
-        elif args.check == "starts":
-            check_starts(games, found, args.positions)
         else:
             check_asking(games, found)
 

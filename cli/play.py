@@ -252,29 +252,23 @@ class Repl:
         self._warned = ""
         self._race_due = self.others is not None and solution.consistent
         if not pending or shown:
-            self.race(self.session.log, solution if shown else None)
+            self.race(self.session.log)
         elif self._race_due:
             self._race_timer = threading.Timer(OTHERS_AFTER, self._race_anyway, (self.session.log,))
             self._race_timer.daemon = True
             self._race_timer.start()
 
-    def race(self, log: GameLog, shown: Solution | Inconsistent | None = None) -> None:
+    def race(self, log: GameLog) -> None:
         """Start the position's others job, if it waits.
 
         The chances come first: at five and six players both jobs want
         every core, and the chances are what the player reads. So the job
         starts once the chances show (or their job ends), or after
-        :data:`OTHERS_AFTER` seconds without them. ``shown``: the solution
-        whose chances show, which the job builds on (the Abbey's race
-        starts its chains in proportion to the culprit's chances).
+        :data:`OTHERS_AFTER` seconds without them.
         """
         if self._race_due and self.others is not None:
             self._race_due = False
-            chances = None
-            if shown is not None and shown.consistent:
-                answers, _ = game_named(self.game).answers(shown)
-                chances = {answer: float(chance) for answer, chance in answers.items()}
-            self.others.start(log, replace(self.options, chances=chances), Unknown())
+            self.others.start(log, self.options, Unknown())
 
     def _stop_racing(self) -> None:
         """The timer of the others job, if any, is cancelled (a new position, the end)."""
@@ -307,9 +301,7 @@ class Repl:
         assert result.solution is not None
         self._solved = (result.log, result.solution)
         tables = compact_tables(result.solution)
-        if shows_chances(tables):
-            self.race(result.log, result.solution)
-        elif result.last:
+        if result.last or shows_chances(tables):
             self.race(result.log)
         text = render(tables if result.last else computing(tables))
         if text != self._shown:  # how long it has been computing alone changes nothing

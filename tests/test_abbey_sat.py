@@ -30,7 +30,7 @@ from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sample import Chain, sample_histories
 from deduce.games.abbey.solver.sat.cnf import SatModel, Warm, sat_model
 from deduce.games.abbey.solver.solve import solve_position
-from deduce.games.abbey.solver.timeline import CULPRIT, TRANSFERS, AbbeyPosition, build_timeline
+from deduce.games.abbey.solver.timeline import TRANSFERS, AbbeyPosition, build_timeline
 from deduce.logs.formats.abbey import setup_from_header
 from deduce.logs.io import read_log
 from deduce.logs.model import Event
@@ -364,48 +364,3 @@ def test_every_engine_agrees_on_a_small_game(monkeypatch):
     position = _position(setup, events)
     solutions = [solve_position(position, engine=engine) for engine in ("sat", "count", "csp")]
     assert all(s == solutions[0] for s in solutions)
-
-
-@given(
-    st.dictionaries(st.integers(0, 23), st.floats(0, 1), min_size=1, max_size=8),
-    st.integers(1, 40),
-    st.integers(0, 1000),
-)
-def test_starts_in_proportion_give_each_culprit_its_share_rounded_down_or_up(weights, count, seed):
-    """Systematic draws: ``count`` keys, each as often as its share says, give or take one."""
-    from deduce.games.abbey.solver.sat.cnf import in_proportion
-
-    total = sum(weights.values())
-    assume(total > 1e-9)
-    drawn = in_proportion(weights, count, random.Random(seed))
-    assert len(drawn) == count
-    for key, weight in weights.items():
-        expected = weight / total * count
-        assert expected - 1 - 1e-9 <= drawn.count(key) <= expected + 1 + 1e-9
-        if weight == 0:
-            assert key not in drawn
-
-
-def test_witnesses_drawn_in_proportion_have_the_weighed_culprits():
-    """Given the culprit's chances, the starts' culprits follow them, not an even spread."""
-    position = AbbeyPosition.of_log(read_log(Path("examples/abbey-4p.log")))
-    sat = sat_model(position)
-    possible = sat.closure()
-    assert possible is not None
-    ids = position.setup.deck.ids
-    chances = solve_position(position).culprit
-    likely = ids.index(max(chances, key=lambda c: chances[c]))
-    weights = {ids.index(c): float(p) for c, p in chances.items()}
-    last = sat.epochs - 1
-
-    def culprits(histories):
-        return [next(c for c, path in enumerate(h) if path[last] == CULPRIT) for h in histories]
-
-    drawn = culprits(sat.witnesses(possible, 16, random.Random(1), weights))
-    assert abs(drawn.count(likely) - 16 * weights[likely]) <= 1
-    spread = culprits(sat.witnesses(possible, 16, random.Random(1)))
-    assert (
-        max(spread.count(c) for c in set(spread)) - min(spread.count(c) for c in set(spread)) <= 1
-    )
-    only = culprits(sat.witnesses(possible, 4, random.Random(1), {likely: 1.0}))
-    assert only == [likely] * 4

@@ -51,10 +51,7 @@ class SolveOptions:
     ``opponents``: also say what the other players know (the Abbey's race
     to accuse), in part of the budget. ``guesser``: how the others read the
     log for the observer's secret (the Rose's exposure: ``markers`` or
-    ``play``); None: the game's default. ``chances``: the main question's
-    chances that a solve of the same log found (:meth:`Game.answers`),
-    for work that builds on them (the Abbey's race to accuse starts its
-    chains in proportion to the culprit's); None: not known.
+    ``play``); None: the game's default.
     ``progress``, when given, gets each better solution found on the way
     to the answer of a long solve (the Abbey's estimates, round by round);
     the games that answer at once never call it.
@@ -71,7 +68,6 @@ class SolveOptions:
     carry: Any = None
     opponents: bool = False
     guesser: str | None = None
-    chances: Mapping[str, float] | None = None
 
 
 @dataclass(frozen=True)

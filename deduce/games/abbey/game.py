@@ -137,14 +137,9 @@ class Abbey:
         )
 
     def others(self, log: GameLog, options: SolveOptions) -> Race:
-        """Who may be sure of the culprit (:mod:`~deduce.games.abbey.solver.opponents`).
-
-        ``options.chances``: the culprit's chances, when a solve found them.
-        """
+        """Who may be sure of the culprit (:mod:`~deduce.games.abbey.solver.opponents`)."""
         position = AbbeyPosition.of_log(log, supplied_deck(options.deck))
-        return race(
-            position, options.budget or OPPONENTS_SECONDS, options.seed, chances=options.chances
-        )
+        return race(position, options.budget or OPPONENTS_SECONDS, options.seed)
 
     def could_be_sure(self, log: GameLog, options: SolveOptions) -> dict[str, bool]:
         """Who is sure of the culprit in some history (:func:`~opponents.could_be_sure`)."""

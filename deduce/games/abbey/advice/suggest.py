@@ -138,7 +138,6 @@ def suggest(
             OPPONENTS_SECONDS if budget is None else RACE_SHARE * budget,
             options.seed,
             warm.model_of(position),
-            solution.known_chances,
         )
         if not pile and len(solution.culprit) > 1
         else None
@@ -180,15 +179,7 @@ def _situation(
     share = SHOW_SHARE if decision.kind == "show" else RACE_SHARE
     seconds = OPPONENTS_SECONDS if budget is None else share * budget
     told = (
-        views_after(
-            position,
-            decision.player,
-            choices,
-            perf_counter() + seconds,
-            0,
-            solution.known_chances,
-        )
-        or {}
+        views_after(position, decision.player, choices, perf_counter() + seconds, 0) or {}
         if choices
         else None
     )

@@ -41,7 +41,7 @@ from __future__ import annotations
 import pickle
 import random
 import signal
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
@@ -195,7 +195,6 @@ def plan_chains(
     chains: int = CHAINS,
     deadline: float | None = None,
     carried: Carry | None = None,
-    weights: Mapping[int, float] | None = None,
 ) -> Plan:
     """The chains' starts, streams and pool (module docstring), found on the log's SAT model.
 
@@ -204,14 +203,11 @@ def plan_chains(
     ``carried``: the chains of a solve of an earlier prefix of the log,
     whose histories start the chains here, mended to the events since
     (:meth:`Carry.starts`); the chains they leave start afresh.
-    ``weights``: the culprit's chances (by card), when known: the fresh
-    starts' culprits are drawn in proportion to them, not spread evenly
-    (:meth:`~deduce.games.abbey.solver.sat.cnf.SatModel.witnesses`).
     """
     rng = random.Random(seed)
     starts = carried.starts(sat, layout.epochs, chains) if carried is not None else []
     if len(starts) < chains:
-        starts += sat.witnesses(possible, chains - len(starts), rng, weights)
+        starts += sat.witnesses(possible, chains - len(starts), rng)
     candidates = [c for c, row in enumerate(possible) if CULPRIT in row]
     pool: set[frozenset[int]] = set()
     search_until = (

@@ -41,15 +41,6 @@ silence
     high: it keeps histories in which a player sure on paper has waited
     for many questions (``docs/opponents.md``). ``silence=False`` keeps
     the uniform law (and the chances on the way).
-starts
-    Late in a game a chain seldom changes its culprit, so the culprits of
-    the chains' starts weigh the candidates. Spread evenly over them (as
-    the chances' chains start, which must not assume the chances), they
-    gave an improbable culprit as many chains as a likely one: at a
-    four-player position whose culprit was 99% one card, a quarter of the
-    race's histories had another. Given the culprit's chances (``solve``
-    and ``suggest`` have them, ``play`` once they show), the starts'
-    culprits are drawn in proportion to them instead.
 
 The histories come from the block Gibbs chains of :mod:`chains` (weighed
 by Metropolis steps, :class:`~silence.Tilted`); each
@@ -179,22 +170,17 @@ def _chance(view: OpponentView) -> str:
 
 
 def race(
-    position: AbbeyPosition,
-    seconds: float,
-    seed: int = 0,
-    sat: SatModel | None = None,
-    chances: Mapping[str, float] | None = None,
+    position: AbbeyPosition, seconds: float, seed: int = 0, sat: SatModel | None = None
 ) -> Race:
     """Every opponent's view of ``position``, estimated for at most ``seconds``.
 
-    ``sat``: the position's SAT model, when the caller has it (else it is
-    built); ``chances``: as :func:`race_of`'s.
+    ``sat``: the position's SAT model, when the caller has it (else it is built).
     """
     start = perf_counter()
     models = _models(position, sat)
     if models is None:
         return Race({}, consistent=False)
-    return race_of(position, *models, start + seconds, seed, chances=chances) or Race({})
+    return race_of(position, *models, start + seconds, seed) or Race({})
 
 
 def race_of(
@@ -208,7 +194,6 @@ def race_of(
     silence: bool = True,
     anything: float = ANY,
     chains: int = CHAINS,
-    chances: Mapping[str, float] | None = None,
 ) -> Race | None:
     """Every opponent's view (module docstring), estimated until ``deadline``, as a :class:`Race`.
 
@@ -223,10 +208,7 @@ def race_of(
     ``silence``: the histories weighed by the others' silence and
     questions (module glossary); ``anything``: the law's chance that an
     opponent's question is any question at all (:data:`~silence.ANY`; 1:
-    their questions weigh nothing). ``chances``: the culprit's chances
-    (card: chance) as a solve of the log found them, exact or estimated:
-    the chains start in proportion to them (module glossary: starts);
-    None: spread evenly over the candidates.
+    their questions weigh nothing).
     """
     views = Views(position)
     if not views.opponents:
@@ -235,14 +217,12 @@ def race_of(
         return Race({p: OpponentView(1.0, 0.0, 1.0) for p in views.opponents}, anyone=(1.0, 0.0))
     readers = [(views, p) for p in views.opponents]
     found = _estimates(
-        sat, possible, model, readers, deadline, seed, most, silence, anything, chains, chances
+        sat, possible, model, readers, deadline, seed, most, silence, anything, chains
     )
     if found is None:
         return None
-    estimates, anyone, on_the_way = found
-    return Race(
-        dict(zip(views.opponents, estimates, strict=True)), anyone=anyone, chances=on_the_way
-    )
+    estimates, anyone, chances = found
+    return Race(dict(zip(views.opponents, estimates, strict=True)), anyone=anyone, chances=chances)
 
 
 def _models(
@@ -425,14 +405,12 @@ def views_after(
     choices: Mapping[str, Sequence[Event]],
     deadline: float,
     seed: int = 0,
-    chances: Mapping[str, float] | None = None,
 ) -> dict[str, OpponentView] | None:
     """``opponent``'s view after each choice's events, added to the log now.
 
     Each choice is what the observer would say or show (a ``show`` to the
     opponent, an answer): events true in every history of the log, so the
     same histories serve every choice. None when too few came in time.
-    ``chances``: as :func:`race_of`'s.
     """
     models = _models(position)
     if models is None:
@@ -447,7 +425,7 @@ def views_after(
         for name, events in choices.items()
     }
     readers = [(v, opponent) for v in views.values()]
-    found = _estimates(*models, readers, deadline, seed, chances=chances)
+    found = _estimates(*models, readers, deadline, seed)
     return None if found is None else dict(zip(views, found[0], strict=True))
 
 
@@ -467,7 +445,6 @@ def _estimates(
     silence: bool = True,
     anything: float = ANY,
     chains: int = CHAINS,
-    chances: Mapping[str, float] | None = None,
 ) -> Readings | None:
     """One estimate per reader (the views of a log, and the opponent whose they read), and more.
 
@@ -478,15 +455,11 @@ def _estimates(
     says: the chance that some reader is sure (of the histories every
     reader read), and the chances on the way (None with the ``silence``,
     read from the first reader's log: the chains' law is not the solve's).
-    ``silence``, ``anything``, ``chains`` and ``chances``: as :func:`race_of`'s.
+    ``silence``, ``anything`` and ``chains``: as :func:`race_of`'s.
     """
     rng = random.Random(seed)
+    plan = plan_chains(Layout(model), sat, possible, seed, chains, deadline=deadline)
     position = readers[0][0].position
-    ids = position.setup.deck.ids
-    weights = None if chances is None else {ids.index(c): float(p) for c, p in chances.items()}
-    plan = plan_chains(
-        Layout(model), sat, possible, seed, chains, deadline=deadline, weights=weights
-    )
     law = Silence(position, anything) if silence and weighable(position) else None
     walking = [
         Chain(
@@ -517,12 +490,12 @@ def _estimates(
     if any(len(r) < LEAST_SAMPLES for readings in certain for r in readings):
         return None
     anyone = estimate(some) if all(len(r) >= LEAST_SAMPLES for r in some) else None
-    on_the_way = None if law is not None else pooled([chain.batches for chain in walking])
+    chances = None if law is not None else pooled([chain.batches for chain in walking])
     found = []
     for readings, counts in zip(certain, left, strict=True):
         share, bound = estimate(readings)
         found.append(OpponentView(share, bound, float(np.mean(counts))))
-    return found, anyone, on_the_way
+    return found, anyone, chances
 
 
 def _histories(

@@ -114,13 +114,6 @@ class AbbeySolution:
         return self.culprit_bound == 0.0
 
     @property
-    def known_chances(self) -> dict[str, float] | None:
-        """The culprit's chances, exact or estimated; None when they are only placeholders."""
-        if self.culprit_bound >= 1.0:
-            return None
-        return {card: float(chance) for card, chance in self.culprit.items()}
-
-    @property
     def candidates(self) -> list[str]:
         """Culprit candidates, most probable first (ties in deck order)."""
         order = {cid: i for i, cid in enumerate(self.setup.deck.ids)}
@@ -240,9 +233,7 @@ def solve_position(
     if not opponents:
         return solution
     deadline = perf_counter() + OPPONENTS_SECONDS if budget is None else start + budget
-    raced = race_of(
-        position, sat, possible, model, deadline, seed, chances=solution.known_chances
-    ) or Race({})
+    raced = race_of(position, sat, possible, model, deadline, seed) or Race({})
     return replace(solution, opponents=raced.views)
 
 

@@ -41,9 +41,8 @@ backup
 
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from time import perf_counter
 
 from pysat.card import CardEnc, EncType
@@ -288,25 +287,17 @@ class SatModel:
         ]
 
     def witnesses(
-        self,
-        possible: Sequence[set[int]],
-        count: int,
-        rng: random.Random,
-        weights: Mapping[int, float] | None = None,
+        self, possible: Sequence[set[int]], count: int, rng: random.Random
     ) -> list[History]:
         """``count`` varied histories, spread over the culprit candidates of ``possible``.
 
         Each has random polarities and a culprit drawn in turn from the
         candidates (shuffled), so that chains started from them begin in
         different parts of the space and their spread shows slow mixing.
-        With ``weights`` (a chance for each candidate, by card), the culprits
-        are drawn in proportion instead (:func:`in_proportion`).
         """
         last = self.epochs - 1
         candidates = [c for c, row in enumerate(possible) if CULPRIT in row]
         rng.shuffle(candidates)
-        if weights is not None and sum(weights.get(c, 0.0) for c in candidates) > 0:
-            candidates = in_proportion({c: weights.get(c, 0.0) for c in candidates}, count, rng)
         found = []
         for i in range(count):
             card = candidates[i % len(candidates)]
@@ -537,26 +528,6 @@ class SatModel:
         assert model is not None
         for card, holder in enumerate(self._holders_at(model, epoch)):
             possible[card].add(holder)
-
-
-def in_proportion(weights: Mapping[int, float], count: int, rng: random.Random) -> list[int]:
-    """``count`` keys of ``weights`` drawn in proportion to their weights, systematically.
-
-    One uniform offset, then every ``1/count``-th of the weights' running
-    sum: each key comes its expected number of times, rounded down or up
-    (never further), and in the order of ``weights``.
-    """
-    total = sum(weights.values())
-    offset = rng.random()
-    found: list[int] = []
-    running = 0.0
-    keys = [k for k, w in weights.items() if w > 0]
-    for i, key in enumerate(keys):
-        running += weights[key]
-        # the draws j (at (j + offset) / count of the sum) that fall before this key's end
-        ends = count if i == len(keys) - 1 else math.ceil(running / total * count - offset)
-        found += [key] * max(0, min(count, ends) - len(found))
-    return found
 
 
 def sat_model(
