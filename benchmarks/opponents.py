@@ -155,17 +155,29 @@ RESAMPLES = 2_000
 FEWEST, WITHIN = 30, 0.10
 
 
+#: Each tenth's band of its share, (low, high) by tenth, and the share of draws that pass.
+Bands = tuple[dict[int, tuple[float, float]], float]
+#: Draws made at once: the outcomes of one chunk of draws are held in memory together.
+CHUNK = 500
+
+
 def calibrated_bands(chances: np.ndarray, tenths: np.ndarray, rng: np.random.Generator) -> Bands:
     """Where each tenth's share of sure opponents would fall (95%) if the chances were calibrated.
 
     The outcomes drawn :data:`DRAWS` times, each sure with its own chance, on
     its own; and the share of those draws in which the ten-point test
-    passes (:func:`passing`). The opponents of one position hang together,
+    passes (:func:`_bands`). The opponents of one position hang together,
     so the true spread is wider than these bands.
     """
-    drawn = (rng.random((DRAWS, len(chances))) < chances).astype(float)
-    ones = np.ones((DRAWS, len(chances)))
-    return _bands(ones * chances, drawn, ones, tenths)
+    kept, columns = _columns(tenths)
+    drawn = np.concatenate(
+        [
+            (rng.random((min(CHUNK, DRAWS - done), len(chances))) < chances) @ columns
+            for done in range(0, DRAWS, CHUNK)
+        ]
+    )
+    each = np.ones((DRAWS, 1))
+    return _bands(kept, each * (chances @ columns), drawn, each * columns.sum(axis=0))
 
 
 def resampled_bands(
@@ -180,31 +192,47 @@ def resampled_bands(
     The games drawn with replacement :data:`RESAMPLES` times (every
     position and opponent of a game together, as they hang together); and
     the share of those resamples in which the ten-point test passes
-    (:func:`passing`): how much the verdict owes to the games drawn.
+    (:func:`_bands`): how much the verdict owes to the games drawn.
     """
     names, index = np.unique(games, return_inverse=True)
     weights = rng.multinomial(len(names), np.full(len(names), 1 / len(names)), RESAMPLES)
-    counts = weights[:, index].astype(float)
-    return _bands(counts * chances, counts * truth, counts, tenths)
+    kept, columns = _columns(tenths)
+
+    def by_game(values: np.ndarray) -> np.ndarray:
+        """Each game's sum of ``values`` in each tenth (game, tenth)."""
+        sums = np.zeros((len(names), len(kept)))
+        np.add.at(sums, index, values[:, None] * columns)
+        return sums
+
+    ones = np.ones(len(chances))
+    return _bands(
+        kept, weights @ by_game(chances), weights @ by_game(truth), weights @ by_game(ones)
+    )
 
 
-#: Each tenth's band, (tenth, low, high), and the share of draws that pass the whole test.
-Bands = tuple[dict[int, tuple[float, float]], float]
+def _columns(tenths: np.ndarray) -> tuple[list[int], np.ndarray]:
+    """The tenths that hold predictions, and each prediction's tenth as a 0/1 row over them."""
+    kept = sorted(set(tenths.tolist()))
+    return kept, (tenths[:, None] == np.array(kept)[None, :]).astype(float)
 
 
-def _bands(said: np.ndarray, were: np.ndarray, weights: np.ndarray, tenths: np.ndarray) -> Bands:
-    """Bands of each tenth's share from draws (rows) of weighed chances, outcomes and weights."""
-    found, passes = {}, np.ones(len(weights), dtype=bool)
-    for tenth in sorted(set(tenths.tolist())):
-        inside = tenths == tenth
-        n = weights[:, inside].sum(axis=1)
-        held = n > 0
-        shares = were[:, inside].sum(axis=1)[held] / n[held]
-        low, high = np.percentile(shares, [2.5, 97.5])
+def _bands(kept: list[int], said: np.ndarray, were: np.ndarray, n: np.ndarray) -> Bands:
+    """The bands of the ``kept`` tenths from draws (rows) of their sums, tenth by tenth (columns).
+
+    ``said``: the chances summed; ``were``: the outcomes summed; ``n``: the
+    predictions. A draw passes the ten-point test when every tenth of
+    :data:`FEWEST` predictions or more in it is within :data:`WITHIN` of its
+    mean chance.
+    """
+    held = n > 0
+    shares = np.divide(were, n, out=np.zeros_like(were), where=held)
+    means = np.divide(said, n, out=np.zeros_like(said), where=held)
+    found = {}
+    for j, tenth in enumerate(kept):
+        low, high = np.percentile(shares[held[:, j], j], [2.5, 97.5])
         found[tenth] = (float(low), float(high))
-        mean = said[:, inside].sum(axis=1)[held] / n[held]
-        passes[held] &= (n[held] < FEWEST) | (np.abs(shares - mean) <= WITHIN)
-    return found, float(passes.mean())
+    passes = ~held | (n < FEWEST) | (np.abs(shares - means) <= WITHIN)
+    return found, float(passes.all(axis=1).mean())
 
 
 def report(path: str) -> None:
