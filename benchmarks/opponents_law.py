@@ -200,9 +200,9 @@ def _models(position: AbbeyPosition) -> tuple[Any, list[set[int]], Any]:
 def check_asking(folders: Path, found: dict[tuple[str, int], list[dict[str, Any]]]) -> None:
     """The askers the log tells against the engine's; the opponents' questions in the truth."""
     told = right = answers = 0
-    game = AbbeyGame.create(6)
     for folder in sorted(folders.glob("game-*"))[:40]:
         truth = json.loads((folder / "truth.json").read_text())
+        game = AbbeyGame.create(len(truth["players"]))
         state = play(game, truth["index"], truth["seed"], list(truth["bots"].values()))
         lines = asked_log(state.events, game.players[0], game.players)
         asked = [a for _, a in lines]
