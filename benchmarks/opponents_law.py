@@ -168,19 +168,22 @@ def check_drift(
         caught.append([list(r) for r in readings])
         return estimate(readings)
 
+    # the race's readings are not kept in its result: its estimator is wrapped for the run
     opponents.estimate = keep
     halves = []
-    for game, n in late(found):
-        position, _ = position_of(folders / game, n)
-        sat, possible, model = _models(position)
-        caught.clear()
-        opponents.race_of(position, sat, possible, model, math.inf, 1, samples)
-        for readings in caught:
-            first = np.mean([np.mean(r[: len(r) // 2]) for r in readings])
-            second = np.mean([np.mean(r[len(r) // 2 :]) for r in readings])
-            if (first + second) / 2 >= LIKELY:
-                halves.append((first, second))
-    opponents.estimate = estimate
+    try:
+        for game, n in late(found):
+            position, _ = position_of(folders / game, n)
+            sat, possible, model = _models(position)
+            caught.clear()
+            opponents.race_of(position, sat, possible, model, math.inf, 1, samples)
+            for readings in caught:
+                first = np.mean([np.mean(r[: len(r) // 2]) for r in readings])
+                second = np.mean([np.mean(r[len(r) // 2 :]) for r in readings])
+                if (first + second) / 2 >= LIKELY:
+                    halves.append((first, second))
+    finally:
+        opponents.estimate = estimate
     first, second = np.array(halves).T
     gap = second - first
     print(
