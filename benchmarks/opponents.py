@@ -20,7 +20,7 @@ certain, the same for every one), and the reliability by tenths of the chance.
 ``--observer K`` sees the games by seat ``K`` instead of the first.
 ``--resume`` skips the games that ``--out`` has rows of already, so that a
 long measurement (every tenth of 1,000 four-player games took 80 minutes
-on two cores; six players take some six and a half hours) can be stopped
+on two cores; six players take some five hours) can be stopped
 and taken up again.
 
     python benchmarks/opponents.py --players 4 6 --games 100 --every 10 \\
