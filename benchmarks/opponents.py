@@ -36,9 +36,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
+from itertools import pairwise
 from pathlib import Path
 from time import perf_counter
 from typing import Any
@@ -47,8 +49,9 @@ import numpy as np
 from chances import simulated
 from tabulate import tabulate
 
+from deduce.games.abbey.solver.chains import student
 from deduce.games.abbey.solver.model import build_model
-from deduce.games.abbey.solver.opponents import race_of
+from deduce.games.abbey.solver.opponents import CHAINS, MOST_SAMPLES, SLACK, race_of
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.timeline import TRANSFERS, AbbeyPosition
@@ -292,8 +295,64 @@ def report(path: str) -> None:
         print(
             f"Every tenth of {FEWEST} predictions or more within {100 * WITHIN:.0f} points: "
             f"in {100 * calibrated_pass:.0f}% of draws were the chances calibrated, "
-            f"in {100 * resampled_pass:.0f}% of the games resampled.\n"
+            f"in {100 * resampled_pass:.0f}% of the games resampled."
         )
+        stages(mine, chances, truth, base_brier * len(mine))
+
+
+def stage_base(truth: np.ndarray) -> float:
+    """The squared errors summed of ``truth``'s own share, said of each."""
+    return float(((truth.mean() - truth) ** 2).sum())
+
+
+#: The stages of a game ``report`` sums the squared errors over: transfers from each on.
+STAGES = (0, 20, 40, 60, 80, 100, 120)
+
+
+def stages(rows: list[dict[str, Any]], chances: np.ndarray, truth: np.ndarray, base: float) -> None:
+    """Where the squared errors are, by stage of the game, and how much is the chains' noise.
+
+    ``base``: the base rate's squared errors summed; a stage's ratio is to
+    the squared errors of its own share of certain opponents. The noise is each
+    chance's variance as its bound says (the bound, less ``SLACK``, is
+    Student's 95% half-width of :data:`~deduce.games.abbey.solver.opponents.CHAINS`
+    chains' means; a bound at its floor counts none): the chances would
+    err by that much less, summed, with histories without end.
+    """
+    transfers = np.array([r["transfer"] for r in rows])
+    errors = (chances - truth) ** 2
+    table = []
+    for low, high in pairwise((*STAGES, math.inf)):
+        inside = (transfers >= low) & (transfers < high)
+        if not inside.any():
+            continue
+        own = stage_base(truth[inside])
+        table.append(
+            [
+                f"{low}-{'' if high == math.inf else int(high) - 1}",
+                int(inside.sum()),
+                f"{100 * chances[inside].mean():.1f}%",
+                f"{100 * truth[inside].mean():.1f}%",
+                f"{errors[inside].sum():.1f}",
+                f"{errors[inside].sum() / own:.2f}" if own else "-",
+            ]
+        )
+    headers = [
+        "transfers",
+        "predictions",
+        "mean chance",
+        "were certain",
+        "squared errors",
+        "ratio to the stage's base rate",
+    ]
+    print(tabulate(table, headers=headers))
+    half = np.array([r["error"] for r in rows]) - SLACK
+    floor = 3.0 / (CHAINS * MOST_SAMPLES) + 1e-9
+    noise = float(np.sum(np.where(half > floor, half / student(CHAINS - 1), 0.0) ** 2))
+    print(
+        f"Squared errors {errors.sum():.1f}, of which the chains' own noise about {noise:.1f}: "
+        f"with histories without end, a ratio of {(errors.sum() - noise) / base:.3f}.\n"
+    )
 
 
 def main() -> None:

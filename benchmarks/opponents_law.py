@@ -27,6 +27,13 @@ again (the same seed gives the same games):
   64 chains of 16: the time, and for the chances of 5% or more the mean
   bound, the root mean square difference from the reference (whose own
   error is in it) and the share the bound covers;
+- ``variants``: at the positions of games ``--first`` to ``--games`` from
+  transfer ``--late``, the race again with a change to its law or its
+  chains (:data:`VARIANTS`: chains three times as long, a weaker question
+  law, a slower or a quicker wait), ``--workers`` processes: each one's
+  sum of squared errors against the record's own (the same positions, the
+  record's race is deterministic), the difference with its standard error
+  (games resampled), and the mean chance against the share that came true;
 - ``wait``: how long a notepad bot down to one card on its sheet waits
   before it accuses, in questions of the log, over ``--games`` new games
   (``--players``, seed ``--seed``): the share still waiting after each
@@ -40,6 +47,8 @@ again (the same seed gives the same games):
     python benchmarks/opponents_law.py chains --games 200 \
         --results benchmarks/results/opponents-6p-eight-chains.jsonl
     python benchmarks/opponents_law.py wait --players 6 --games 400 --seed 2
+    python benchmarks/opponents_law.py variants --first 301 --games 360 --workers 2 \
+        --results benchmarks/results/opponents-6p-every-tenth.jsonl
 """
 
 from __future__ import annotations
@@ -50,7 +59,9 @@ import math
 import random
 import tempfile
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from time import perf_counter
 from typing import Any
@@ -63,7 +74,7 @@ from deduce.games.abbey.rules.engine import AbbeyGame
 from deduce.games.abbey.rules.observe import asked_log
 from deduce.games.abbey.sim.bots import crossed_out
 from deduce.games.abbey.sim.simulate import play
-from deduce.games.abbey.solver import opponents
+from deduce.games.abbey.solver import opponents, silence
 from deduce.games.abbey.solver.silence import ANY, QUESTIONS, Silence, askers, wait_of
 from deduce.games.abbey.solver.timeline import TRANSFERS, AbbeyPosition
 from deduce.logs.io import read_log
@@ -75,12 +86,14 @@ RESULTS = Path("benchmarks/results/opponents-6p-uniform.jsonl")
 LATE, LIKELY = 60, 0.1
 
 
-def positions(results: Path, games: int) -> dict[tuple[str, int], list[dict[str, Any]]]:
-    """The measured rows of the first ``games`` games, by (game, transfer)."""
+def positions(
+    results: Path, games: int, first: int = 1
+) -> dict[tuple[str, int], list[dict[str, Any]]]:
+    """The measured rows of games ``first`` to ``games``, by (game, transfer)."""
     found: dict[tuple[str, int], list[dict[str, Any]]] = {}
     for line in results.read_text().splitlines():
         row = json.loads(line)
-        if int(row["game"].removeprefix("game-")) <= games:
+        if first <= int(row["game"].removeprefix("game-")) <= games:
             found.setdefault((row["game"], row["transfer"]), []).append(row)
     return found
 
@@ -240,9 +253,9 @@ def check_silence(
     for game, n in positions:
         position, _ = position_of(folders / game, n)
         models = _models(position)
-        for name, (silence, anything) in laws.items():
+        for name, (weighed, anything) in laws.items():
             raced = opponents.race_of(
-                position, *models, math.inf, 1, silence=silence, anything=anything
+                position, *models, math.inf, 1, silence=weighed, anything=anything
             )
             assert raced is not None
             said[name].extend(raced.views[row["opponent"]].certain for row in found[(game, n)])
@@ -342,10 +355,90 @@ def check_chains(
         )
 
 
+#: The changes ``variants`` measures, by name: batches of moves before a chain's first
+#: history and between two (``opponents.BURN_BATCHES``, ``SPACING``), the chance that a
+#: question is any question at all (``ANY``) and the chance that a sure opponent accuses
+#: before the next question (``WAITS`` at the table's size).
+VARIANTS: dict[str, dict[str, float]] = {
+    "chains three times as long": {"burn": 40, "spacing": 30},
+    "any question one time in five": {"anything": 0.2},
+    "a slower wait (0.18)": {"wait": 0.18},
+    "a quicker wait (0.36)": {"wait": 0.36},
+}
+
+
+@contextmanager
+def varied(change: Mapping[str, float], players: int) -> Iterator[float]:
+    """The race's settings changed as ``change`` says while inside; yields the ``ANY`` to use."""
+    kept = opponents.BURN_BATCHES, opponents.SPACING, dict(silence.WAITS)
+    opponents.BURN_BATCHES = int(change.get("burn", opponents.BURN_BATCHES))
+    opponents.SPACING = int(change.get("spacing", opponents.SPACING))
+    silence.WAITS[players] = change.get("wait", wait_of(players))
+    try:
+        yield change.get("anything", ANY)
+    finally:
+        opponents.BURN_BATCHES, opponents.SPACING = kept[:2]
+        silence.WAITS.clear()
+        silence.WAITS.update(kept[2])
+
+
+def _varied_race(
+    folder: Path, n: int, change: Mapping[str, float], seed: int
+) -> tuple[dict[str, float], float]:
+    """Each opponent's chance at one position under ``change``, and the race's seconds."""
+    position, players = position_of(folder, n)
+    with varied(change, len(players)) as anything:
+        start = perf_counter()
+        raced = opponents.race_of(position, *_models(position), math.inf, seed, anything=anything)
+        seconds = perf_counter() - start
+    assert raced is not None
+    return {p: v.certain for p, v in raced.views.items()}, seconds
+
+
+def check_variants(
+    folders: Path,
+    found: dict[tuple[str, int], list[dict[str, Any]]],
+    late_from: int,
+    seed: int,
+    workers: int,
+) -> None:
+    """Each of :data:`VARIANTS` against the record, at the positions from ``late_from``."""
+    keys = sorted(key for key in found if key[1] >= late_from)
+    rows = [r for key in keys for r in sorted(found[key], key=lambda r: r["opponent"])]
+    came = np.array([r["true_candidates"] == 1 for r in rows], dtype=float)
+    recorded = np.array([r["certain"] for r in rows])
+    games = np.array([r["game"] for r in rows])
+    print(
+        f"{len(keys)} positions, {len(rows)} predictions, {100 * came.mean():.1f}% came true; "
+        f"the record: mean chance {100 * recorded.mean():.1f}%, "
+        f"squared errors {((recorded - came) ** 2).sum():.2f}"
+    )
+    for name, change in VARIANTS.items():
+        jobs = [(folders / game, n, change, seed) for game, n in keys]
+        with ProcessPoolExecutor(workers) as pool:
+            raced = list(pool.map(_varied_race, *zip(*jobs, strict=True)))
+        chances = {
+            (*key, opponent): chance
+            for key, (views, _) in zip(keys, raced, strict=True)
+            for opponent, chance in views.items()
+        }
+        said = np.array([chances[(r["game"], r["transfer"], r["opponent"])] for r in rows])
+        gain = (said - came) ** 2 - (recorded - came) ** 2
+        by_game = np.array([gain[games == g].sum() for g in np.unique(games)])
+        error = by_game.std(ddof=1) * np.sqrt(len(by_game))
+        print(
+            f"{name}: squared errors {((said - came) ** 2).sum():.2f} "
+            f"({gain.sum():+.2f} ± {error:.2f}), mean chance {100 * said.mean():.1f}%, "
+            f"{np.mean([s for _, s in raced]):.1f} s a position"
+        )
+
+
 def main() -> None:
     """Simulate the games again and run one check."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("check", choices=["views", "drift", "asking", "silence", "chains", "wait"])
+    parser.add_argument(
+        "check", choices=["views", "drift", "asking", "silence", "chains", "wait", "variants"]
+    )
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--games", type=int, default=200)
@@ -353,11 +446,14 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=48)
     parser.add_argument("--other", type=float, default=ANY)
     parser.add_argument("--positions", type=int, default=16)
+    parser.add_argument("--first", type=int, default=1, help="the first game measured")
+    parser.add_argument("--late", type=int, default=LATE, help="the first transfer measured")
+    parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args()
     if args.check == "wait":
         check_wait(args.players, args.games, args.seed)
         return
-    found = positions(args.results, args.games)
+    found = positions(args.results, args.games, args.first)
     with tempfile.TemporaryDirectory() as folder:
         simulated(args.players, args.games, args.seed, Path(folder))
         games = Path(folder) / f"{args.players}p"
@@ -369,6 +465,8 @@ def main() -> None:
             check_silence(games, found, args.other)
         elif args.check == "chains":
             check_chains(games, found, args.positions)
+        elif args.check == "variants":
+            check_variants(games, found, args.late, args.seed, args.workers)
         else:
             check_asking(games, found)
 

@@ -192,3 +192,41 @@ def test_chances_that_say_what_came_true_pass_the_ten_point_test_in_every_draw()
     ):
         assert passing == 1.0
         assert bands == {0: (0.0, 0.0), 9: (1.0, 1.0)}
+
+
+def test_a_variant_of_the_race_holds_only_while_it_runs_even_when_it_fails():
+    import pytest
+    from opponents_law import varied
+
+    from deduce.games.abbey.solver import opponents, silence
+
+    settings = (opponents.BURN_BATCHES, opponents.SPACING, dict(silence.WAITS))
+    with varied({"burn": 40, "spacing": 30, "wait": 0.5, "anything": 0.2}, 6) as anything:
+        assert anything == 0.2
+        assert (opponents.BURN_BATCHES, opponents.SPACING) == (40, 30)
+        assert silence.wait_of(6) == 0.5 and silence.wait_of(4) == settings[2][4]
+    with pytest.raises(RuntimeError), varied({"wait": 0.1}, 4) as anything:
+        assert anything == silence.ANY and silence.wait_of(4) == 0.1
+        raise RuntimeError("a position failed")
+    assert (opponents.BURN_BATCHES, opponents.SPACING, silence.WAITS) == settings
+
+
+def test_the_report_puts_the_squared_errors_by_stage_and_takes_the_chains_noise_off(capsys):
+    import numpy as np
+    from opponents import stages
+
+    from deduce.games.abbey.solver.chains import student
+    from deduce.games.abbey.solver.opponents import CHAINS, SLACK
+
+    # the chances of two stages: 10-19 right and sure of it, 60-79 half right with a noisy bound
+    rows = [
+        {"transfer": t, "error": e} for t, e in ((10, SLACK), (10, SLACK), (60, 0.5), (70, 0.5))
+    ]
+    chances = np.array([0.0, 1.0, 0.5, 0.5])
+    truth = np.array([0.0, 1.0, 1.0, 0.0])
+    stages(rows, chances, truth, base=1.0)
+    out = capsys.readouterr().out
+    assert "0-19" in out and "60-79" in out and "20-39" not in out
+    noise = 2 * ((0.5 - SLACK) / student(CHAINS - 1)) ** 2
+    assert f"Squared errors 0.5, of which the chains' own noise about {noise:.1f}" in out
+    assert f"a ratio of {0.5 - noise:.3f}" in out
