@@ -51,7 +51,13 @@ from tabulate import tabulate
 
 from deduce.games.abbey.solver.chains import student
 from deduce.games.abbey.solver.model import build_model
-from deduce.games.abbey.solver.opponents import CHAINS, MOST_SAMPLES, SLACK, race_of
+from deduce.games.abbey.solver.opponents import (
+    CHAINS,
+    FLOOR_HISTORIES,
+    MOST_SAMPLES,
+    SLACK,
+    race_of,
+)
 from deduce.games.abbey.solver.propagate import propagate
 from deduce.games.abbey.solver.sat.cnf import sat_model
 from deduce.games.abbey.solver.timeline import TRANSFERS, AbbeyPosition
@@ -258,7 +264,7 @@ def report(path: str) -> None:
         games = np.array([r["game"] for r in mine])
         base = truth.mean()
         brier = float(((chances - truth) ** 2).mean())
-        base_brier = float(((base - truth) ** 2).mean())
+        base_brier = base_errors(truth) / len(mine)
         print(
             f"{players} players: {len(mine)} predictions at "
             f"{len({(r['game'], r['transfer']) for r in mine})} positions of "
@@ -297,11 +303,11 @@ def report(path: str) -> None:
             f"in {100 * calibrated_pass:.0f}% of draws were the chances calibrated, "
             f"in {100 * resampled_pass:.0f}% of the games resampled."
         )
-        stages(mine, chances, truth, base_brier * len(mine))
+        stages(mine, chances, truth)
 
 
-def stage_base(truth: np.ndarray) -> float:
-    """The squared errors summed of ``truth``'s own share, said of each."""
+def base_errors(truth: np.ndarray) -> float:
+    """The squared errors summed of the base rate: ``truth``'s own share, said of each."""
     return float(((truth.mean() - truth) ** 2).sum())
 
 
@@ -309,11 +315,11 @@ def stage_base(truth: np.ndarray) -> float:
 STAGES = (0, 20, 40, 60, 80, 100, 120)
 
 
-def stages(rows: list[dict[str, Any]], chances: np.ndarray, truth: np.ndarray, base: float) -> None:
+def stages(rows: list[dict[str, Any]], chances: np.ndarray, truth: np.ndarray) -> None:
     """Where the squared errors are, by stage of the game, and how much is the chains' noise.
 
-    ``base``: the base rate's squared errors summed; a stage's ratio is to
-    the squared errors of its own share of certain opponents. The noise is each
+    A stage's ratio is to the squared errors of its own share of certain
+    opponents, the whole's to those of the base rate. The noise is each
     chance's variance as its bound says (the bound, less ``SLACK``, is
     Student's 95% half-width of :data:`~deduce.games.abbey.solver.opponents.CHAINS`
     chains' means; a bound at its floor counts none): the chances would
@@ -326,7 +332,7 @@ def stages(rows: list[dict[str, Any]], chances: np.ndarray, truth: np.ndarray, b
         inside = (transfers >= low) & (transfers < high)
         if not inside.any():
             continue
-        own = stage_base(truth[inside])
+        own = base_errors(truth[inside])
         table.append(
             [
                 f"{low}-{'' if high == math.inf else int(high) - 1}",
@@ -347,11 +353,12 @@ def stages(rows: list[dict[str, Any]], chances: np.ndarray, truth: np.ndarray, b
     ]
     print(tabulate(table, headers=headers))
     half = np.array([r["error"] for r in rows]) - SLACK
-    floor = 3.0 / (CHAINS * MOST_SAMPLES) + 1e-9
+    floor = FLOOR_HISTORIES / (CHAINS * MOST_SAMPLES) + 1e-9
     noise = float(np.sum(np.where(half > floor, half / student(CHAINS - 1), 0.0) ** 2))
+    without = (errors.sum() - noise) / base_errors(truth)
     print(
         f"Squared errors {errors.sum():.1f}, of which the chains' own noise about {noise:.1f}: "
-        f"with histories without end, a ratio of {(errors.sum() - noise) / base:.3f}.\n"
+        f"with histories without end, a ratio of {without:.3f}.\n"
     )
 
 

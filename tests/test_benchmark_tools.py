@@ -224,7 +224,7 @@ def test_the_report_puts_the_squared_errors_by_stage_and_takes_the_chains_noise_
     ]
     chances = np.array([0.0, 1.0, 0.5, 0.5])
     truth = np.array([0.0, 1.0, 1.0, 0.0])
-    stages(rows, chances, truth, base=1.0)
+    stages(rows, chances, truth)  # the base rate's squared errors: 1.0
     out = capsys.readouterr().out
     assert "0-19" in out and "60-79" in out and "20-39" not in out
     noise = 2 * ((0.5 - SLACK) / student(CHAINS - 1)) ** 2

@@ -89,6 +89,8 @@ MOST_SAMPLES = 8
 LEAST_SAMPLES = 2
 #: Added to every bound (as the chances' ``chains.SLACK``).
 SLACK = 0.01
+#: A bound is at least the share this many histories of all would move the mean.
+FLOOR_HISTORIES = 3.0
 #: Varied histories tried at a position for whether an opponent could be sure there.
 TRIES = 8
 #: A view's candidates are counted (one query per public candidate) on every
@@ -390,13 +392,13 @@ def estimate(readings: Sequence[Sequence[float]]) -> tuple[float, float]:
 
     The bound is Student's 95% half-width of the chains' spread (one degree
     of freedom less than chains), at least the share that one history of
-    all would move the mean (so that chains that all agree still leave
-    room), plus :data:`SLACK`, and at most 1.
+    all would move the mean (:data:`FLOOR_HISTORIES` histories: so that
+    chains that all agree still leave room), plus :data:`SLACK`, and at most 1.
     """
     means = np.array([np.mean(r) for r in readings])
     total = sum(len(r) for r in readings)
     spread = student(len(means) - 1) * np.std(means, ddof=1) / np.sqrt(len(means))
-    return float(means.mean()), float(min(1.0, max(spread, 3.0 / total) + SLACK))
+    return float(means.mean()), float(min(1.0, max(spread, FLOOR_HISTORIES / total) + SLACK))
 
 
 def views_after(
